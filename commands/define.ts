@@ -1,0 +1,60 @@
+// A command is one operation of the console, declared once: the palette, buttons, shortcuts,
+// pasted scripts and the CLI all read this same object. No React and no DOM here.
+import type * as v from 'valibot'
+import type { Api } from '../src/api/index.ts'
+
+/** Effects only the browser can perform; the CLI runs without them. */
+export interface UiEffects {
+  navigate(to: string): void
+  setSetting(key: 'lang', value: 'en' | 'zh'): void
+  setSetting(key: 'theme', value: 'light' | 'dark'): void
+  setSetting(key: 'syncOsTheme', value: boolean): void
+  logout(): Promise<void>
+}
+
+export interface CommandContext {
+  api: Api
+  ui?: UiEffects
+}
+
+/** Every command's arguments are an object schema; fields become the argument form. */
+export type ArgsSchema = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>
+
+export type Completer = (api: Api, query: string, signal: AbortSignal) => Promise<string[]>
+
+/** A translatable text: an i18n key with interpolation values. */
+export interface Text {
+  key: string
+  values?: Record<string, string | number>
+}
+
+export interface Command<S extends ArgsSchema = ArgsSchema, R = unknown> {
+  /** Stable dotted id, e.g. `client.kick`; scripts rely on it. */
+  id: string
+  /** i18n key of the title. */
+  title: string
+  /** i18n key of the group the palette shows it under, e.g. `cmdGroup.clients`. */
+  group: string
+  /** Extra words the palette matches (both languages are matched through the title). */
+  aliases?: string[]
+  args: S
+  /** Argument names that may be given without `key=` in scripts, in order. */
+  positional?: (keyof v.InferInput<S> & string)[]
+  /** Kick, delete, disable, stop, clear, uninstall: confirmed before running. */
+  danger?: boolean
+  /** Key sequence such as `g c` or `mod+k`. */
+  shortcut?: string
+  /** True when the command only makes sense in the browser (navigation, theme). */
+  needsUi?: boolean
+  /** Live suggestions for an argument, from the API. */
+  complete?: Partial<Record<keyof v.InferInput<S> & string, Completer>>
+  /** What a confirmation or plan line says this run will do. */
+  describe?: (args: v.InferOutput<S>) => Text
+  run(ctx: CommandContext, args: v.InferOutput<S>): Promise<R>
+}
+
+export type AnyCommand = Command<ArgsSchema, unknown>
+
+export function defineCommand<S extends ArgsSchema, R>(command: Command<S, R>): Command<S, R> {
+  return command
+}
