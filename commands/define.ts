@@ -42,6 +42,8 @@ export interface Command<S extends ArgsSchema = ArgsSchema, R = unknown> {
   positional?: (keyof v.InferInput<S> & string)[]
   /** Kick, delete, disable, stop, clear, uninstall: confirmed before running. */
   danger?: boolean
+  /** Ask before running even though not dangerous (logout: 'Confirm to logout'). */
+  confirm?: boolean
   /** Key sequence such as `g c` or `mod+k`. */
   shortcut?: string
   /** True when the command only makes sense in the browser (navigation, theme). */
