@@ -1,0 +1,132 @@
+// MQTT clients: list with EMQX's filters, one client's detail, its subscriptions, kick.
+import * as v from 'valibot'
+import { paged, type Http, type SearchParams } from './http.ts'
+import { subscriptionSchema } from './subscriptions.ts'
+
+/** A limit EMQX reports as a number or as the literal 'infinity' (e.g. `max_subscriptions = infinity`). */
+const limit = v.optional(v.union([v.number(), v.literal('infinity')]))
+const counter = v.optional(v.number())
+/** RFC 3339 in EMQX 5 responses; some versions and the swagger schema say epoch milliseconds. */
+const time = v.nullish(v.union([v.string(), v.number()]))
+/** EMQX encodes an unset value (no username, no mountpoint) as null. */
+const text = v.nullish(v.string())
+
+/**
+ * One client as `GET /clients/{clientid}` and each item of `GET /clients` return it.
+ * Only what identifies a client is required: a real EMQX leaves fields out for some sessions
+ * (durable, disconnected, gateway clients), and a list must still render. Extra fields are dropped.
+ */
+export const clientSchema = v.object({
+  clientid: v.string(),
+  username: text,
+  ip_address: text,
+  port: v.nullish(v.number()),
+  node: v.string(),
+  proto_name: text,
+  proto_ver: v.nullish(v.number()),
+  keepalive: counter,
+  clean_start: v.optional(v.boolean()),
+  expiry_interval: counter,
+  connected: v.boolean(),
+  created_at: time,
+  connected_at: time,
+  disconnected_at: time,
+  is_bridge: v.optional(v.boolean()),
+  mountpoint: text,
+  zone: text,
+  listener: text,
+  subscriptions_cnt: counter,
+  subscriptions_max: limit,
+  inflight_cnt: counter,
+  inflight_max: limit,
+  mqueue_len: counter,
+  mqueue_max: limit,
+  mqueue_dropped: counter,
+  awaiting_rel_cnt: counter,
+  awaiting_rel_max: limit,
+  heap_size: counter,
+  reductions: counter,
+  mailbox_len: counter,
+  recv_cnt: counter,
+  recv_oct: counter,
+  recv_pkt: counter,
+  recv_msg: counter,
+  'recv_msg.qos0': counter,
+  'recv_msg.qos1': counter,
+  'recv_msg.qos2': counter,
+  'recv_msg.dropped': counter,
+  'recv_msg.dropped.await_pubrel_timeout': counter,
+  send_cnt: counter,
+  send_oct: counter,
+  send_pkt: counter,
+  send_msg: counter,
+  'send_msg.qos0': counter,
+  'send_msg.qos1': counter,
+  'send_msg.qos2': counter,
+  'send_msg.dropped': counter,
+  'send_msg.dropped.expired': counter,
+  'send_msg.dropped.queue_full': counter,
+  'send_msg.dropped.too_large': counter,
+})
+
+export type Client = v.InferOutput<typeof clientSchema>
+export type ClientField = keyof Client
+
+export const clientPageSchema = paged(clientSchema)
+export type ClientPage = v.InferOutput<typeof clientPageSchema>
+
+const subscriptionListSchema = v.array(subscriptionSchema)
+
+/** The query `GET /clients` understands; times are epoch seconds as EMQX's console sends them. */
+export interface ClientFilters {
+  node?: string
+  username?: string
+  ip_address?: string
+  conn_state?: 'connected' | 'idle' | 'disconnected'
+  clean_start?: boolean
+  proto_ver?: number
+  like_clientid?: string
+  like_username?: string
+  like_ip_address?: string
+  gte_created_at?: number
+  lte_created_at?: number
+  gte_connected_at?: number
+  lte_connected_at?: number
+}
+
+export interface ClientListParams extends ClientFilters {
+  page?: number
+  limit?: number
+}
+
+/** A path segment for an id that may hold `/`, spaces, `#`, `?` or be `.`/`..`. */
+export function pathSegment(id: string): string {
+  const encoded = encodeURIComponent(id)
+  return encoded === '.' || encoded === '..' ? encoded.replaceAll('.', '%2E') : encoded
+}
+
+export function clientsApi(http: Http) {
+  const path = (clientid: string) => `clients/${pathSegment(clientid)}`
+  return {
+    list(params: ClientListParams = {}, signal?: AbortSignal): Promise<ClientPage> {
+      return http.get('clients', clientPageSchema, { ...params } satisfies SearchParams, signal)
+    },
+    get(clientid: string, signal?: AbortSignal): Promise<Client> {
+      return http.get(path(clientid), clientSchema, undefined, signal)
+    },
+    /** Disconnects the client and discards its session; 404 CLIENTID_NOT_FOUND when unknown. */
+    kick(clientid: string): Promise<void> {
+      return http.send('delete', path(clientid), null)
+    },
+    subscriptions(clientid: string, signal?: AbortSignal) {
+      return http.get(`${path(clientid)}/subscriptions`, subscriptionListSchema, undefined, signal)
+    },
+    /** Up to 10 client ids containing `query`, for completion. */
+    async suggest(query: string, signal?: AbortSignal): Promise<string[]> {
+      const page = await http.get('clients', clientPageSchema, { like_clientid: query.trim(), page: 1, limit: 10 }, signal)
+      return page.data.slice(0, 10).map((client) => client.clientid)
+    },
+  }
+}
+
+export type ClientsApi = ReturnType<typeof clientsApi>
