@@ -1,0 +1,562 @@
+// The console's list widget: TanStack Table v9 for the model, TanStack Virtual for the rows.
+// Only the rows in view are in the DOM, so a page of 100,000 rows scrolls like one of 20.
+// Paging, filtering and sorting belong to the server; this renders one page of it.
+import {
+  columnSizingFeature,
+  columnVisibilityFeature,
+  createColumnHelper,
+  metaHelper,
+  rowSelectionFeature,
+  tableFeatures,
+  useTable,
+  type CellData,
+  type ColumnDef,
+  type ColumnVisibilityState,
+  type OnChangeFn,
+  type Row,
+  type RowData,
+  type RowSelectionState,
+  type Updater,
+} from '@tanstack/react-table'
+import { useVirtualizer } from '@tanstack/react-virtual'
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type MouseEvent,
+  type ReactNode,
+} from 'react'
+import { useTranslation } from 'react-i18next'
+import { ColumnChooser, type ChooserColumn } from './ColumnChooser.tsx'
+import './data-table.css'
+
+export interface DataTableColumnMeta {
+  /** Name in the column chooser when the header is not plain text. */
+  label?: string
+  align?: 'start' | 'end' | 'center'
+  /** Monospace cell text (ids, topics, addresses). */
+  mono?: boolean
+  /** Hidden until the user picks it in the column chooser. */
+  hidden?: boolean
+  /** Takes the width left over by the other columns. */
+  grow?: boolean
+}
+
+export const dataTableFeatures = tableFeatures({
+  columnVisibilityFeature,
+  rowSelectionFeature,
+  columnSizingFeature,
+  columnMeta: metaHelper<DataTableColumnMeta>(),
+})
+export type DataTableFeatures = typeof dataTableFeatures
+export type DataTableColumn<T extends RowData> = ColumnDef<DataTableFeatures, T, CellData>
+export type DataTableRow<T extends RowData> = Row<DataTableFeatures, T>
+export type { RowSelectionState }
+
+/** Column helper typed for DataTable: `const col = dataTableColumns<Client>()`. */
+export function dataTableColumns<T extends RowData>() {
+  return createColumnHelper<DataTableFeatures, T>()
+}
+
+export const PAGE_SIZES = [20, 50, 100, 500] as const
+
+export interface ServerPaging {
+  /** 1-based, as EMQX counts. */
+  page: number
+  pageSize: number
+  /** Total rows when the server reports it (`meta.count`); cursor paging may not. */
+  count?: number
+  /** `meta.hasnext`. */
+  hasNext: boolean
+  onPageChange(page: number): void
+  /** The caller usually goes back to page 1 as well. */
+  onPageSizeChange(pageSize: number): void
+  pageSizes?: readonly number[]
+}
+
+export interface DataTableProps<T extends RowData> {
+  /** Stable id; the column choice is remembered under it. */
+  id: string
+  columns: readonly DataTableColumn<T>[]
+  data: readonly T[]
+  getRowId(row: T): string
+  /** Enter or a click on a row. */
+  onRowOpen?(row: T): void
+  /** Shows selection checkboxes; the caller owns the state (for bulk commands). */
+  rowSelection?: RowSelectionState
+  onRowSelectionChange?: OnChangeFn<RowSelectionState>
+  loading?: boolean
+  /** Message of the last failed load; stale rows stay visible under it. */
+  error?: string | null
+  onRetry?(): void
+  paging?: ServerPaging
+  /** Left side of the bar above the table (e.g. selection actions). */
+  caption?: ReactNode
+  /** Right side of the bar, before the column chooser. */
+  actions?: ReactNode
+  /** Fixed row height in px. */
+  rowHeight?: number
+  /** CSS max-height of the scrolling area. */
+  maxHeight?: string
+  /** Accessible name of the grid. */
+  label?: string
+  /** Overrides the empty text ('No data'). */
+  emptyText?: ReactNode
+}
+
+const HEADER_HEIGHT = 36
+const SELECT_COLUMN = '__select'
+
+function storageKey(id: string) {
+  return `dataTable:${id}:columns`
+}
+
+function readStoredVisibility(id: string): ColumnVisibilityState | null {
+  try {
+    const raw = globalThis.localStorage?.getItem(storageKey(id))
+    if (!raw) return null
+    const parsed: unknown = JSON.parse(raw)
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return null
+    const out: ColumnVisibilityState = {}
+    for (const [key, value] of Object.entries(parsed)) if (typeof value === 'boolean') out[key] = value
+    return out
+  } catch {
+    return null
+  }
+}
+
+function writeStoredVisibility(id: string, state: ColumnVisibilityState | null) {
+  try {
+    if (state === null) globalThis.localStorage?.removeItem(storageKey(id))
+    else globalThis.localStorage?.setItem(storageKey(id), JSON.stringify(state))
+  } catch {
+    // Storage full or disabled: the choice lasts for this page only.
+  }
+}
+
+function columnId<T extends RowData>(column: DataTableColumn<T>): string {
+  if (column.id) return column.id
+  if ('accessorKey' in column && typeof column.accessorKey === 'string') return column.accessorKey
+  return ''
+}
+
+function defaultVisibility<T extends RowData>(columns: readonly DataTableColumn<T>[]): ColumnVisibilityState {
+  const out: ColumnVisibilityState = {}
+  for (const column of columns) if (column.meta?.hidden) out[columnId(column)] = false
+  return out
+}
+
+/** Column visibility: column defaults, overlaid by the user's stored choice for this table id. */
+function useColumnVisibility<T extends RowData>(id: string, columns: readonly DataTableColumn<T>[]) {
+  const defaults = useMemo(() => defaultVisibility(columns), [columns])
+  const [stored, setStored] = useState<ColumnVisibilityState | null>(() => readStoredVisibility(id))
+  const visibility = useMemo(() => ({ ...defaults, ...stored }), [defaults, stored])
+
+  const onChange = useCallback(
+    (updater: Updater<ColumnVisibilityState>) => {
+      setStored((previous) => {
+        const current = { ...defaults, ...previous }
+        const next = typeof updater === 'function' ? updater(current) : updater
+        writeStoredVisibility(id, next)
+        return next
+      })
+    },
+    [defaults, id],
+  )
+  const reset = useCallback(() => {
+    writeStoredVisibility(id, null)
+    setStored(null)
+  }, [id])
+  return { visibility, onChange, reset }
+}
+
+function isInteractive(target: EventTarget | null, boundary: Element): boolean {
+  if (!(target instanceof Element)) return false
+  const hit = target.closest('a, button, input, select, textarea, label, [data-row-action]')
+  return hit !== null && boundary.contains(hit) && hit !== boundary
+}
+
+export function DataTable<T extends RowData>(props: DataTableProps<T>) {
+  const {
+    id,
+    columns,
+    data,
+    getRowId,
+    onRowOpen,
+    rowSelection,
+    onRowSelectionChange,
+    loading = false,
+    error = null,
+    onRetry,
+    paging,
+    caption,
+    actions,
+    rowHeight = 36,
+    maxHeight = 'calc(100vh - 280px)',
+    label,
+    emptyText,
+  } = props
+  const { t } = useTranslation()
+  const domId = useId()
+  const selectable = rowSelection !== undefined && onRowSelectionChange !== undefined
+
+  const allColumns = useMemo<readonly DataTableColumn<T>[]>(() => {
+    if (!selectable) return columns
+    const select: DataTableColumn<T> = {
+      id: SELECT_COLUMN,
+      size: 40,
+      enableHiding: false,
+      meta: { label: t('table.selection'), align: 'center' },
+      header: ({ table }) => (
+        <Checkbox
+          label={t('table.selectAll')}
+          checked={table.getIsAllPageRowsSelected()}
+          indeterminate={table.getIsSomePageRowsSelected()}
+          onChange={table.getToggleAllPageRowsSelectedHandler()}
+        />
+      ),
+      cell: ({ row }) => (
+        <Checkbox label={t('table.selectRow')} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />
+      ),
+    }
+    return [select, ...columns]
+  }, [columns, selectable, t])
+
+  const visibility = useColumnVisibility(id, columns)
+  const [ownSelection, setOwnSelection] = useState<RowSelectionState>({})
+
+  const table = useTable({
+    features: dataTableFeatures,
+    columns: allColumns,
+    data,
+    getRowId: (row) => getRowId(row),
+    enableRowSelection: selectable,
+    state: { columnVisibility: visibility.visibility, rowSelection: rowSelection ?? ownSelection },
+    onColumnVisibilityChange: visibility.onChange,
+    onRowSelectionChange: onRowSelectionChange ?? setOwnSelection,
+  })
+
+  const rows = table.getRowModel().rows
+  const visibleColumns = table.getVisibleLeafColumns()
+  const gridTemplateColumns = visibleColumns
+    .map((column) => (column.columnDef.meta?.grow ? `minmax(${column.getSize()}px, 1fr)` : `${column.getSize()}px`))
+    .join(' ')
+  const minWidth = visibleColumns.reduce((sum, column) => sum + column.getSize(), 0)
+
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeight,
+    getItemKey: (index) => rows[index]?.id ?? index,
+    overscan: 12,
+    scrollMargin: HEADER_HEIGHT,
+    scrollPaddingStart: HEADER_HEIGHT,
+  })
+
+  // Keyboard focus is one active row (aria-activedescendant), so it survives virtualization.
+  const [active, setActive] = useState(-1)
+  const activeIndex = Math.min(active, rows.length - 1)
+  const moveTo = useCallback(
+    (index: number) => {
+      if (rows.length === 0) return
+      const next = Math.max(0, Math.min(rows.length - 1, index))
+      setActive(next)
+      virtualizer.scrollToIndex(next, { align: 'auto' })
+    },
+    [rows.length, virtualizer],
+  )
+  const pageRows = Math.max(1, Math.floor(((scrollRef.current?.clientHeight ?? 400) - HEADER_HEIGHT) / rowHeight))
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.target !== event.currentTarget) return
+    if (event.altKey || event.ctrlKey || event.metaKey) return
+    const current = activeIndex
+    let handled = true
+    switch (event.key) {
+      case 'ArrowDown':
+      case 'j':
+        moveTo(current + 1)
+        break
+      case 'ArrowUp':
+      case 'k':
+        moveTo(current < 0 ? 0 : current - 1)
+        break
+      case 'Home':
+        moveTo(0)
+        break
+      case 'End':
+        moveTo(rows.length - 1)
+        break
+      case 'PageDown':
+        moveTo(current + pageRows)
+        break
+      case 'PageUp':
+        moveTo(current - pageRows)
+        break
+      case 'Enter': {
+        const row = rows[current]
+        if (row && onRowOpen) onRowOpen(row.original)
+        else handled = false
+        break
+      }
+      case ' ':
+      case 'x': {
+        const row = rows[current]
+        if (row && selectable) row.toggleSelected()
+        else handled = false
+        break
+      }
+      default:
+        handled = false
+    }
+    if (handled) {
+      event.preventDefault()
+      event.stopPropagation()
+    }
+  }
+
+  const onRowClick = (event: MouseEvent<HTMLDivElement>, row: DataTableRow<T>, index: number) => {
+    setActive(index)
+    if (isInteractive(event.target, event.currentTarget)) return
+    // A drag to select text is not a click to open.
+    if (globalThis.getSelection?.()?.toString()) return
+    onRowOpen?.(row.original)
+  }
+
+  const chooserColumns: ChooserColumn[] = table
+    .getAllLeafColumns()
+    .filter((column) => column.id !== SELECT_COLUMN)
+    .map((column) => {
+      const header = column.columnDef.header
+      return {
+        id: column.id,
+        label: column.columnDef.meta?.label ?? (typeof header === 'string' ? header : column.id),
+        visible: column.getIsVisible(),
+        canHide: column.getCanHide(),
+      }
+    })
+
+  const selectedCount = selectable ? Object.keys(rowSelection).length : 0
+  const items = virtualizer.getVirtualItems()
+  const activeRowId = activeIndex >= 0 && rows[activeIndex] ? `${domId}-row-${activeIndex}` : undefined
+  const showBody = rows.length > 0
+
+  useEffect(() => {
+    // A new page starts at the top.
+    scrollRef.current?.scrollTo({ top: 0 })
+    setActive(-1)
+  }, [paging?.page, paging?.pageSize])
+
+  return (
+    <div className="dt" data-table-id={id}>
+      <div className="dt-bar">
+        <div className="dt-bar-start">
+          {selectedCount > 0 ? (
+            <span className="dt-selected">
+              {t('table.selected', { count: selectedCount })}
+              <button type="button" className="btn btn-ghost btn-sm" onClick={() => table.resetRowSelection(true)}>
+                {t('table.clearSelection')}
+              </button>
+            </span>
+          ) : null}
+          {caption}
+        </div>
+        <div className="dt-bar-end">
+          {actions}
+          <ColumnChooser
+            columns={chooserColumns}
+            onToggle={(columnId, visible) => table.getColumn(columnId)?.toggleVisibility(visible)}
+            onReset={visibility.reset}
+          />
+        </div>
+      </div>
+
+      {error && showBody ? (
+        <div className="dt-banner" role="alert">
+          <span>{error}</span>
+          {onRetry ? (
+            <button type="button" className="btn btn-ghost btn-sm" onClick={onRetry}>
+              {t('table.retry')}
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+
+      <div
+        ref={scrollRef}
+        className={`dt-scroll${loading ? ' is-loading' : ''}`}
+        style={{ maxHeight }}
+        role="grid"
+        aria-label={label}
+        aria-rowcount={rows.length + 1}
+        aria-busy={loading}
+        aria-multiselectable={selectable || undefined}
+        aria-activedescendant={activeRowId}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        onFocus={(event) => {
+          if (event.target === event.currentTarget && activeIndex < 0 && rows.length > 0) setActive(0)
+        }}
+      >
+        <div className="dt-inner" style={{ minWidth }}>
+          {table.getHeaderGroups().map((group) => (
+            <div key={group.id} className="dt-row dt-head" role="row" aria-rowindex={1} style={{ gridTemplateColumns, height: HEADER_HEIGHT }}>
+              {group.headers.map((header) => (
+                <div
+                  key={header.id}
+                  role="columnheader"
+                  className={cellClass(header.column.columnDef.meta)}
+                  title={header.column.columnDef.meta?.label}
+                >
+                  {header.isPlaceholder ? null : <table.FlexRender header={header} />}
+                </div>
+              ))}
+            </div>
+          ))}
+
+          {showBody ? (
+            <div className="dt-body" role="rowgroup" style={{ height: virtualizer.getTotalSize() - HEADER_HEIGHT }}>
+              {items.map((item) => {
+                const row = rows[item.index]
+                if (!row) return null
+                const selected = selectable && row.getIsSelected()
+                return (
+                  <div
+                    key={row.id}
+                    id={`${domId}-row-${item.index}`}
+                    role="row"
+                    aria-rowindex={item.index + 2}
+                    aria-selected={selectable ? selected : undefined}
+                    className={`dt-row${item.index === activeIndex ? ' is-active' : ''}${selected ? ' is-selected' : ''}${onRowOpen ? ' is-openable' : ''}`}
+                    style={{ gridTemplateColumns, height: rowHeight, transform: `translateY(${item.start - HEADER_HEIGHT}px)` }}
+                    onClick={(event) => onRowClick(event, row, item.index)}
+                  >
+                    {row.getVisibleCells().map((cell) => {
+                      const value = cell.getValue()
+                      return (
+                        <div
+                          key={cell.id}
+                          role="gridcell"
+                          className={cellClass(cell.column.columnDef.meta)}
+                          title={typeof value === 'string' || typeof value === 'number' ? String(value) : undefined}
+                        >
+                          <table.FlexRender cell={cell} />
+                        </div>
+                      )
+                    })}
+                  </div>
+                )
+              })}
+            </div>
+          ) : (
+            <div className="dt-state" role="row">
+              <div role="gridcell">
+                {error ? (
+                  <div className="dt-error" role="alert">
+                    <div>{error}</div>
+                    {onRetry ? (
+                      <button type="button" className="btn btn-sm" onClick={onRetry}>
+                        {t('table.retry')}
+                      </button>
+                    ) : null}
+                  </div>
+                ) : loading ? (
+                  <span className="muted">{t('table.loading')}</span>
+                ) : (
+                  <span className="muted">{emptyText ?? t('table.noData')}</span>
+                )}
+              </div>
+            </div>
+          )}
+        </div>
+      </div>
+
+      {paging ? <Pager paging={paging} rowsOnPage={rows.length} /> : null}
+    </div>
+  )
+}
+
+function cellClass(meta: DataTableColumnMeta | undefined): string {
+  let name = 'dt-cell'
+  if (meta?.align === 'end') name += ' is-end'
+  if (meta?.align === 'center') name += ' is-center'
+  if (meta?.mono) name += ' mono'
+  return name
+}
+
+function Checkbox(props: { label: string; checked: boolean; indeterminate?: boolean; onChange: (event: unknown) => void }) {
+  const ref = useRef<HTMLInputElement>(null)
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = Boolean(props.indeterminate) && !props.checked
+  }, [props.indeterminate, props.checked])
+  return (
+    <input
+      ref={ref}
+      type="checkbox"
+      className="dt-check"
+      aria-label={props.label}
+      checked={props.checked}
+      // Click, not change: the handler reads Shift from the event for range selection.
+      onClick={props.onChange}
+      onChange={() => undefined}
+    />
+  )
+}
+
+/** Server-side pager: EMQX's `page`/`limit` with `meta.count` (when known) and `meta.hasnext`. */
+export function Pager({ paging, rowsOnPage }: { paging: ServerPaging; rowsOnPage: number }) {
+  const { t } = useTranslation()
+  const { page, pageSize, count, hasNext, onPageChange, onPageSizeChange } = paging
+  const sizes = paging.pageSizes ?? PAGE_SIZES
+  const pages = count !== undefined ? Math.max(1, Math.ceil(count / pageSize)) : undefined
+  const first = rowsOnPage > 0 ? (page - 1) * pageSize + 1 : 0
+  const last = (page - 1) * pageSize + rowsOnPage
+  return (
+    <nav className="dt-pager" aria-label={t('table.pagination')}>
+      <span className="muted">
+        {count !== undefined ? t('table.total', { count }) : null}
+        {rowsOnPage > 0 ? <span className="dt-range">{t('table.range', { first, last })}</span> : null}
+      </span>
+      <span className="dt-pager-controls">
+        <select
+          className="select dt-size"
+          aria-label={t('table.pageSize')}
+          value={pageSize}
+          onChange={(event) => onPageSizeChange(Number(event.target.value))}
+        >
+          {sizes.map((size) => (
+            <option key={size} value={size}>
+              {t('table.perPage', { size })}
+            </option>
+          ))}
+        </select>
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm"
+          disabled={page <= 1}
+          onClick={() => onPageChange(page - 1)}
+          aria-label={t('table.prev')}
+        >
+          ‹
+        </button>
+        <span className="dt-page" aria-live="polite">
+          {pages !== undefined ? t('table.pageOf', { page, pages }) : t('table.page', { page })}
+        </span>
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm"
+          disabled={!hasNext}
+          onClick={() => onPageChange(page + 1)}
+          aria-label={t('table.next')}
+        >
+          ›
+        </button>
+      </span>
+    </nav>
+  )
+}
