@@ -1,0 +1,19 @@
+// Every command of the console, in the order the palette shows their groups.
+import type { AnyCommand } from './define.ts'
+import { navigationCommands } from './navigation.ts'
+import { clientCommands } from './clients.ts'
+import { settingsCommands } from './settings.ts'
+import { logout } from './session.ts'
+
+// A command's argument type appears both in and out (`args`, `describe`), which makes
+// Command<S> invariant in S; the list holds them by their common shape.
+function erase(commands: readonly Pick<AnyCommand, 'id' | 'run'>[]): AnyCommand[] {
+  return commands as unknown as AnyCommand[]
+}
+
+export const allCommands: AnyCommand[] = [
+  ...erase(navigationCommands),
+  ...erase(clientCommands),
+  ...erase(settingsCommands),
+  ...erase([logout]),
+]
