@@ -1,0 +1,106 @@
+// Palette ranking, pure: fuzzy match of the query over a command's titles (both languages), id and
+// aliases, with recently used commands first. No React, so it is tested on its own.
+
+export interface RankItem {
+  id: string
+  /** The title in every language, so an operator can type either. */
+  titles: string[]
+  aliases?: string[]
+}
+
+export interface Ranked<T> {
+  item: T
+  score: number
+  /** Position in the recent list, or -1. */
+  recent: number
+}
+
+const BOUNDARY = /[\s./_\-:]/
+
+function isBoundary(text: string, i: number): boolean {
+  if (i === 0) return true
+  const before = text[i - 1]
+  if (BOUNDARY.test(before)) return true
+  // camelCase ids: `go.slowSubConfig` matches `config` at the capital.
+  return before === before.toLowerCase() && text[i] !== text[i].toLowerCase()
+}
+
+/**
+ * How well one query token matches one text: 0 is no match; exact > prefix > word start >
+ * substring > scattered letters (fewer gaps and more word starts score higher).
+ */
+export function matchScore(text: string, token: string): number {
+  if (!token) return 0
+  const lower = text.toLowerCase()
+  if (lower === token) return 100
+  if (lower.startsWith(token)) return 80 + Math.min(10, (token.length / lower.length) * 10)
+  let at = lower.indexOf(token)
+  while (at > 0 && !isBoundary(text, at)) at = lower.indexOf(token, at + 1)
+  if (at > 0) return 60
+  if (lower.includes(token)) return 40
+  // Scattered: every letter in order, e.g. `kc` in `kick client`.
+  let score = 0
+  let from = 0
+  let previous = -2
+  for (const ch of token) {
+    const found = lower.indexOf(ch, from)
+    if (found < 0) return 0
+    score += found === previous + 1 ? 3 : isBoundary(text, found) ? 2 : 1
+    previous = found
+    from = found + 1
+  }
+  return Math.min(35, 5 + (score / token.length) * 10)
+}
+
+const FIELD_WEIGHT = { title: 1, id: 0.9, alias: 0.8 } as const
+
+function itemScore(item: RankItem, tokens: string[]): number {
+  let total = 0
+  for (const token of tokens) {
+    let best = 0
+    for (const title of item.titles) best = Math.max(best, matchScore(title, token) * FIELD_WEIGHT.title)
+    best = Math.max(best, matchScore(item.id, token) * FIELD_WEIGHT.id)
+    for (const alias of item.aliases ?? []) best = Math.max(best, matchScore(alias, token) * FIELD_WEIGHT.alias)
+    if (best === 0) return 0 // every word of the query must match somewhere
+    total += best
+  }
+  return total / tokens.length
+}
+
+/** Extra score for recently used commands: the most recent gets the most. */
+function recencyBonus(position: number): number {
+  return position < 0 ? 0 : 20 - position * 2
+}
+
+/**
+ * Orders items for a query. With an empty query every item is kept: recently used first (most
+ * recent first), then the rest in their given order. With a query only matches are kept, best
+ * first; recent use adds a bonus; ties keep the given order.
+ */
+export function rank<T extends RankItem>(items: readonly T[], query: string, recent: readonly string[] = []): Ranked<T>[] {
+  const tokens = query.trim().toLowerCase().split(/\s+/).filter(Boolean)
+  const ranked: (Ranked<T> & { index: number })[] = []
+  items.forEach((item, index) => {
+    const position = recent.indexOf(item.id)
+    if (tokens.length === 0) {
+      ranked.push({ item, score: 0, recent: position, index })
+      return
+    }
+    const score = itemScore(item, tokens)
+    if (score > 0) ranked.push({ item, score: score + recencyBonus(position), recent: position, index })
+  })
+  ranked.sort((a, b) => {
+    if (tokens.length === 0) {
+      const ra = a.recent < 0 ? Infinity : a.recent
+      const rb = b.recent < 0 ? Infinity : b.recent
+      if (ra !== rb) return ra - rb
+    } else if (a.score !== b.score) return b.score - a.score
+    return a.index - b.index
+  })
+  return ranked.map(({ item, score, recent }) => ({ item, score, recent }))
+}
+
+/** Puts an id at the front of the recent list, without duplicates, keeping at most `max`. */
+export function pushRecent(recent: readonly string[], id: string, max = 8): string[] {
+  return [id, ...recent.filter((r) => r !== id)].slice(0, max)
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest'
+import { matchScore, pushRecent, rank, type RankItem } from '../src/app/palette/rank.ts'
+
+const items: RankItem[] = [
+  { id: 'go.clients', titles: ['Clients', '客户端'], aliases: ['/clients/list'] },
+  { id: 'go.slowSubConfig', titles: ['Slow Subscription Settings', '慢订阅设置'] },
+  { id: 'client.kick', titles: ['Kick out client', '踢除客户端'], aliases: ['kick', 'disconnect'] },
+  { id: 'settings.theme', titles: ['Change theme', '切换主题'], aliases: ['dark', 'light'] },
+  { id: 'session.logout', titles: ['Logout', '退出登录'], aliases: ['sign out'] },
+]
+
+const ids = (query: string, recent: string[] = []) => rank(items, query, recent).map((r) => r.item.id)
+
+describe('palette ranking', () => {
+  it('keeps every command in the given order for an empty query', () => {
+    expect(ids('')).toEqual(items.map((i) => i.id))
+  })
+
+  it('puts recently used commands first, most recent first, for an empty query', () => {
+    expect(ids('', ['session.logout', 'client.kick']).slice(0, 3)).toEqual(['session.logout', 'client.kick', 'go.clients'])
+  })
+
+  it('matches the English title, the Chinese title, the id and aliases', () => {
+    expect(ids('logout')[0]).toBe('session.logout')
+    expect(ids('退出')[0]).toBe('session.logout')
+    expect(ids('主题')).toEqual(['settings.theme'])
+    expect(ids('client.kick')[0]).toBe('client.kick')
+    expect(ids('dark')).toEqual(['settings.theme'])
+    expect(ids('/clients')[0]).toBe('go.clients')
+  })
+
+  it('drops commands that do not match every word of the query', () => {
+    expect(ids('kick client')).toEqual(['client.kick'])
+    expect(ids('client kick')).toEqual(['client.kick'])
+    expect(ids('zzz')).toEqual([])
+  })
+
+  it('ranks a title prefix above a match inside a word', () => {
+    // "cli" starts "Clients" but sits inside "Kick out client" only after a word start.
+    const ranked = rank(items, 'cli')
+    expect(ranked[0].item.id).toBe('go.clients')
+    expect(ranked.map((r) => r.item.id)).toContain('client.kick')
+  })
+
+  it('matches scattered letters, weaker than a substring', () => {
+    expect(ids('ssc')[0]).toBe('go.slowSubConfig')
+    expect(matchScore('Slow Subscription Settings', 'ssc')).toBeGreaterThan(0)
+    expect(matchScore('Slow Subscription Settings', 'ssc')).toBeLessThan(matchScore('Slow Subscription Settings', 'sub'))
+  })
+
+  it('scores exact over prefix over word start over substring', () => {
+    const exact = matchScore('kick', 'kick')
+    const prefix = matchScore('kick out', 'kick')
+    const wordStart = matchScore('client kick', 'kick')
+    const inside = matchScore('sidekick', 'kick')
+    expect(exact).toBeGreaterThan(prefix)
+    expect(prefix).toBeGreaterThan(wordStart)
+    expect(wordStart).toBeGreaterThan(inside)
+    expect(matchScore('kick', 'x')).toBe(0)
+  })
+
+  it('lets recent use lift an equally good match', () => {
+    const two: RankItem[] = [
+      { id: 'a.theme', titles: ['Theme A'] },
+      { id: 'b.theme', titles: ['Theme B'] },
+    ]
+    expect(rank(two, 'theme').map((r) => r.item.id)).toEqual(['a.theme', 'b.theme'])
+    expect(rank(two, 'theme', ['b.theme']).map((r) => r.item.id)).toEqual(['b.theme', 'a.theme'])
+    expect(rank(two, 'theme', ['b.theme'])[0].recent).toBe(0)
+  })
+
+  it('keeps the recent list short, unique and most recent first', () => {
+    expect(pushRecent(['a', 'b', 'c'], 'b')).toEqual(['b', 'a', 'c'])
+    expect(pushRecent(['a', 'b', 'c'], 'd', 3)).toEqual(['d', 'a', 'b'])
+    expect(pushRecent([], 'a')).toEqual(['a'])
+  })
+})
