@@ -1,0 +1,217 @@
+// One client: connection, session, process and traffic, its subscriptions, and kick.
+import { Link, useNavigate, useParams } from '@tanstack/react-router'
+import { useCallback, useEffect, useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { kickClient } from '../../../commands/clients.ts'
+import type { Client } from '../../api/clients.ts'
+import { ApiError } from '../../api/http.ts'
+import type { Subscription } from '../../api/subscriptions.ts'
+import { useRunCommand } from '../../app/commands/useRunCommand.ts'
+import { useApi } from '../../app/useApi.ts'
+import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
+import { detailGroups, showTraffic, trafficRows, type Translate } from './clientFields.ts'
+import './clients.css'
+
+type Load =
+  | { kind: 'loading' }
+  | { kind: 'ready'; client: Client; subscriptions: readonly Subscription[]; subscriptionsError: string | null }
+  | { kind: 'notFound' }
+  | { kind: 'failed'; message: string }
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 404 || error.code === 'CLIENTID_NOT_FOUND')
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+export function ClientDetail() {
+  const { t } = useTranslation()
+  const tr: Translate = t
+  const api = useApi()
+  const run = useRunCommand()
+  const navigate = useNavigate()
+  const params: { clientId?: string } = useParams({ strict: false })
+  const clientId = params.clientId ?? ''
+
+  const [load, setLoad] = useState<Load>({ kind: 'loading' })
+  const [refreshing, setRefreshing] = useState(false)
+  const [kicking, setKicking] = useState(false)
+  const [tick, setTick] = useState(0)
+  const refresh = useCallback(() => setTick((n) => n + 1), [])
+
+  useEffect(() => {
+    const controller = new AbortController()
+    setRefreshing(true)
+    const subscriptions = api.clients.subscriptions(clientId, controller.signal).then(
+      (list) => ({ list, error: null }),
+      (error: unknown) => ({ list: [] as Subscription[], error: message(error) }),
+    )
+    api.clients
+      .get(clientId, controller.signal)
+      .then(
+        async (client) => {
+          const subs = await subscriptions
+          if (controller.signal.aborted) return
+          setLoad({ kind: 'ready', client, subscriptions: subs.list, subscriptionsError: subs.error })
+        },
+        (error: unknown) => {
+          if (controller.signal.aborted) return
+          setLoad(isNotFound(error) ? { kind: 'notFound' } : { kind: 'failed', message: message(error) })
+        },
+      )
+      .finally(() => {
+        if (!controller.signal.aborted) setRefreshing(false)
+      })
+    return () => controller.abort()
+  }, [api, clientId, tick])
+
+  const kick = async () => {
+    setKicking(true)
+    const outcome = await run(kickClient, { clientid: clientId })
+    setKicking(false)
+    if (outcome.ok) void navigate({ to: '/clients/list' })
+  }
+
+  const subscriptionColumns = useMemo(() => {
+    const col = dataTableColumns<Subscription>()
+    const flag = (value: number | boolean | undefined) => (value === undefined ? '—' : t(value ? 'clients.yes' : 'clients.no'))
+    return col.columns([
+      col.accessor('topic', { header: t('clients.sub.topic'), size: 260, meta: { mono: true, grow: true }, enableHiding: false }),
+      col.accessor('qos', { header: t('clients.sub.qos'), size: 70, meta: { align: 'end' } }),
+      col.accessor('nl', { header: t('clients.sub.nl'), size: 100, cell: ({ getValue }) => flag(getValue()) }),
+      col.accessor('rap', { header: t('clients.sub.rap'), size: 150, cell: ({ getValue }) => flag(getValue()) }),
+      col.accessor('rh', { header: t('clients.sub.rh'), size: 130, meta: { align: 'end' }, cell: ({ getValue }) => getValue() ?? '—' }),
+      col.accessor((s) => s.node ?? '', { id: 'node', header: t('clients.field.node'), size: 170, meta: { mono: true, hidden: true } }),
+    ])
+  }, [t])
+
+  const client = load.kind === 'ready' ? load.client : null
+
+  return (
+    <div className="page client-detail">
+      <div className="page-header">
+        <div className="client-detail-title">
+          <Link to="/clients/list" className="client-back">
+            ← {t('clients.back')}
+          </Link>
+          <h1>
+            <span className="mono">{clientId}</span>
+            {client ? (
+              client.connected ? (
+                <span className="tag tag-success">{t('clients.connected')}</span>
+              ) : (
+                <span className="tag tag-muted">{t('clients.disconnected')}</span>
+              )
+            ) : null}
+          </h1>
+        </div>
+        <div>
+          <button type="button" className="btn" onClick={refresh} disabled={refreshing}>
+            {t('clients.refresh')}
+          </button>
+          <button type="button" className="btn btn-danger" onClick={() => void kick()} disabled={!client || kicking}>
+            {t('clients.kick')}
+          </button>
+        </div>
+      </div>
+
+      {load.kind === 'loading' ? <p className="muted">{t('table.loading')}</p> : null}
+      {load.kind === 'notFound' ? (
+        <div className="card client-detail-error" role="alert">
+          <strong>{t('clients.notExist')}</strong>
+          <Link to="/clients/list">{t('clients.backToList')}</Link>
+        </div>
+      ) : null}
+      {load.kind === 'failed' ? (
+        <div className="card client-detail-error" role="alert">
+          <strong>{t('clients.detailError')}</strong>
+          <span className="muted">{load.message}</span>
+          <button type="button" className="btn btn-sm" onClick={refresh}>
+            {t('table.retry')}
+          </button>
+        </div>
+      ) : null}
+
+      {client && load.kind === 'ready' ? (
+        <>
+          <div className="client-groups">
+            {detailGroups.map((group) => (
+              <section key={group.id} className="card client-group" aria-labelledby={`client-group-${group.id}`}>
+                <h2 className="card-title" id={`client-group-${group.id}`}>
+                  {t(group.title)}
+                </h2>
+                <dl className="desc-list">
+                  {group.items.map((entry) => {
+                    const shown = entry.show(client, tr)
+                    return (
+                      <div key={entry.id} className="client-pair">
+                        <dt>{t(entry.label)}</dt>
+                        <dd className={entry.mono ? 'mono' : undefined} title={shown.title}>
+                          {shown.text}
+                        </dd>
+                      </div>
+                    )
+                  })}
+                </dl>
+              </section>
+            ))}
+
+            <section className="card client-group" aria-labelledby="client-group-traffic">
+              <h2 className="card-title" id="client-group-traffic">
+                {t('clients.group.traffic')}
+              </h2>
+              <table className="table client-traffic">
+                <thead>
+                  <tr>
+                    <th scope="col">{t('clients.traffic.metric')}</th>
+                    <th scope="col" className="num">
+                      {t('clients.traffic.received')}
+                    </th>
+                    <th scope="col" className="num">
+                      {t('clients.traffic.sent')}
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {trafficRows.map((row) => {
+                    const received = showTraffic(client, row.received, row.bytes ?? false)
+                    const sent = showTraffic(client, row.sent, row.bytes ?? false)
+                    return (
+                      <tr key={row.id} className={row.level ? `level-${row.level}` : undefined}>
+                        <th scope="row">{t(row.label)}</th>
+                        <td className="num" title={received?.title}>
+                          {received ? received.text : ''}
+                        </td>
+                        <td className="num" title={sent?.title}>
+                          {sent ? sent.text : ''}
+                        </td>
+                      </tr>
+                    )
+                  })}
+                </tbody>
+              </table>
+            </section>
+          </div>
+
+          <section className="client-subscriptions" aria-labelledby="client-subscriptions">
+            <h2 id="client-subscriptions">
+              {t('clients.subscriptions')} <span className="muted">({load.subscriptions.length})</span>
+            </h2>
+            <DataTable
+              id="client-subscriptions"
+              label={t('clients.subscriptions')}
+              columns={subscriptionColumns}
+              data={load.subscriptions}
+              getRowId={(s) => s.topic}
+              error={load.subscriptionsError}
+              onRetry={refresh}
+              maxHeight="360px"
+            />
+          </section>
+        </>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,415 @@
+// The clients list: EMQX's filters kept in the URL, one server page at a time, kick per row.
+import { Link, useNavigate, useSearch } from '@tanstack/react-router'
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react'
+import { useTranslation } from 'react-i18next'
+import { kickClient } from '../../../commands/clients.ts'
+import type { Client, ClientListParams, ClientPage } from '../../api/clients.ts'
+import { useRunCommand } from '../../app/commands/useRunCommand.ts'
+import { useApi } from '../../app/useApi.ts'
+import { DataTable, dataTableColumns, PAGE_SIZES, type RowSelectionState } from '../../ui/DataTable.tsx'
+import {
+  formatAddress,
+  formatBytes,
+  formatLimit,
+  formatProtocol,
+  formatSeconds,
+  formatTime,
+  protocolVersions,
+} from './clientFields.ts'
+import './clients.css'
+
+const AUTO_REFRESH_MS = 5000
+const DEFAULT_LIMIT = 20
+
+/** What the URL holds: EMQX's own query names, so a link reproduces the view. */
+interface ListSearch {
+  like_clientid?: string
+  like_username?: string
+  like_ip_address?: string
+  conn_state?: 'connected' | 'disconnected'
+  proto_ver?: 3 | 4 | 5
+  clean_start?: boolean
+  node?: string
+  page?: number
+  limit?: number
+}
+
+function text(value: unknown): string | undefined {
+  if (typeof value === 'number') return String(value)
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined
+}
+
+function int(value: unknown): number | undefined {
+  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN
+  return Number.isInteger(n) && n > 0 ? n : undefined
+}
+
+/** Reads the search params leniently: a hand-edited URL shows the list, not an error. */
+function parseSearch(raw: Record<string, unknown>): ListSearch {
+  const out: ListSearch = {}
+  const clientid = text(raw.like_clientid)
+  if (clientid) out.like_clientid = clientid
+  const username = text(raw.like_username)
+  if (username) out.like_username = username
+  const ip = text(raw.like_ip_address)
+  if (ip) out.like_ip_address = ip
+  if (raw.conn_state === 'connected' || raw.conn_state === 'disconnected') out.conn_state = raw.conn_state
+  const version = int(raw.proto_ver)
+  if (version === 3 || version === 4 || version === 5) out.proto_ver = version
+  if (raw.clean_start === true || raw.clean_start === 'true') out.clean_start = true
+  if (raw.clean_start === false || raw.clean_start === 'false') out.clean_start = false
+  const node = text(raw.node)
+  if (node) out.node = node
+  const page = int(raw.page)
+  if (page && page > 1) out.page = page
+  const limit = int(raw.limit)
+  if (limit && limit !== DEFAULT_LIMIT) out.limit = limit
+  return out
+}
+
+/** The filter form's draft: strings as the inputs hold them. */
+interface Draft {
+  like_clientid: string
+  like_username: string
+  like_ip_address: string
+  conn_state: string
+  proto_ver: string
+  clean_start: string
+  node: string
+}
+
+function toDraft(search: ListSearch): Draft {
+  return {
+    like_clientid: search.like_clientid ?? '',
+    like_username: search.like_username ?? '',
+    like_ip_address: search.like_ip_address ?? '',
+    conn_state: search.conn_state ?? '',
+    proto_ver: search.proto_ver ? String(search.proto_ver) : '',
+    clean_start: search.clean_start === undefined ? '' : String(search.clean_start),
+    node: search.node ?? '',
+  }
+}
+
+function fromDraft(draft: Draft, limit: number | undefined): ListSearch {
+  return parseSearch({ ...draft, limit })
+}
+
+interface LoadState {
+  page: ClientPage | null
+  loading: boolean
+  error: string | null
+}
+
+export function ClientList() {
+  const { t } = useTranslation()
+  const api = useApi()
+  const run = useRunCommand()
+  const navigate = useNavigate()
+  const rawSearch: Record<string, unknown> = useSearch({ strict: false })
+  const searchKey = JSON.stringify(parseSearch(rawSearch))
+  const search = useMemo<ListSearch>(() => JSON.parse(searchKey) as ListSearch, [searchKey])
+  const page = search.page ?? 1
+  const limit = search.limit ?? DEFAULT_LIMIT
+
+  const [draft, setDraft] = useState<Draft>(() => toDraft(search))
+  // Back/forward or a pasted link changes the URL: the form follows it.
+  useEffect(() => setDraft(toDraft(search)), [search])
+
+  const [state, setState] = useState<LoadState>({ page: null, loading: true, error: null })
+  const [tick, setTick] = useState(0)
+  const [autoRefresh, setAutoRefresh] = useState(false)
+  const [selection, setSelection] = useState<RowSelectionState>({})
+  const [kicking, setKicking] = useState<ReadonlySet<string>>(() => new Set())
+  const refresh = useCallback(() => setTick((n) => n + 1), [])
+
+  useEffect(() => {
+    const controller = new AbortController()
+    const { page: _page, limit: _limit, ...filters } = search
+    const params: ClientListParams = { ...filters, page, limit }
+    setState((previous) => ({ ...previous, loading: true }))
+    api.clients.list(params, controller.signal).then(
+      (result) => setState({ page: result, loading: false, error: null }),
+      (error: unknown) => {
+        if (controller.signal.aborted) return
+        setState((previous) => ({ ...previous, loading: false, error: error instanceof Error ? error.message : String(error) }))
+      },
+    )
+    return () => controller.abort()
+  }, [api, search, page, limit, tick])
+
+  useEffect(() => {
+    if (!autoRefresh) return
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible') refresh()
+    }, AUTO_REFRESH_MS)
+    return () => clearInterval(timer)
+  }, [autoRefresh, refresh])
+
+  const go = useCallback(
+    (next: ListSearch) => {
+      void navigate({ to: '/clients/list', search: { ...parseSearch({ ...next }) } })
+    },
+    [navigate],
+  )
+
+  const kick = useCallback(
+    async (clientid: string) => {
+      setKicking((current) => new Set(current).add(clientid))
+      const outcome = await run(kickClient, { clientid })
+      setKicking((current) => {
+        const next = new Set(current)
+        next.delete(clientid)
+        return next
+      })
+      if (outcome.ok) {
+        setSelection((current) => {
+          if (!current[clientid]) return current
+          const next = { ...current }
+          delete next[clientid]
+          return next
+        })
+        refresh()
+      }
+    },
+    [run, refresh],
+  )
+
+  const columns = useMemo(() => {
+    const col = dataTableColumns<Client>()
+    return col.columns([
+      col.accessor('clientid', {
+        header: t('clients.field.clientid'),
+        size: 220,
+        meta: { mono: true, grow: true },
+        enableHiding: false,
+        cell: ({ row }) => (
+          <Link to="/clients/detail/$clientId" params={{ clientId: row.original.clientid }} className="clients-id">
+            {row.original.clientid}
+          </Link>
+        ),
+      }),
+      col.accessor((c) => c.username ?? '', { id: 'username', header: t('clients.field.username'), size: 130 }),
+      col.accessor('connected', {
+        header: t('clients.field.connected'),
+        size: 120,
+        cell: ({ getValue }) =>
+          getValue() ? (
+            <span className="tag tag-success">{t('clients.connected')}</span>
+          ) : (
+            <span className="tag tag-muted">{t('clients.disconnected')}</span>
+          ),
+      }),
+      col.accessor((c) => formatAddress(c), { id: 'address', header: t('clients.field.address'), size: 170, meta: { mono: true } }),
+      col.accessor('keepalive', {
+        header: t('clients.field.keepalive'),
+        size: 90,
+        meta: { align: 'end' },
+        cell: ({ getValue }) => formatSeconds(getValue(), t).text,
+      }),
+      col.accessor('clean_start', {
+        header: t('clients.field.clean_start'),
+        size: 90,
+        cell: ({ getValue }) => {
+          const value = getValue()
+          return value === undefined ? '—' : t(value ? 'clients.yes' : 'clients.no')
+        },
+      }),
+      col.accessor('expiry_interval', {
+        header: t('clients.field.expiry_interval'),
+        size: 130,
+        meta: { align: 'end' },
+        cell: ({ getValue }) => formatSeconds(getValue(), t).text,
+      }),
+      col.accessor((c) => formatProtocol(c.proto_name, c.proto_ver), { id: 'protocol', header: t('clients.field.protocol'), size: 120 }),
+      col.accessor('subscriptions_cnt', {
+        header: t('clients.field.subscriptions_cnt'),
+        size: 110,
+        meta: { align: 'end' },
+        cell: ({ getValue }) => getValue() ?? '—',
+      }),
+      col.accessor((c) => formatTime(c.connected_at).text, {
+        id: 'connected_at',
+        header: t('clients.field.connected_at'),
+        size: 165,
+        meta: { mono: true },
+      }),
+      col.accessor('node', { header: t('clients.field.node'), size: 170, meta: { mono: true } }),
+      // Optional columns: off until picked in the column chooser.
+      col.accessor((c) => formatTime(c.created_at).text, {
+        id: 'created_at',
+        header: t('clients.field.created_at'),
+        size: 165,
+        meta: { mono: true, hidden: true },
+      }),
+      col.accessor('recv_msg', {
+        header: t('clients.field.recv_msg'),
+        size: 110,
+        meta: { align: 'end', hidden: true },
+        cell: ({ getValue }) => getValue()?.toLocaleString() ?? '—',
+      }),
+      col.accessor('send_msg', {
+        header: t('clients.field.send_msg'),
+        size: 110,
+        meta: { align: 'end', hidden: true },
+        cell: ({ getValue }) => getValue()?.toLocaleString() ?? '—',
+      }),
+      col.accessor('recv_oct', {
+        header: t('clients.field.recv_oct'),
+        size: 110,
+        meta: { align: 'end', hidden: true },
+        cell: ({ getValue }) => {
+          const value = getValue()
+          return value === undefined ? '—' : formatBytes(value)
+        },
+      }),
+      col.accessor('send_oct', {
+        header: t('clients.field.send_oct'),
+        size: 110,
+        meta: { align: 'end', hidden: true },
+        cell: ({ getValue }) => {
+          const value = getValue()
+          return value === undefined ? '—' : formatBytes(value)
+        },
+      }),
+      col.accessor((c) => `${c.inflight_cnt ?? '—'} / ${formatLimit(c.inflight_max, t)}`, {
+        id: 'inflight',
+        header: t('clients.field.inflight'),
+        size: 110,
+        meta: { align: 'end', hidden: true },
+      }),
+      col.accessor((c) => `${c.mqueue_len ?? '—'} / ${formatLimit(c.mqueue_max, t)}`, {
+        id: 'mqueue',
+        header: t('clients.field.mqueue'),
+        size: 120,
+        meta: { align: 'end', hidden: true },
+      }),
+      col.accessor('mqueue_dropped', {
+        header: t('clients.field.mqueue_dropped'),
+        size: 110,
+        meta: { align: 'end', hidden: true },
+        cell: ({ getValue }) => getValue()?.toLocaleString() ?? '—',
+      }),
+      col.accessor((c) => c.listener ?? '', { id: 'listener', header: t('clients.field.listener'), size: 120, meta: { mono: true, hidden: true } }),
+      col.accessor((c) => c.zone ?? '', { id: 'zone', header: t('clients.field.zone'), size: 100, meta: { hidden: true } }),
+      col.accessor((c) => c.mountpoint ?? '', { id: 'mountpoint', header: t('clients.field.mountpoint'), size: 120, meta: { mono: true, hidden: true } }),
+      col.accessor((c) => formatTime(c.disconnected_at).text, {
+        id: 'disconnected_at',
+        header: t('clients.field.disconnected_at'),
+        size: 165,
+        meta: { mono: true, hidden: true },
+      }),
+      col.display({
+        id: 'actions',
+        header: t('clients.actions'),
+        size: 90,
+        enableHiding: false,
+        meta: { label: t('clients.actions'), align: 'center' },
+        cell: ({ row }) => (
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm clients-kick"
+            disabled={kicking.has(row.original.clientid)}
+            onClick={() => void kick(row.original.clientid)}
+          >
+            {t('clients.kick')}
+          </button>
+        ),
+      }),
+    ])
+  }, [t, kick, kicking])
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault()
+    go(fromDraft(draft, search.limit))
+  }
+  const onReset = () => {
+    setDraft(toDraft({}))
+    go(search.limit ? { limit: search.limit } : {})
+  }
+  const field = (name: keyof Draft) => ({
+    value: draft[name],
+    onChange: (event: { target: { value: string } }) => setDraft((current) => ({ ...current, [name]: event.target.value })),
+  })
+
+  const meta = state.page?.meta
+  const data = state.page?.data ?? EMPTY
+
+  return (
+    <div className="page clients-page">
+      <div className="page-header">
+        <h1>{t('clients.title')}</h1>
+        <div>
+          <label className="clients-auto">
+            <button
+              type="button"
+              role="switch"
+              className="switch"
+              aria-checked={autoRefresh}
+              onClick={() => setAutoRefresh((value) => !value)}
+            />
+            <span>{t('clients.autoRefresh')}</span>
+          </label>
+          <button type="button" className="btn" onClick={refresh} disabled={state.loading}>
+            {t('clients.refresh')}
+          </button>
+        </div>
+      </div>
+
+      <form className="toolbar clients-filters" onSubmit={onSubmit} role="search" aria-label={t('clients.filters')}>
+        <input className="input" placeholder={t('clients.field.clientid')} aria-label={t('clients.field.clientid')} {...field('like_clientid')} />
+        <input className="input" placeholder={t('clients.field.username')} aria-label={t('clients.field.username')} {...field('like_username')} />
+        <input className="input" placeholder={t('clients.field.ip_address')} aria-label={t('clients.field.ip_address')} {...field('like_ip_address')} />
+        <select className="select" aria-label={t('clients.field.connected')} {...field('conn_state')}>
+          <option value="">{t('clients.filter.anyState')}</option>
+          <option value="connected">{t('clients.connected')}</option>
+          <option value="disconnected">{t('clients.disconnected')}</option>
+        </select>
+        <select className="select" aria-label={t('clients.field.proto_ver')} {...field('proto_ver')}>
+          <option value="">{t('clients.filter.anyVersion')}</option>
+          {protocolVersions.map((version) => (
+            <option key={version.value} value={version.value}>
+              {version.label}
+            </option>
+          ))}
+        </select>
+        <select className="select" aria-label={t('clients.field.clean_start')} {...field('clean_start')}>
+          <option value="">{t('clients.filter.anyCleanStart')}</option>
+          <option value="true">{t('clients.filter.cleanStartTrue')}</option>
+          <option value="false">{t('clients.filter.cleanStartFalse')}</option>
+        </select>
+        <input className="input" placeholder={t('clients.field.node')} aria-label={t('clients.field.node')} {...field('node')} />
+        <button type="submit" className="btn btn-primary">
+          {t('clients.search')}
+        </button>
+        <button type="button" className="btn" onClick={onReset}>
+          {t('clients.reset')}
+        </button>
+      </form>
+
+      <DataTable
+        id="clients"
+        label={t('clients.title')}
+        columns={columns}
+        data={data}
+        getRowId={(client) => client.clientid}
+        onRowOpen={(client) => void navigate({ to: '/clients/detail/$clientId', params: { clientId: client.clientid } })}
+        rowSelection={selection}
+        onRowSelectionChange={setSelection}
+        loading={state.loading}
+        error={state.error}
+        onRetry={refresh}
+        paging={{
+          page,
+          pageSize: limit,
+          count: meta?.count,
+          hasNext: meta?.hasnext ?? false,
+          pageSizes: PAGE_SIZES,
+          onPageChange: (next) => go({ ...search, page: next }),
+          onPageSizeChange: (size) => go({ ...search, page: undefined, limit: size }),
+        }}
+      />
+    </div>
+  )
+}
+
+const EMPTY: readonly Client[] = []
