@@ -1,0 +1,108 @@
+// The one path every command run takes, whoever starts it (palette, button, shortcut, script):
+// validate, confirm when asked to, run, notify, and write a line to the terminal log.
+// No React here; useRunCommand.ts wires it to the app's hooks.
+import type { AnyCommand, Command, CommandContext, ArgsSchema, Text } from '../../../commands/define.ts'
+import { formatArgs, validateArgs, type FieldError } from '../../../commands/args.ts'
+import { ApiError } from '../../api/http.ts'
+import type { NotificationInput } from '../../state/notifications.ts'
+import type { TerminalLog } from '../../state/terminalLog.ts'
+import type { ConfirmRequest } from '../../ui/Confirm.tsx'
+
+export interface RunOptions {
+  /** The caller has already asked (the palette's confirmation step). */
+  confirmed?: boolean
+  /** Show a toast when it succeeds; default: only for commands that are not browser-only. */
+  notifySuccess?: boolean
+}
+
+export type RunError =
+  | { kind: 'invalid'; errors: FieldError[] }
+  | { kind: 'cancelled' }
+  | { kind: 'needsUi' }
+  | { kind: 'failed'; error: unknown; message: string }
+
+export type RunResult<R = unknown> = { ok: true; result: R } | { ok: false; error: RunError }
+
+export type Translate = (key: string, values?: Record<string, string | number>) => string
+
+export interface RunnerDeps {
+  ctx: CommandContext
+  confirm(request: ConfirmRequest): Promise<boolean>
+  notify(input: NotificationInput): void
+  log: TerminalLog
+  t: Translate
+}
+
+/** How an error reads to the operator: `CODE: message` for the API, 'Network Error' offline. */
+export function errorMessage(error: unknown, t: Translate): string {
+  if (error instanceof ApiError) {
+    if (error.status === 0 && (error.code === 'NETWORK_ERROR' || error.code === 'ECONNABORTED'))
+      return t('common.networkError')
+    return error.message && error.message !== error.code ? `${error.code}: ${error.message}` : error.code
+  }
+  if (error instanceof Error) return error.message || error.name
+  return String(error)
+}
+
+export function translateText(text: Text, t: Translate): string {
+  return t(text.key, text.values)
+}
+
+/** What the command will do, in words: its own describe text, else "Run “Title”?". */
+export function describeRun(command: AnyCommand, args: unknown, t: Translate): string {
+  const text = command.describe?.(args as never)
+  return text ? translateText(text, t) : t('confirm.default', { title: t(command.title) })
+}
+
+export async function executeCommand<S extends ArgsSchema, R>(
+  command: Command<S, R>,
+  rawArgs: Record<string, unknown>,
+  deps: RunnerDeps,
+  options: RunOptions = {},
+): Promise<RunResult<R>> {
+  const { t, log } = deps
+  const title = t(command.title)
+  const validation = validateArgs(command, rawArgs)
+  if (!validation.ok) {
+    const first = validation.errors[0]
+    const detail = validation.errors
+      .map((e) => (e.field ? `${e.field}: ${t(e.key, e.values)}` : t(e.key, e.values)))
+      .join('; ')
+    log.append({ source: command.id, args: formatArgs(rawArgs), status: 'invalid', message: detail })
+    deps.notify({ kind: 'error', text: t('notify.invalid', { title, message: first ? t(first.key, first.values) : '' }) })
+    return { ok: false, error: { kind: 'invalid', errors: validation.errors } }
+  }
+  const args = validation.value
+  const argText = formatArgs(args as Record<string, unknown>)
+
+  if (command.needsUi && !deps.ctx.ui) {
+    const message = t('notify.needsUi')
+    log.append({ source: command.id, args: argText, status: 'error', message })
+    deps.notify({ kind: 'error', text: message })
+    return { ok: false, error: { kind: 'needsUi' } }
+  }
+
+  if ((command.danger || command.confirm) && !options.confirmed) {
+    const accepted = await deps.confirm({
+      title,
+      text: describeRun(command as unknown as AnyCommand, args, t),
+      danger: Boolean(command.danger),
+    })
+    if (!accepted) {
+      log.append({ source: command.id, args: argText, status: 'cancelled' })
+      return { ok: false, error: { kind: 'cancelled' } }
+    }
+  }
+
+  try {
+    const result = await command.run(deps.ctx, args)
+    log.append({ source: command.id, args: argText, status: 'ok' })
+    if (options.notifySuccess ?? !command.needsUi) deps.notify({ kind: 'success', text: t('notify.succeeded', { title }) })
+    return { ok: true, result }
+  } catch (error) {
+    const message = errorMessage(error, t)
+    log.append({ source: command.id, args: argText, status: 'error', message })
+    deps.notify({ kind: 'error', text: t('notify.failed', { title, message }) })
+    return { ok: false, error: { kind: 'failed', error, message } }
+  }
+}

@@ -1,0 +1,44 @@
+// `run(command, rawArgs, options?)` for components: the runner bound to the app's API, browser
+// effects, confirmation dialog, notifications and terminal log.
+import { useStore } from 'jotai'
+import { useCallback } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { ArgsSchema, Command } from '../../../commands/define.ts'
+import { notify } from '../../state/notifications.ts'
+import { terminalLog } from '../../state/terminalLog.ts'
+import { requestConfirm } from '../../ui/Confirm.tsx'
+import { useUiEffects } from '../uiEffects.ts'
+import { useApi } from '../useApi.ts'
+import { executeCommand, type RunOptions, type RunResult } from './runner.ts'
+
+export type { RunOptions, RunResult, RunError } from './runner.ts'
+
+export type RunCommand = <S extends ArgsSchema, R>(
+  command: Command<S, R>,
+  rawArgs?: Record<string, unknown>,
+  options?: RunOptions,
+) => Promise<RunResult<R>>
+
+export function useRunCommand(): RunCommand {
+  const api = useApi()
+  const ui = useUiEffects()
+  const store = useStore()
+  const { t } = useTranslation()
+
+  return useCallback<RunCommand>(
+    (command, rawArgs = {}, options) =>
+      executeCommand(
+        command,
+        rawArgs,
+        {
+          ctx: { api, ui },
+          confirm: (request) => requestConfirm(store, request),
+          notify: (input) => void notify(store, input),
+          log: terminalLog,
+          t: (key, values) => t(key, values ?? {}),
+        },
+        options,
+      ),
+    [api, ui, store, t],
+  )
+}
