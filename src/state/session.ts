@@ -72,3 +72,6 @@ export function rememberEdition(licenseEdition: string): Edition {
 export function editionCode(stored: string | null | undefined = storage()?.getItem('edition')): 1 | 2 {
   return stored === 'enterprise' ? 1 : 2
 }
+
+/** True while the user's own logout call runs, so its 401 is not reported as an expired login. */
+export const loggingOutAtom = atom(false)
