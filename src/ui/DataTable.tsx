@@ -5,6 +5,7 @@ import {
   columnSizingFeature,
   columnVisibilityFeature,
   createColumnHelper,
+  FlexRender,
   metaHelper,
   rowSelectionFeature,
   tableFeatures,
@@ -20,9 +21,11 @@ import {
 } from '@tanstack/react-table'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import {
+  memo,
   useCallback,
   useEffect,
   useId,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -248,11 +251,15 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   const minWidth = visibleColumns.reduce((sum, column) => sum + column.getSize(), 0)
 
   const scrollRef = useRef<HTMLDivElement>(null)
+  // Stable callbacks: a new getItemKey makes the virtualizer re-measure every row on each render.
+  const getScrollElement = useCallback(() => scrollRef.current, [])
+  const estimateSize = useCallback(() => rowHeight, [rowHeight])
+  const getItemKey = useCallback((index: number) => rows[index]?.id ?? index, [rows])
   const virtualizer = useVirtualizer({
     count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => rowHeight,
-    getItemKey: (index) => rows[index]?.id ?? index,
+    getScrollElement,
+    estimateSize,
+    getItemKey,
     overscan: 12,
     scrollMargin: HEADER_HEIGHT,
     scrollPaddingStart: HEADER_HEIGHT,
@@ -320,13 +327,18 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     }
   }
 
-  const onRowClick = (event: MouseEvent<HTMLDivElement>, row: DataTableRow<T>, index: number) => {
+  // Rows are memoized; they get one stable click handler that reads the latest onRowOpen.
+  const openRef = useRef(onRowOpen)
+  useLayoutEffect(() => {
+    openRef.current = onRowOpen
+  })
+  const onRowClick = useCallback((event: MouseEvent<HTMLDivElement>, row: DataTableRow<T>, index: number) => {
     setActive(index)
     if (isInteractive(event.target, event.currentTarget)) return
     // A drag to select text is not a click to open.
     if (globalThis.getSelection?.()?.toString()) return
-    onRowOpen?.(row.original)
-  }
+    openRef.current?.(row.original)
+  }, [])
 
   const chooserColumns: ChooserColumn[] = table
     .getAllLeafColumns()
@@ -424,32 +436,21 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
               {items.map((item) => {
                 const row = rows[item.index]
                 if (!row) return null
-                const selected = selectable && row.getIsSelected()
                 return (
-                  <div
+                  <BodyRow
                     key={row.id}
-                    id={`${domId}-row-${item.index}`}
-                    role="row"
-                    aria-rowindex={item.index + 2}
-                    aria-selected={selectable ? selected : undefined}
-                    className={`dt-row${item.index === activeIndex ? ' is-active' : ''}${selected ? ' is-selected' : ''}${onRowOpen ? ' is-openable' : ''}`}
-                    style={{ gridTemplateColumns, height: rowHeight, transform: `translateY(${item.start - HEADER_HEIGHT}px)` }}
-                    onClick={(event) => onRowClick(event, row, item.index)}
-                  >
-                    {row.getVisibleCells().map((cell) => {
-                      const value = cell.getValue()
-                      return (
-                        <div
-                          key={cell.id}
-                          role="gridcell"
-                          className={cellClass(cell.column.columnDef.meta)}
-                          title={typeof value === 'string' || typeof value === 'number' ? String(value) : undefined}
-                        >
-                          <table.FlexRender cell={cell} />
-                        </div>
-                      )
-                    })}
-                  </div>
+                    row={row}
+                    index={item.index}
+                    domId={`${domId}-row-${item.index}`}
+                    offset={item.start - HEADER_HEIGHT}
+                    height={rowHeight}
+                    gridTemplateColumns={gridTemplateColumns}
+                    columns={visibleColumns}
+                    active={item.index === activeIndex}
+                    selected={selectable ? row.getIsSelected() : undefined}
+                    openable={onRowOpen !== undefined}
+                    onClick={onRowClick}
+                  />
                 )
               })}
             </div>
@@ -480,6 +481,51 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     </div>
   )
 }
+
+interface BodyRowProps<T extends RowData> {
+  row: DataTableRow<T>
+  index: number
+  domId: string
+  offset: number
+  height: number
+  gridTemplateColumns: string
+  /** The visible columns; a new array means cells must render again. */
+  columns: readonly unknown[]
+  active: boolean
+  selected: boolean | undefined
+  openable: boolean
+  onClick(event: MouseEvent<HTMLDivElement>, row: DataTableRow<T>, index: number): void
+}
+
+/** One body row. Memoized: scrolling re-renders only the rows that enter the view. */
+const BodyRow = memo(function BodyRow<T extends RowData>(props: BodyRowProps<T>) {
+  const { row, index, selected, active, openable } = props
+  return (
+    <div
+      id={props.domId}
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      className={`dt-row${active ? ' is-active' : ''}${selected ? ' is-selected' : ''}${openable ? ' is-openable' : ''}`}
+      style={{ gridTemplateColumns: props.gridTemplateColumns, height: props.height, transform: `translateY(${props.offset}px)` }}
+      onClick={(event) => props.onClick(event, row, index)}
+    >
+      {row.getVisibleCells().map((cell) => {
+        const value = cell.getValue()
+        return (
+          <div
+            key={cell.id}
+            role="gridcell"
+            className={cellClass(cell.column.columnDef.meta)}
+            title={typeof value === 'string' || typeof value === 'number' ? String(value) : undefined}
+          >
+            <FlexRender cell={cell} />
+          </div>
+        )
+      })}
+    </div>
+  )
+}) as <T extends RowData>(props: BodyRowProps<T>) => ReactNode
 
 function cellClass(meta: DataTableColumnMeta | undefined): string {
   let name = 'dt-cell'
