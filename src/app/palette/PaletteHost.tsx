@@ -1,0 +1,379 @@
+// The command palette (Ctrl+K / Cmd+K from anywhere) and the command keyboard shortcuts.
+// Steps: list → arguments form (generated from the schema) → confirmation → run. Escape goes
+// back one step; Escape on the list closes. Mount once inside the router and the jotai Provider.
+import { Command } from 'cmdk'
+import { atom, useAtom } from 'jotai'
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { AnyCommand } from '../../../commands/define.ts'
+import { describeArgs, listCommands, validateArgs, type FieldError } from '../../../commands/registry.ts'
+import { ConfirmHost } from '../../ui/Confirm.tsx'
+import { SchemaForm, initialValues, type FormValues } from '../../ui/SchemaForm.tsx'
+import { describeRun } from '../commands/runner.ts'
+import { isEditable, isPaletteKey, matchStrokes, parseShortcut, shortcutLabels, strokeOf, type KeyStroke } from '../commands/shortcuts.ts'
+import { useRunCommand } from '../commands/useRunCommand.ts'
+import { useApi } from '../useApi.ts'
+import { rank, type RankItem } from './rank.ts'
+import { readRecent, rememberRecent } from './recent.ts'
+import './palette.css'
+
+/** Open state, so a header button can open the palette too. */
+export const paletteOpenAtom = atom(false)
+
+type Step =
+  | { kind: 'list' }
+  | { kind: 'form'; command: AnyCommand; values: FormValues; errors: FieldError[] }
+  | { kind: 'confirm'; command: AnyCommand; values: FormValues; text: string; hasForm: boolean }
+
+interface Entry extends RankItem {
+  command: AnyCommand
+}
+
+const RECENT_SHOWN = 5
+const SEQUENCE_MS = 1200
+
+export function PaletteHost() {
+  const [open, setOpen] = useAtom(paletteOpenAtom)
+  const run = useRunCommand()
+
+  // Capture phase: works inside inputs, and before xterm or any screen handler sees the key.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!isPaletteKey(event)) return
+      event.preventDefault()
+      event.stopPropagation()
+      setOpen((was) => !was)
+    }
+    window.addEventListener('keydown', onKey, true)
+    return () => window.removeEventListener('keydown', onKey, true)
+  }, [setOpen])
+
+  useCommandShortcuts(!open, run)
+
+  return (
+    <>
+      {open && <Palette onClose={() => setOpen(false)} />}
+      <ConfirmHost />
+    </>
+  )
+}
+
+/** `g c` style sequences and modified keys declared on commands; off while typing or in the palette. */
+function useCommandShortcuts(enabled: boolean, run: ReturnType<typeof useRunCommand>) {
+  const bindings = useMemo(
+    () =>
+      listCommands()
+        .filter((c) => c.shortcut && describeArgs(c).every((f) => !f.required || f.default !== undefined))
+        .map((c) => ({ strokes: parseShortcut(c.shortcut!), value: c })),
+    [],
+  )
+  useEffect(() => {
+    if (!enabled) return
+    let typed: KeyStroke[] = []
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const reset = () => {
+      typed = []
+      clearTimeout(timer)
+    }
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.isComposing || ['Shift', 'Control', 'Meta', 'Alt'].includes(event.key)) return
+      const stroke = strokeOf(event)
+      if (!stroke.mod && !stroke.alt && isEditable(event.target)) return reset()
+      if (document.querySelector('[aria-modal="true"]')) return reset()
+      const { match, pending } = matchStrokes([...typed, stroke], bindings)
+      if (match) {
+        event.preventDefault()
+        reset()
+        void run(match, {})
+      } else if (pending) {
+        typed = [...typed, stroke]
+        clearTimeout(timer)
+        timer = setTimeout(reset, SEQUENCE_MS)
+      } else reset()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => {
+      window.removeEventListener('keydown', onKey)
+      reset()
+    }
+  }, [enabled, bindings, run])
+}
+
+function Palette({ onClose }: { onClose(): void }) {
+  const { t, i18n } = useTranslation()
+  const api = useApi()
+  const run = useRunCommand()
+  const [step, setStep] = useState<Step>({ kind: 'list' })
+  const [search, setSearch] = useState('')
+  const [recent] = useState(readRecent)
+  const dialogRef = useRef<HTMLDivElement>(null)
+  const inputRef = useRef<HTMLInputElement>(null)
+
+  // Give focus back to where it was (a table row, the terminal) when the palette closes.
+  useEffect(() => {
+    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    return () => previous?.focus({ preventScroll: true })
+  }, [])
+
+  const entries = useMemo<Entry[]>(() => {
+    const en = i18n.getFixedT('en')
+    const zh = i18n.getFixedT('zh')
+    return listCommands().map((command) => ({
+      id: command.id,
+      titles: [...new Set([t(command.title), en(command.title), zh(command.title)])],
+      aliases: command.aliases,
+      command,
+    }))
+  }, [i18n, t])
+
+  const sections = useMemo(() => buildSections(entries, search, recent), [entries, search, recent])
+
+  const execute = useCallback(
+    (command: AnyCommand, values: FormValues, confirmed: boolean) => {
+      rememberRecent(command.id)
+      onClose()
+      void run(command, values, { confirmed })
+    },
+    [onClose, run],
+  )
+
+  const proceed = useCallback(
+    (command: AnyCommand, values: FormValues, hasForm: boolean) => {
+      if (command.danger || command.confirm) {
+        const checked = validateArgs(command, values)
+        const text = describeRun(command, checked.ok ? checked.value : values, (k, v) => t(k, v ?? {}))
+        setStep({ kind: 'confirm', command, values, text, hasForm })
+      } else execute(command, values, false)
+    },
+    [execute, t],
+  )
+
+  const choose = useCallback(
+    (command: AnyCommand) => {
+      const fields = describeArgs(command)
+      if (fields.length > 0) setStep({ kind: 'form', command, values: initialValues(fields), errors: [] })
+      else proceed(command, {}, false)
+    },
+    [proceed],
+  )
+
+  const back = useCallback(() => {
+    if (step.kind === 'list') return onClose()
+    if (step.kind === 'confirm' && step.hasForm)
+      return setStep({ kind: 'form', command: step.command, values: step.values, errors: [] })
+    setStep({ kind: 'list' })
+  }, [step, onClose])
+
+  useEffect(() => {
+    if (step.kind === 'list') inputRef.current?.focus()
+  }, [step.kind])
+
+  const onKeyDown = (event: ReactKeyboardEvent) => {
+    if (event.key === 'Escape' && !event.defaultPrevented) {
+      event.preventDefault()
+      event.stopPropagation()
+      back()
+    } else if (event.key === 'Tab') trapTab(event, dialogRef.current)
+  }
+
+  const title =
+    step.kind === 'list' ? t('palette.label') : t(step.command.title)
+
+  return (
+    <div className="dialog-backdrop palette-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div ref={dialogRef} className="dialog palette" role="dialog" aria-modal="true" aria-label={title} onKeyDown={onKeyDown}>
+        {step.kind === 'list' && (
+          <Command label={t('palette.label')} shouldFilter={false} loop vimBindings={false} className="palette-command">
+            <Command.Input
+              ref={inputRef}
+              value={search}
+              onValueChange={setSearch}
+              placeholder={t('palette.placeholder')}
+              className="palette-input"
+              autoFocus
+            />
+            <Command.List className="palette-list" label={t('palette.label')}>
+              <Command.Empty className="palette-empty">{t('palette.empty')}</Command.Empty>
+              {sections.map((section) => (
+                <Command.Group key={section.key} heading={t(section.heading)} value={section.key} className="palette-group">
+                  {section.entries.map((entry) => (
+                    <PaletteRow key={`${section.key}:${entry.id}`} value={`${section.key}:${entry.id}`} entry={entry} onSelect={choose} />
+                  ))}
+                </Command.Group>
+              ))}
+            </Command.List>
+            <PaletteFooter hint={t('palette.hintList')} />
+          </Command>
+        )}
+
+        {step.kind === 'form' && (
+          <div className="palette-step">
+            <StepHeader command={step.command} />
+            <div className="palette-step-body">
+              <SchemaForm
+                label={t(step.command.title)}
+                fields={describeArgs(step.command)}
+                values={step.values}
+                errors={step.errors}
+                autoFocus
+                onChange={(name, value) =>
+                  setStep((s) =>
+                    s.kind === 'form'
+                      ? { ...s, values: { ...s.values, [name]: value }, errors: s.errors.filter((e) => e.field !== name) }
+                      : s,
+                  )
+                }
+                onSubmit={() => {
+                  const checked = validateArgs(step.command, step.values)
+                  if (!checked.ok) setStep({ ...step, errors: checked.errors })
+                  else proceed(step.command, step.values, true)
+                }}
+                completable={Object.keys(step.command.complete ?? {})}
+                complete={(field, query, signal) => {
+                  const completer = step.command.complete?.[field]
+                  return completer ? completer(api, query, signal) : Promise.resolve([])
+                }}
+              >
+                <div className="palette-actions">
+                  <button type="button" className="btn" onClick={back}>
+                    {t('palette.back')}
+                  </button>
+                  <button type="submit" className={step.command.danger ? 'btn btn-danger' : 'btn btn-primary'}>
+                    {t('palette.run')}
+                  </button>
+                </div>
+              </SchemaForm>
+            </div>
+            <PaletteFooter hint={t('palette.hintForm')} />
+          </div>
+        )}
+
+        {step.kind === 'confirm' && (
+          <ConfirmStep
+            command={step.command}
+            text={step.text}
+            onConfirm={() => execute(step.command, step.values, true)}
+            onCancel={back}
+          />
+        )}
+      </div>
+    </div>
+  )
+}
+
+interface Section {
+  key: string
+  heading: string
+  entries: Entry[]
+}
+
+/** Empty query: recent first, then every group in registry order. Query: groups ordered by their best match. */
+function buildSections(entries: Entry[], search: string, recent: string[]): Section[] {
+  const ranked = rank(entries, search, recent)
+  const sections: Section[] = []
+  if (!search.trim()) {
+    const recentEntries = ranked.filter((r) => r.recent >= 0).slice(0, RECENT_SHOWN)
+    if (recentEntries.length) sections.push({ key: 'recent', heading: 'cmdGroup.recent', entries: recentEntries.map((r) => r.item) })
+  }
+  const byGroup = new Map<string, Entry[]>()
+  const source = search.trim() ? ranked.map((r) => r.item) : entries
+  for (const entry of source) {
+    const list = byGroup.get(entry.command.group) ?? []
+    list.push(entry)
+    byGroup.set(entry.command.group, list)
+  }
+  for (const [group, list] of byGroup) sections.push({ key: group, heading: group, entries: list })
+  return sections
+}
+
+function PaletteRow({ entry, value, onSelect }: { entry: Entry; value: string; onSelect(command: AnyCommand): void }) {
+  const { t } = useTranslation()
+  const { command } = entry
+  return (
+    <Command.Item value={value} onSelect={() => onSelect(command)} className="palette-item">
+      <span className="palette-item-title">{t(command.title)}</span>
+      {command.danger && <span className="tag tag-danger palette-item-tag">!</span>}
+      <span className="palette-item-id mono muted">{command.id}</span>
+      {command.shortcut && <Shortcut shortcut={command.shortcut} />}
+    </Command.Item>
+  )
+}
+
+export function Shortcut({ shortcut }: { shortcut: string }) {
+  return (
+    <span className="palette-shortcut" aria-label={shortcut}>
+      {shortcutLabels(shortcut).map((stroke, i) => (
+        <span key={i} className="palette-stroke">
+          {stroke.map((key) => (
+            <kbd key={key} className="kbd">
+              {key}
+            </kbd>
+          ))}
+        </span>
+      ))}
+    </span>
+  )
+}
+
+function StepHeader({ command }: { command: AnyCommand }) {
+  const { t } = useTranslation()
+  return (
+    <div className="palette-step-header">
+      <span className={command.danger ? 'palette-step-title palette-danger' : 'palette-step-title'}>{t(command.title)}</span>
+      <span className="mono muted">{command.id}</span>
+    </div>
+  )
+}
+
+function ConfirmStep({ command, text, onConfirm, onCancel }: { command: AnyCommand; text: string; onConfirm(): void; onCancel(): void }) {
+  const { t } = useTranslation()
+  const confirmRef = useRef<HTMLButtonElement>(null)
+  useEffect(() => confirmRef.current?.focus(), [])
+  const onKeyDown = (event: ReactKeyboardEvent) => {
+    // Enter confirms wherever focus is inside this step, except on the Cancel button itself.
+    if (event.key !== 'Enter' || (event.target instanceof HTMLButtonElement && event.target !== confirmRef.current)) return
+    event.preventDefault()
+    onConfirm()
+  }
+  return (
+    <div className="palette-step" onKeyDown={onKeyDown}>
+      <StepHeader command={command} />
+      <div className="palette-step-body">
+        <p className={command.danger ? 'palette-confirm-text palette-danger' : 'palette-confirm-text'} role="alert">
+          {text}
+        </p>
+        <div className="palette-actions">
+          <button type="button" className="btn" onClick={onCancel}>
+            {t('confirm.cancel')}
+          </button>
+          <button ref={confirmRef} type="button" className={command.danger ? 'btn btn-danger' : 'btn btn-primary'} onClick={onConfirm}>
+            {t('confirm.ok')}
+          </button>
+        </div>
+      </div>
+      <PaletteFooter hint={t('palette.hintConfirm')} />
+    </div>
+  )
+}
+
+function PaletteFooter({ hint }: { hint: string }) {
+  return <div className="palette-footer muted">{hint}</div>
+}
+
+/** Keeps Tab inside the dialog. */
+function trapTab(event: ReactKeyboardEvent, root: HTMLElement | null) {
+  if (!root) return
+  const focusable = [...root.querySelectorAll<HTMLElement>('input, select, textarea, button, [tabindex]:not([tabindex="-1"])')].filter(
+    (el) => !el.hasAttribute('disabled') && el.offsetParent !== null,
+  )
+  if (focusable.length === 0) return
+  const first = focusable[0]
+  const last = focusable[focusable.length - 1]
+  if (event.shiftKey && document.activeElement === first) {
+    event.preventDefault()
+    last.focus()
+  } else if (!event.shiftKey && document.activeElement === last) {
+    event.preventDefault()
+    first.focus()
+  }
+}

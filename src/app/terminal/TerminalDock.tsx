@@ -1,0 +1,291 @@
+// The terminal pane docked under the main area: a thin bar (title, last entry, toggle) and, when
+// open, an xterm showing every terminal log entry. Ctrl+` toggles it. xterm loads on first open
+// and then stays alive (hidden, still receiving lines) across navigation until the dock unmounts.
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { ITheme } from '@xterm/xterm'
+import { terminalLog, type TerminalEntry } from '../../state/terminalLog.ts'
+import { isPaletteKey, isTerminalToggleKey } from '../commands/shortcuts.ts'
+import { formatEntry, summarizeEntry, type FormatLabels } from './format.ts'
+import type { TerminalView } from './xtermView.ts'
+import './terminal.css'
+
+const OPEN_KEY = 'terminal.open'
+const HEIGHT_KEY = 'terminal.height'
+const MIN_HEIGHT = 120
+const DEFAULT_HEIGHT = 260
+
+function stored(key: string): string | null {
+  try {
+    return globalThis.localStorage?.getItem(key) ?? null
+  } catch {
+    return null
+  }
+}
+function store(key: string, value: string): void {
+  try {
+    globalThis.localStorage?.setItem(key, value)
+  } catch {
+    // blocked storage: the dock forgets its state on reload
+  }
+}
+
+function maxHeight(): number {
+  return Math.max(MIN_HEIGHT, Math.round(window.innerHeight * 0.7))
+}
+
+/** xterm colours from the theme's CSS variables, so the pane follows light and dark. */
+function readTheme(): { theme: ITheme; fontFamily: string } {
+  const css = getComputedStyle(document.documentElement)
+  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback
+  const dark = document.documentElement.dataset.theme === 'dark'
+  const text = v('--text', dark ? '#e4e7eb' : '#1b1f24')
+  const muted = v('--text-muted', '#8a919c')
+  return {
+    fontFamily: v('--font-mono', 'monospace'),
+    theme: {
+      background: v('--bg-sunken', dark ? '#0b0d10' : '#f0f2f5'),
+      foreground: text,
+      cursor: text,
+      cursorAccent: v('--bg-sunken', '#000'),
+      selectionBackground: dark ? 'rgba(255,255,255,0.18)' : 'rgba(0,0,0,0.14)',
+      black: text,
+      brightBlack: muted,
+      red: v('--danger', '#d93842'),
+      brightRed: v('--danger', '#d93842'),
+      green: v('--success', '#00a36a'),
+      brightGreen: v('--success', '#00a36a'),
+      yellow: v('--warning', '#c77d05'),
+      brightYellow: v('--warning', '#c77d05'),
+      white: text,
+      brightWhite: text,
+    },
+  }
+}
+
+export function TerminalDock() {
+  const { t } = useTranslation()
+  const [open, setOpen] = useState(() => stored(OPEN_KEY) === 'true')
+  const [height, setHeight] = useState(() => Number(stored(HEIGHT_KEY)) || DEFAULT_HEIGHT)
+  // Once opened, xterm stays mounted (hidden when closed) so nothing is rebuilt on reopen.
+  const [loaded, setLoaded] = useState(open)
+  const last = useLastEntry()
+  const panelRef = useRef<HTMLDivElement>(null)
+  const viewRef = useRef<TerminalView | null>(null)
+
+  const labels: FormatLabels = { cancelled: t('terminal.cancelled'), invalid: t('terminal.invalid') }
+  const labelsRef = useRef(labels)
+  labelsRef.current = labels
+
+  const openRef = useRef(open)
+  const toggle = useCallback((focus: boolean) => {
+    const next = !openRef.current
+    openRef.current = next
+    store(OPEN_KEY, String(next))
+    setOpen(next)
+    if (next) setLoaded(true)
+    else if (panelRef.current?.contains(document.activeElement)) (document.activeElement as HTMLElement).blur()
+    if (next && focus) requestAnimationFrame(() => viewRef.current?.focus())
+  }, [])
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!isTerminalToggleKey(event)) return
+      event.preventDefault()
+      event.stopPropagation()
+      toggle(true)
+    }
+    window.addEventListener('keydown', onKey, true)
+    return () => window.removeEventListener('keydown', onKey, true)
+  }, [toggle])
+
+  return (
+    <section className={`terminal-dock${open ? ' is-open' : ''}`} aria-label={t('terminal.title')}>
+      {open && <ResizeHandle height={height} onHeight={setHeight} />}
+      <div className="terminal-bar">
+        <button
+          type="button"
+          className="terminal-bar-toggle"
+          aria-expanded={open}
+          aria-controls="terminal-panel"
+          title={`${t('terminal.toggle')} (Ctrl+\`)`}
+          onClick={() => toggle(false)}
+        >
+          <span className="terminal-chevron" aria-hidden="true">
+            {open ? '▾' : '▸'}
+          </span>
+          <span className="terminal-bar-title">{t('terminal.title')}</span>
+          <kbd className="kbd">Ctrl</kbd>
+          <kbd className="kbd">`</kbd>
+        </button>
+        <span className={`terminal-bar-last mono status-${last?.status ?? 'none'}`} aria-live="off">
+          {last ? summarizeEntry(last, labels) : t('terminal.empty')}
+        </span>
+        {open && (
+          <button type="button" className="btn btn-ghost btn-sm" onClick={() => terminalLog.clear()}>
+            {t('terminal.clear')}
+          </button>
+        )}
+      </div>
+      <div id="terminal-panel" ref={panelRef} className="terminal-panel" style={{ height }} hidden={!open}>
+        {loaded && <XtermPane viewRef={viewRef} labelsRef={labelsRef} visible={open} />}
+      </div>
+    </section>
+  )
+}
+
+/** The newest log entry for the bar, updated at most once per frame however fast entries come. */
+function useLastEntry(): TerminalEntry | undefined {
+  const [last, setLast] = useState(terminalLog.last)
+  useEffect(() => {
+    let frame = 0
+    const unsubscribe = terminalLog.subscribe(() => {
+      if (frame) return
+      frame = requestAnimationFrame(() => {
+        frame = 0
+        setLast(terminalLog.last())
+      })
+    })
+    setLast(terminalLog.last())
+    return () => {
+      unsubscribe()
+      cancelAnimationFrame(frame)
+    }
+  }, [])
+  return last
+}
+
+interface XtermPaneProps {
+  viewRef: { current: TerminalView | null }
+  labelsRef: { current: FormatLabels }
+  visible: boolean
+}
+
+function XtermPane({ viewRef, labelsRef, visible }: XtermPaneProps) {
+  const { t } = useTranslation()
+  const hostRef = useRef<HTMLDivElement>(null)
+  const [ready, setReady] = useState(false)
+
+  useEffect(() => {
+    let disposed = false
+    let cleanup = () => {}
+    void import('./xtermView.ts').then(({ createTerminalView }) => {
+      if (disposed || !hostRef.current) return
+      const { theme, fontFamily } = readTheme()
+      const view = createTerminalView(hostRef.current, {
+        theme,
+        fontFamily,
+        scrollback: terminalLog.capacity,
+        passThrough: (event) => isPaletteKey(event) || isTerminalToggleKey(event),
+      })
+      viewRef.current = view
+      setReady(true)
+
+      // Everything logged so far, then new entries batched into one write per animation frame.
+      const labels = () => labelsRef.current
+      view.write(terminalLog.entries().map((e) => formatEntry(e, labels())).join(''))
+      let pending: string[] = []
+      let frame = 0
+      const flush = () => {
+        frame = 0
+        if (pending.length) view.write(pending.join(''))
+        pending = []
+      }
+      const unsubscribe = terminalLog.subscribe((entry) => {
+        if (entry === null) {
+          pending = []
+          view.clear()
+          return
+        }
+        pending.push(formatEntry(entry, labels()))
+        // A hidden tab gets no frames: keep only what the scrollback could show anyway.
+        if (pending.length > terminalLog.capacity) pending = pending.slice(-terminalLog.capacity)
+        if (!frame) frame = requestAnimationFrame(flush)
+      })
+
+      const observer = new MutationObserver(() => view.setTheme(readTheme().theme))
+      observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'class', 'style'] })
+      let fitFrame = 0
+      const resize = new ResizeObserver(() => {
+        cancelAnimationFrame(fitFrame)
+        fitFrame = requestAnimationFrame(() => view.fit())
+      })
+      resize.observe(hostRef.current)
+
+      cleanup = () => {
+        unsubscribe()
+        cancelAnimationFrame(frame)
+        cancelAnimationFrame(fitFrame)
+        observer.disconnect()
+        resize.disconnect()
+        view.dispose()
+        viewRef.current = null
+      }
+    })
+    return () => {
+      disposed = true
+      cleanup()
+    }
+  }, [viewRef, labelsRef])
+
+  useEffect(() => {
+    if (visible && ready) requestAnimationFrame(() => viewRef.current?.fit())
+  }, [visible, ready, viewRef])
+
+  return (
+    <div className="terminal-xterm" ref={hostRef}>
+      {!ready && <div className="terminal-loading muted">{t('terminal.loading')}</div>}
+    </div>
+  )
+}
+
+function ResizeHandle({ height, onHeight }: { height: number; onHeight(height: number): void }) {
+  const { t } = useTranslation()
+  const clamp = (h: number) => Math.min(maxHeight(), Math.max(MIN_HEIGHT, Math.round(h)))
+  const commit = (h: number) => {
+    const next = clamp(h)
+    onHeight(next)
+    store(HEIGHT_KEY, String(next))
+  }
+
+  const onPointerDown = (event: ReactPointerEvent<HTMLDivElement>) => {
+    event.preventDefault()
+    const startY = event.clientY
+    const startHeight = height
+    const target = event.currentTarget
+    target.setPointerCapture(event.pointerId)
+    const move = (e: PointerEvent) => onHeight(clamp(startHeight + (startY - e.clientY)))
+    const up = (e: PointerEvent) => {
+      commit(startHeight + (startY - e.clientY))
+      target.removeEventListener('pointermove', move)
+      target.removeEventListener('pointerup', up)
+      target.removeEventListener('pointercancel', up)
+    }
+    target.addEventListener('pointermove', move)
+    target.addEventListener('pointerup', up)
+    target.addEventListener('pointercancel', up)
+  }
+
+  const onKeyDown = (event: ReactKeyboardEvent) => {
+    const step = event.shiftKey ? 80 : 24
+    if (event.key === 'ArrowUp') commit(height + step)
+    else if (event.key === 'ArrowDown') commit(height - step)
+    else return
+    event.preventDefault()
+  }
+
+  return (
+    <div
+      className="terminal-resize"
+      role="separator"
+      aria-orientation="horizontal"
+      aria-label={t('terminal.resize')}
+      aria-valuenow={height}
+      aria-valuemin={MIN_HEIGHT}
+      aria-valuemax={maxHeight()}
+      tabIndex={0}
+      onPointerDown={onPointerDown}
+      onKeyDown={onKeyDown}
+    />
+  )
+}
