@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest'
+import * as v from 'valibot'
+import { defineCommand, type UiEffects } from '../commands/define.ts'
+import { ApiError } from '../src/api/http.ts'
+import { executeCommand, errorMessage, type RunnerDeps } from '../src/app/commands/runner.ts'
+import type { NotificationInput } from '../src/state/notifications.ts'
+import { createTerminalLog } from '../src/state/terminalLog.ts'
+import type { ConfirmRequest } from '../src/ui/Confirm.tsx'
+
+const t = (key: string, values?: Record<string, string | number>) => (values ? `${key} ${JSON.stringify(values)}` : key)
+
+function setup(options: { accept?: boolean; ui?: boolean } = {}) {
+  const notes: NotificationInput[] = []
+  const asked: ConfirmRequest[] = []
+  const log = createTerminalLog(50)
+  const ui: UiEffects = { navigate() {}, setSetting() {}, logout: async () => {} }
+  const deps: RunnerDeps = {
+    ctx: { api: {} as never, ui: options.ui === false ? undefined : ui },
+    confirm: async (request) => {
+      asked.push(request)
+      return options.accept ?? true
+    },
+    notify: (input) => void notes.push(input),
+    log,
+    t,
+  }
+  return { deps, notes, asked, log }
+}
+
+const calls: string[] = []
+const kick = defineCommand({
+  id: 'client.kick',
+  title: 'cmd.client.kick',
+  group: 'cmdGroup.clients',
+  args: v.object({ clientid: v.pipe(v.string(), v.minLength(1, 'err.required')) }),
+  danger: true,
+  describe: ({ clientid }) => ({ key: 'kick.describe', values: { clientid } }),
+  run: async (_ctx, { clientid }) => {
+    if (clientid === 'gone') throw new ApiError('CLIENTID_NOT_FOUND', 'Client ID not found', 404)
+    if (clientid === 'offline') throw new ApiError('NETWORK_ERROR', 'Network Error', 0)
+    calls.push(clientid)
+    return 'done'
+  },
+})
+
+describe('running a command', () => {
+  it('asks to confirm a dangerous command with its describe text, runs it, notifies and logs', async () => {
+    const { deps, notes, asked, log } = setup()
+    const result = await executeCommand(kick, { clientid: 'abc' }, deps)
+    expect(result).toEqual({ ok: true, result: 'done' })
+    expect(asked).toEqual([{ title: 'cmd.client.kick', text: 'kick.describe {"clientid":"abc"}', danger: true }])
+    expect(notes.map((n) => n.kind)).toEqual(['success'])
+    expect(log.entries().map((e) => [e.source, e.args, e.status])).toEqual([['client.kick', 'clientid=abc', 'ok']])
+  })
+
+  it('does not ask again when the caller already confirmed', async () => {
+    const { deps, asked } = setup()
+    await executeCommand(kick, { clientid: 'abc' }, deps, { confirmed: true })
+    expect(asked).toEqual([])
+  })
+
+  it('does not run when the confirmation is declined and logs it as cancelled', async () => {
+    const { deps, notes, log } = setup({ accept: false })
+    calls.length = 0
+    const result = await executeCommand(kick, { clientid: 'abc' }, deps)
+    expect(result).toEqual({ ok: false, error: { kind: 'cancelled' } })
+    expect(calls).toEqual([])
+    expect(notes).toEqual([])
+    expect(log.last()?.status).toBe('cancelled')
+  })
+
+  it('rejects invalid arguments before confirming or running, with field error keys', async () => {
+    const { deps, asked, notes, log } = setup()
+    const result = await executeCommand(kick, { clientid: '' }, deps)
+    expect(result.ok).toBe(false)
+    expect(!result.ok && result.error).toEqual({ kind: 'invalid', errors: [{ field: 'clientid', key: 'err.required', values: { requirement: 1 } }] })
+    expect(asked).toEqual([])
+    expect(notes.map((n) => n.kind)).toEqual(['error'])
+    expect(log.last()?.status).toBe('invalid')
+  })
+
+  it('shows API errors as code: message in the notification and the terminal line', async () => {
+    const { deps, notes, log } = setup()
+    const result = await executeCommand(kick, { clientid: 'gone' }, deps, { confirmed: true })
+    expect(!result.ok && result.error.kind).toBe('failed')
+    expect(log.last()).toMatchObject({ status: 'error', message: 'CLIENTID_NOT_FOUND: Client ID not found' })
+    expect(String(notes[0].text)).toContain('CLIENTID_NOT_FOUND: Client ID not found')
+  })
+
+  it('says Network Error when the server cannot be reached', async () => {
+    const { deps, log } = setup()
+    await executeCommand(kick, { clientid: 'offline' }, deps, { confirmed: true })
+    expect(log.last()?.message).toBe('common.networkError')
+    expect(errorMessage(new Error('boom'), t)).toBe('boom')
+  })
+
+  it('refuses browser-only commands without browser effects', async () => {
+    const { deps, log } = setup({ ui: false })
+    const go = defineCommand({
+      id: 'go.somewhere',
+      title: 'nav.x',
+      group: 'cmdGroup.navigation',
+      args: v.object({}),
+      needsUi: true,
+      run: async (ctx) => ctx.ui?.navigate('/x'),
+    })
+    expect(await executeCommand(go, {}, deps)).toEqual({ ok: false, error: { kind: 'needsUi' } })
+    expect(log.last()?.status).toBe('error')
+  })
+
+  it('does not toast successful browser-only commands unless asked to', async () => {
+    const { deps, notes } = setup()
+    const go = defineCommand({
+      id: 'go.somewhere',
+      title: 'nav.x',
+      group: 'cmdGroup.navigation',
+      args: v.object({}),
+      needsUi: true,
+      run: async () => undefined,
+    })
+    await executeCommand(go, {}, deps)
+    expect(notes).toEqual([])
+    await executeCommand(go, {}, deps, { notifySuccess: true })
+    expect(notes.map((n) => n.kind)).toEqual(['success'])
+  })
+})
