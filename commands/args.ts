@@ -252,9 +252,10 @@ function sortByField(errors: FieldError[], fields: FieldDescriptor[]): FieldErro
   return [...errors].sort((a, b) => order(a) - order(b))
 }
 
-/** Quotes a value for a `key=value` line when it has spaces, quotes or is empty. */
+/** Quotes a value for a `key=value` line when it has spaces, quotes, control characters or is empty. */
 export function quoteArg(value: string): string {
-  return value === '' || /[\s"'=#\\]/.test(value) ? JSON.stringify(value) : value
+  // Control characters are quoted too, so JSON escapes show them (`\u001b`) instead of letting them act.
+  return value === '' || /[\s"'=#\\\u0000-\u001f\u007f-\u009f]/.test(value) ? JSON.stringify(value) : value
 }
 
 /** `clientid=abc topic="a b"`: how an invocation reads in the terminal and in scripts. */

@@ -125,5 +125,6 @@ describe('formatting arguments', () => {
     expect(formatArgs({ clientid: 'abc', topic: 'a b', empty: '', qos: 1, skip: undefined, obj: { a: 1 } })).toBe(
       'clientid=abc topic="a b" empty="" qos=1 obj="{\\"a\\":1}"',
     )
+    expect(formatArgs({ clientid: 'a\x1b[2Jb' })).toBe('clientid="a\\u001b[2Jb"')
   })
 })

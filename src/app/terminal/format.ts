@@ -61,5 +61,5 @@ export function summarizeEntry(entry: TerminalEntry, labels: FormatLabels): stri
           : entry.status === 'cancelled'
             ? labels.cancelled
             : (entry.message ?? '')
-  return `[${formatTime(entry.time)}] ${entry.source}${entry.args ? ` ${entry.args}` : ''} → ${status}`
+  return escapeControl(`[${formatTime(entry.time)}] ${entry.source}${entry.args ? ` ${entry.args}` : ''} → ${status}`)
 }
