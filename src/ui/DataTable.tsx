@@ -43,10 +43,14 @@ export interface DataTableColumnMeta {
   align?: 'start' | 'end' | 'center'
   /** Monospace cell text (ids, topics, addresses). */
   mono?: boolean
+  /** Digits of equal width (times, counters) without a monospace font. */
+  numeric?: boolean
   /** Hidden until the user picks it in the column chooser. */
   hidden?: boolean
   /** Takes the width left over by the other columns. */
   grow?: boolean
+  /** Stays in view at the right edge when the table scrolls sideways (row actions). */
+  stickyEnd?: boolean
 }
 
 export const dataTableFeatures = tableFeatures({
@@ -422,7 +426,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
                 <div
                   key={header.id}
                   role="columnheader"
-                  className={cellClass(header.column.columnDef.meta)}
+                  className={cellClass(header.column.columnDef.meta, true)}
                   title={header.column.columnDef.meta?.label}
                 >
                   {header.isPlaceholder ? null : <table.FlexRender header={header} />}
@@ -527,11 +531,13 @@ const BodyRow = memo(function BodyRow<T extends RowData>(props: BodyRowProps<T>)
   )
 }) as <T extends RowData>(props: BodyRowProps<T>) => ReactNode
 
-function cellClass(meta: DataTableColumnMeta | undefined): string {
+function cellClass(meta: DataTableColumnMeta | undefined, header = false): string {
   let name = 'dt-cell'
   if (meta?.align === 'end') name += ' is-end'
   if (meta?.align === 'center') name += ' is-center'
-  if (meta?.mono) name += ' mono'
+  if (meta?.mono && !header) name += ' mono'
+  if (meta?.numeric) name += ' is-numeric'
+  if (meta?.stickyEnd) name += ' is-sticky-end'
   return name
 }
 

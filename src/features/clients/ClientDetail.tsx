@@ -12,11 +12,13 @@ import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
 import { detailGroups, showTraffic, trafficRows, type Translate } from './clientFields.ts'
 import './clients.css'
 
-type Load =
+/** What was loaded, and for which id: another client's answer never shows under this one's name. */
+type Load = { id: string } & (
   | { kind: 'loading' }
   | { kind: 'ready'; client: Client; subscriptions: readonly Subscription[]; subscriptionsError: string | null }
   | { kind: 'notFound' }
   | { kind: 'failed'; message: string }
+)
 
 function isNotFound(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 404 || error.code === 'CLIENTID_NOT_FOUND')
@@ -35,7 +37,8 @@ export function ClientDetail() {
   const params: { clientId?: string } = useParams({ strict: false })
   const clientId = params.clientId ?? ''
 
-  const [load, setLoad] = useState<Load>({ kind: 'loading' })
+  const [loaded, setLoad] = useState<Load>({ id: clientId, kind: 'loading' })
+  const load: Load = loaded.id === clientId ? loaded : { id: clientId, kind: 'loading' }
   const [refreshing, setRefreshing] = useState(false)
   const [kicking, setKicking] = useState(false)
   const [tick, setTick] = useState(0)
@@ -54,11 +57,11 @@ export function ClientDetail() {
         async (client) => {
           const subs = await subscriptions
           if (controller.signal.aborted) return
-          setLoad({ kind: 'ready', client, subscriptions: subs.list, subscriptionsError: subs.error })
+          setLoad({ id: clientId, kind: 'ready', client, subscriptions: subs.list, subscriptionsError: subs.error })
         },
         (error: unknown) => {
           if (controller.signal.aborted) return
-          setLoad(isNotFound(error) ? { kind: 'notFound' } : { kind: 'failed', message: message(error) })
+          setLoad(isNotFound(error) ? { id: clientId, kind: 'notFound' } : { id: clientId, kind: 'failed', message: message(error) })
         },
       )
       .finally(() => {
@@ -111,7 +114,7 @@ export function ClientDetail() {
           <button type="button" className="btn" onClick={refresh} disabled={refreshing}>
             {t('clients.refresh')}
           </button>
-          <button type="button" className="btn btn-danger" onClick={() => void kick()} disabled={!client || kicking}>
+          <button type="button" className="btn btn-danger" onClick={() => void kick()} disabled={load.kind === 'loading' || load.kind === 'notFound' || kicking}>
             {t('clients.kick')}
           </button>
         </div>
@@ -138,7 +141,7 @@ export function ClientDetail() {
         <>
           <div className="client-groups">
             {detailGroups.map((group) => (
-              <section key={group.id} className="card client-group" aria-labelledby={`client-group-${group.id}`}>
+              <section key={group.id} className={`card client-group client-group-${group.id}`} aria-labelledby={`client-group-${group.id}`}>
                 <h2 className="card-title" id={`client-group-${group.id}`}>
                   {t(group.title)}
                 </h2>

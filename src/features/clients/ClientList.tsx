@@ -179,7 +179,7 @@ export function ClientList() {
     return col.columns([
       col.accessor('clientid', {
         header: t('clients.field.clientid'),
-        size: 220,
+        size: 190,
         meta: { mono: true, grow: true },
         enableHiding: false,
         cell: ({ row }) => (
@@ -188,10 +188,11 @@ export function ClientList() {
           </Link>
         ),
       }),
-      col.accessor((c) => c.username ?? '', { id: 'username', header: t('clients.field.username'), size: 130 }),
+      col.accessor((c) => c.username ?? '', { id: 'username', header: t('clients.field.username'), size: 110 }),
       col.accessor('connected', {
-        header: t('clients.field.connected'),
+        header: t('clients.col.status'),
         size: 120,
+        meta: { label: t('clients.field.connected') },
         cell: ({ getValue }) =>
           getValue() ? (
             <span className="tag tag-success">{t('clients.connected')}</span>
@@ -199,47 +200,47 @@ export function ClientList() {
             <span className="tag tag-muted">{t('clients.disconnected')}</span>
           ),
       }),
-      col.accessor((c) => formatAddress(c), { id: 'address', header: t('clients.field.address'), size: 170, meta: { mono: true } }),
+      col.accessor((c) => formatAddress(c), { id: 'address', header: t('clients.field.address'), size: 150, meta: { mono: true } }),
       col.accessor('keepalive', {
         header: t('clients.field.keepalive'),
-        size: 90,
+        size: 80,
         meta: { align: 'end' },
         cell: ({ getValue }) => formatSeconds(getValue(), t).text,
       }),
       col.accessor('clean_start', {
         header: t('clients.field.clean_start'),
-        size: 90,
+        size: 85,
         cell: ({ getValue }) => {
           const value = getValue()
           return value === undefined ? '—' : t(value ? 'clients.yes' : 'clients.no')
         },
       }),
       col.accessor('expiry_interval', {
-        header: t('clients.field.expiry_interval'),
-        size: 130,
-        meta: { align: 'end' },
+        header: t('clients.col.expiry'),
+        size: 105,
+        meta: { align: 'end', label: t('clients.field.expiry_interval') },
         cell: ({ getValue }) => formatSeconds(getValue(), t).text,
       }),
-      col.accessor((c) => formatProtocol(c.proto_name, c.proto_ver), { id: 'protocol', header: t('clients.field.protocol'), size: 120 }),
+      col.accessor((c) => formatProtocol(c.proto_name, c.proto_ver), { id: 'protocol', header: t('clients.field.protocol'), size: 105 }),
       col.accessor('subscriptions_cnt', {
         header: t('clients.field.subscriptions_cnt'),
-        size: 110,
+        size: 100,
         meta: { align: 'end' },
         cell: ({ getValue }) => getValue() ?? '—',
       }),
       col.accessor((c) => formatTime(c.connected_at).text, {
         id: 'connected_at',
         header: t('clients.field.connected_at'),
-        size: 165,
-        meta: { mono: true },
+        size: 150,
+        meta: { numeric: true },
       }),
-      col.accessor('node', { header: t('clients.field.node'), size: 170, meta: { mono: true } }),
+      col.accessor('node', { header: t('clients.field.node'), size: 150, meta: { mono: true } }),
       // Optional columns: off until picked in the column chooser.
       col.accessor((c) => formatTime(c.created_at).text, {
         id: 'created_at',
         header: t('clients.field.created_at'),
-        size: 165,
-        meta: { mono: true, hidden: true },
+        size: 150,
+        meta: { numeric: true, hidden: true },
       }),
       col.accessor('recv_msg', {
         header: t('clients.field.recv_msg'),
@@ -295,15 +296,15 @@ export function ClientList() {
       col.accessor((c) => formatTime(c.disconnected_at).text, {
         id: 'disconnected_at',
         header: t('clients.field.disconnected_at'),
-        size: 165,
-        meta: { mono: true, hidden: true },
+        size: 150,
+        meta: { numeric: true, hidden: true },
       }),
       col.display({
         id: 'actions',
         header: t('clients.actions'),
-        size: 90,
+        size: 80,
         enableHiding: false,
-        meta: { label: t('clients.actions'), align: 'center' },
+        meta: { label: t('clients.actions'), align: 'center', stickyEnd: true },
         cell: ({ row }) => (
           <button
             type="button"
