@@ -35,6 +35,18 @@ const SEQUENCE_MS = 1200
 export function PaletteHost() {
   const [open, setOpen] = useAtom(paletteOpenAtom)
   const run = useRunCommand()
+  // Where focus was before the palette took it (a table row, the terminal): it goes back there.
+  const returnFocus = useRef<HTMLElement | null>(null)
+  const wasOpen = useRef(open)
+  if (open && !wasOpen.current && document.activeElement instanceof HTMLElement) returnFocus.current = document.activeElement
+  wasOpen.current = open
+
+  useEffect(() => {
+    if (open || !returnFocus.current) return
+    const target = returnFocus.current
+    returnFocus.current = null
+    if (target.isConnected) target.focus({ preventScroll: true })
+  }, [open])
 
   // Capture phase: works inside inputs, and before xterm or any screen handler sees the key.
   useEffect(() => {
@@ -108,12 +120,6 @@ function Palette({ onClose }: { onClose(): void }) {
   const [recent] = useState(readRecent)
   const dialogRef = useRef<HTMLDivElement>(null)
   const inputRef = useRef<HTMLInputElement>(null)
-
-  // Give focus back to where it was (a table row, the terminal) when the palette closes.
-  useEffect(() => {
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null
-    return () => previous?.focus({ preventScroll: true })
-  }, [])
 
   const entries = useMemo<Entry[]>(() => {
     const en = i18n.getFixedT('en')
