@@ -1,0 +1,97 @@
+// Network listeners: MQTT over TCP, and MQTT over WebSocket at /mqtt. Each accepted client is
+// handed to the broker as a plain duplex stream, so the protocol code never knows the transport.
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http'
+import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from 'node:net'
+import type { Duplex } from 'node:stream'
+import { createWebSocketStream, WebSocketServer } from 'ws'
+import type { ConnectionMeta } from './connection.ts'
+
+export interface ListenOptions {
+  host: string
+  /** 0 picks a free port. */
+  tcpPort: number
+  /** 0 picks a free port. */
+  wsPort: number
+}
+
+export interface Listeners {
+  tcpPort: number
+  wsPort: number
+  close(): Promise<void>
+}
+
+/** WebSocket subprotocols EMQX accepts for MQTT, plus the MQTT 3.1 name mqtt.js uses. */
+const SUBPROTOCOLS = ['mqtt', 'mqttv3.1', 'mqtt-v3', 'mqtt-v3.1.1', 'mqtt-v5']
+
+/** `::ffff:127.0.0.1` -> `127.0.0.1`, as EMQX shows IPv4 peers. */
+function peerAddress(address: string | undefined): string {
+  if (!address) return ''
+  return address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address
+}
+
+function listen(server: TcpServer | HttpServer, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      server.on('error', (error) => console.error('listener error:', error))
+      resolve((server.address() as AddressInfo).port)
+    })
+  })
+}
+
+function closeServer(server: TcpServer | HttpServer): Promise<void> {
+  return new Promise((resolve) => server.close(() => resolve()))
+}
+
+export async function startListeners(
+  accept: (stream: Duplex, meta: ConnectionMeta) => void,
+  options: ListenOptions,
+  maxPacketSize: number,
+): Promise<Listeners> {
+  const tcp = createTcpServer((socket) => {
+    socket.setNoDelay(true)
+    accept(socket, { listener: 'tcp:default', peerhost: peerAddress(socket.remoteAddress), peerport: socket.remotePort ?? 0 })
+  })
+
+  const http = createHttpServer((_request, response) => {
+    response.writeHead(404, { 'content-type': 'text/plain' }).end('MQTT over WebSocket lives at /mqtt\n')
+  })
+  const wss = new WebSocketServer({
+    server: http,
+    path: '/mqtt',
+    perMessageDeflate: false,
+    // One WebSocket message carries at most one MQTT packet in practice; leave room for its header.
+    maxPayload: maxPacketSize + 16,
+    handleProtocols: (offered) => SUBPROTOCOLS.find((protocol) => offered.has(protocol)) ?? false,
+  })
+  wss.on('connection', (ws, request) => {
+    const stream = createWebSocketStream(ws)
+    accept(stream, {
+      listener: 'ws:default',
+      peerhost: peerAddress(request.socket.remoteAddress),
+      peerport: request.socket.remotePort ?? 0,
+    })
+  })
+
+  let tcpPort: number
+  let wsPort: number
+  try {
+    tcpPort = await listen(tcp, options.tcpPort, options.host)
+    wsPort = await listen(http, options.wsPort, options.host)
+  } catch (error) {
+    tcp.close()
+    http.close()
+    throw error
+  }
+
+  return {
+    tcpPort,
+    wsPort,
+    async close() {
+      wss.close()
+      http.closeAllConnections()
+      await Promise.all([closeServer(tcp), closeServer(http)])
+    },
+  }
+}

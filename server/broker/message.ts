@@ -1,0 +1,57 @@
+// An application message as it travels through the broker: from a publisher to each subscriber.
+import { randomBytes } from 'node:crypto'
+import type { IPublishPacket, QoS } from 'mqtt-packet'
+
+export type PublishProperties = NonNullable<IPublishPacket['properties']>
+
+export interface Message {
+  /** 32 hex digits, unique per message, like EMQX's GUIDs. */
+  id: string
+  topic: string
+  payload: Buffer
+  qos: QoS
+  retain: boolean
+  /** Client id of the publisher ('' for messages the broker itself publishes). */
+  from: string
+  fromUsername: string | undefined
+  /** When the broker accepted the message, epoch ms. */
+  timestamp: number
+  /** MQTT 5 properties forwarded to subscribers (never topic alias or subscription identifiers). */
+  properties: PublishProperties | undefined
+  /** Epoch ms after which the message must not be delivered (from Message Expiry Interval). */
+  expiresAt: number | undefined
+}
+
+const nodePart = randomBytes(6).toString('hex')
+let sequence = 0
+
+function nextId(now: number): string {
+  sequence = (sequence + 1) % 0x1_0000_0000
+  return now.toString(16).padStart(12, '0') + sequence.toString(16).padStart(8, '0') + nodePart
+}
+
+export function createMessage(fields: {
+  topic: string
+  payload: Buffer
+  qos: QoS
+  retain: boolean
+  from: string
+  fromUsername?: string
+  properties?: PublishProperties
+}): Message {
+  const now = Date.now()
+  const { topicAlias: _alias, subscriptionIdentifier: _subid, ...forwarded } = fields.properties ?? {}
+  const expiry = forwarded.messageExpiryInterval
+  return {
+    id: nextId(now),
+    topic: fields.topic,
+    payload: fields.payload,
+    qos: fields.qos,
+    retain: fields.retain,
+    from: fields.from,
+    fromUsername: fields.fromUsername,
+    timestamp: now,
+    properties: Object.keys(forwarded).length > 0 ? forwarded : undefined,
+    expiresAt: expiry !== undefined ? now + expiry * 1000 : undefined,
+  }
+}

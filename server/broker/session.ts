@@ -1,0 +1,256 @@
+// One client's session: its subscriptions, the QoS 1/2 messages in flight either way, the queue of
+// messages waiting for room (or for the client to come back), and the traffic counters EMQX reports.
+import type { QoS } from 'mqtt-packet'
+import type { Connection } from './connection.ts'
+import type { ClientInfo, Hooks, SubOptions } from './hooks.ts'
+import type { Message } from './message.ts'
+import type { Metrics } from './metrics.ts'
+
+export const CHANNEL_STAT_NAMES = [
+  'recv_cnt',
+  'recv_oct',
+  'recv_pkt',
+  'recv_msg',
+  'recv_msg.qos0',
+  'recv_msg.qos1',
+  'recv_msg.qos2',
+  'recv_msg.dropped',
+  'recv_msg.dropped.await_pubrel_timeout',
+  'send_cnt',
+  'send_oct',
+  'send_pkt',
+  'send_msg',
+  'send_msg.qos0',
+  'send_msg.qos1',
+  'send_msg.qos2',
+  'send_msg.dropped',
+  'send_msg.dropped.expired',
+  'send_msg.dropped.queue_full',
+  'send_msg.dropped.too_large',
+] as const
+
+export type ChannelStatName = (typeof CHANNEL_STAT_NAMES)[number]
+/** Per-connection traffic counters, named as in EMQX's client info. */
+export type ChannelStats = Record<ChannelStatName, number>
+
+export function newChannelStats(): ChannelStats {
+  return Object.fromEntries(CHANNEL_STAT_NAMES.map((name) => [name, 0])) as ChannelStats
+}
+
+export interface SessionLimits {
+  /** Outgoing QoS 1/2 messages awaiting acknowledgement (EMQX `max_inflight`). */
+  inflightMax: number
+  /** Messages queued while the inflight window is full or the client is away (EMQX `max_mqueue_len`). */
+  mqueueMax: number
+  /** Incoming QoS 2 messages awaiting PUBREL (EMQX `max_awaiting_rel`). */
+  awaitingRelMax: number
+  /** How long an incoming QoS 2 message may wait for PUBREL (EMQX `await_rel_timeout`). */
+  awaitRelTimeoutMs: number
+  /** Queue QoS 0 messages for disconnected clients too (EMQX `mqueue_store_qos0`). */
+  mqueueStoreQos0: boolean
+}
+
+/** One message on its way to one subscription, with the QoS and flags it gets there. */
+export interface Delivery {
+  message: Message
+  qos: QoS
+  retain: boolean
+  subids: number[]
+}
+
+interface InflightEntry {
+  delivery: Delivery
+  /** 'publish': waiting for PUBACK / PUBREC; 'pubrel': PUBREL sent, waiting for PUBCOMP. */
+  phase: 'publish' | 'pubrel'
+}
+
+type DropReason = 'queue_full' | 'expired' | 'too_large' | 'qos0_msg'
+
+export class Session {
+  readonly clientid: string
+  info: ClientInfo
+  /** The live connection, if the client is connected. */
+  connection: Connection | undefined
+  cleanStart = true
+  /** An MQTT 3 bridge connected (protocol level with the bridge bit). */
+  isBridge = false
+  /** Session Expiry Interval in seconds; 0xFFFFFFFF never expires. */
+  expiryInterval = 0
+  keepalive = 0
+  readonly createdAt = Date.now()
+  connectedAt = 0
+  disconnectedAt: number | undefined
+  expiryTimer: NodeJS.Timeout | undefined
+  /** Counters of the current connection (or of the last one, once disconnected). */
+  stats: ChannelStats = newChannelStats()
+  /** Keyed by the filter as subscribed, `$share/<group>/` prefix included. */
+  readonly subscriptions = new Map<string, SubOptions>()
+  readonly inflight = new Map<number, InflightEntry>()
+  readonly mqueue: Delivery[] = []
+  mqueueDropped = 0
+  /** Incoming QoS 2 packet ids awaiting PUBREL, with the time they arrived. */
+  readonly awaitingRel = new Map<number, number>()
+  inflightMax: number
+  readonly limits: SessionLimits
+  private readonly metrics: Metrics
+  private readonly hooks: Hooks
+  private nextPacketId = 1
+
+  constructor(clientid: string, info: ClientInfo, limits: SessionLimits, metrics: Metrics, hooks: Hooks) {
+    this.clientid = clientid
+    this.info = info
+    this.limits = limits
+    this.inflightMax = limits.inflightMax
+    this.metrics = metrics
+    this.hooks = hooks
+  }
+
+  get connected(): boolean {
+    return this.connection !== undefined
+  }
+
+  /** Sends the message now if the client and the inflight window allow, queues it otherwise. */
+  deliver(delivery: Delivery): void {
+    if (isExpired(delivery.message)) return this.drop(delivery, 'expired')
+    const connection = this.connection
+    if (delivery.qos === 0) {
+      if (connection) return this.transmit(connection, delivery)
+      if (!this.limits.mqueueStoreQos0) return this.drop(delivery, 'qos0_msg')
+      return this.enqueue(delivery)
+    }
+    if (connection && this.mqueue.length === 0 && this.inflight.size < this.inflightMax) return this.transmit(connection, delivery)
+    this.enqueue(delivery)
+  }
+
+  /** PUBACK from the client. Returns false when no QoS 1 message had that id. */
+  onPuback(packetId: number): boolean {
+    const entry = this.inflight.get(packetId)
+    if (!entry || entry.delivery.qos !== 1) return false
+    this.complete(packetId, entry)
+    return true
+  }
+
+  /** PUBREC from the client: the QoS 2 message moves to its PUBREL phase. Returns false for an unknown id. */
+  onPubrec(packetId: number, rejected: boolean): boolean {
+    const entry = this.inflight.get(packetId)
+    if (!entry || entry.delivery.qos !== 2) return false
+    if (rejected) this.complete(packetId, entry)
+    else entry.phase = 'pubrel'
+    return true
+  }
+
+  /** PUBCOMP from the client ends a QoS 2 exchange. Returns false for an unknown id. */
+  onPubcomp(packetId: number): boolean {
+    const entry = this.inflight.get(packetId)
+    if (!entry || entry.phase !== 'pubrel') return false
+    this.complete(packetId, entry)
+    return true
+  }
+
+  /** Remembers an incoming QoS 2 packet id until its PUBREL arrives. */
+  awaitRel(packetId: number): 'ok' | 'in_use' | 'full' {
+    if (this.awaitingRel.has(packetId)) return 'in_use'
+    if (this.awaitingRel.size >= this.limits.awaitingRelMax) {
+      this.expireAwaitingRel()
+      if (this.awaitingRel.size >= this.limits.awaitingRelMax) return 'full'
+    }
+    this.awaitingRel.set(packetId, Date.now())
+    return 'ok'
+  }
+
+  /** PUBREL from the client. Returns false when the id was not awaiting release. */
+  release(packetId: number): boolean {
+    return this.awaitingRel.delete(packetId)
+  }
+
+  /** Forgets incoming QoS 2 ids whose PUBREL never came within `await_rel_timeout`. */
+  expireAwaitingRel(now = Date.now()): void {
+    for (const [packetId, arrivedAt] of this.awaitingRel) {
+      if (now - arrivedAt < this.limits.awaitRelTimeoutMs) continue
+      this.awaitingRel.delete(packetId)
+      this.stats['recv_msg.dropped']++
+      this.stats['recv_msg.dropped.await_pubrel_timeout']++
+      this.metrics.inc('messages.dropped')
+      this.metrics.inc('messages.dropped.await_pubrel_timeout')
+    }
+  }
+
+  /** After (re)connecting: resend what is still in flight, then what waited in the queue. */
+  resume(): void {
+    const connection = this.connection
+    if (!connection) return
+    for (const [packetId, entry] of this.inflight) {
+      if (entry.phase === 'pubrel') connection.send({ cmd: 'pubrel', messageId: packetId, reasonCode: 0 })
+      else connection.sendPublish(entry.delivery, packetId, true)
+    }
+    this.drain()
+  }
+
+  /** Payload bytes the session holds for the client (queued and unacknowledged). */
+  bufferedBytes(): number {
+    let bytes = 0
+    for (const delivery of this.mqueue) bytes += delivery.message.payload.length
+    for (const entry of this.inflight.values()) bytes += entry.delivery.message.payload.length
+    return bytes
+  }
+
+  private complete(packetId: number, entry: InflightEntry): void {
+    this.inflight.delete(packetId)
+    this.metrics.inc('messages.acked')
+    this.hooks.run('message.acked', this.info, entry.delivery.message)
+    this.drain()
+  }
+
+  private drain(): void {
+    const connection = this.connection
+    while (connection && this.connection === connection && this.mqueue.length > 0) {
+      const next = this.mqueue[0]
+      if (next.qos > 0 && this.inflight.size >= this.inflightMax) return
+      this.mqueue.shift()
+      if (isExpired(next.message)) this.drop(next, 'expired')
+      else this.transmit(connection, next)
+    }
+  }
+
+  private transmit(connection: Connection, delivery: Delivery): void {
+    const packetId = delivery.qos > 0 ? this.allocatePacketId() : undefined
+    if (!connection.sendPublish(delivery, packetId, false)) return this.drop(delivery, 'too_large')
+    if (packetId !== undefined) this.inflight.set(packetId, { delivery, phase: 'publish' })
+    this.metrics.inc('messages.delivered')
+    this.hooks.run('message.delivered', this.info, delivery.message)
+  }
+
+  private enqueue(delivery: Delivery): void {
+    if (this.mqueue.length >= this.limits.mqueueMax) {
+      // EMQX drops the oldest queued message to make room for the newest.
+      const oldest = this.mqueue.shift()
+      if (!oldest) return this.drop(delivery, 'queue_full')
+      this.mqueueDropped++
+      this.drop(oldest, 'queue_full')
+    }
+    this.mqueue.push(delivery)
+  }
+
+  private drop(delivery: Delivery, reason: DropReason): void {
+    this.metrics.inc('delivery.dropped')
+    this.metrics.inc(`delivery.dropped.${reason}`)
+    if (reason !== 'qos0_msg') {
+      this.stats['send_msg.dropped']++
+      this.stats[`send_msg.dropped.${reason}`]++
+    }
+    this.hooks.run('delivery.dropped', this.info, delivery.message, reason)
+  }
+
+  private allocatePacketId(): number {
+    // The inflight window is far below 65535, so a free id is always found.
+    for (;;) {
+      const id = this.nextPacketId
+      this.nextPacketId = id >= 65535 ? 1 : id + 1
+      if (!this.inflight.has(id)) return id
+    }
+  }
+}
+
+function isExpired(message: Message): boolean {
+  return message.expiresAt !== undefined && Date.now() >= message.expiresAt
+}

@@ -1,0 +1,47 @@
+// Environment variables -> the server's configuration, with EMQX's own default ports.
+
+export interface Config {
+  /** Console and REST API port (EMQX dashboard default). 0 picks a free port. */
+  port: number
+  /** MQTT over TCP. 0 picks a free port. */
+  mqttPort: number
+  /** MQTT over WebSocket, path /mqtt. 0 picks a free port. */
+  wsPort: number
+  host: string
+  /** Where the SQLite database lives (embedded mode only). */
+  dataDir: string
+  /** When set, the console proxies /api/v5 to this EMQX and starts no broker. */
+  emqxApiUrl: string | undefined
+  /** Dashboard token lifetime since its last use (EMQX `dashboard.token_expired_time`). */
+  tokenTtlMs: number
+}
+
+export const defaultConfig: Config = {
+  port: 18083,
+  mqttPort: 1883,
+  wsPort: 8083,
+  host: '0.0.0.0',
+  dataDir: './data',
+  emqxApiUrl: undefined,
+  tokenTtlMs: 60 * 60 * 1000,
+}
+
+function portFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const port = Number(raw)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number (0-65535), got '${raw}'`)
+  return port
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    ...defaultConfig,
+    port: portFrom(env, 'PORT', defaultConfig.port),
+    mqttPort: portFrom(env, 'MQTT_PORT', defaultConfig.mqttPort),
+    wsPort: portFrom(env, 'WS_PORT', defaultConfig.wsPort),
+    host: env.HOST || defaultConfig.host,
+    dataDir: env.DATA_DIR || defaultConfig.dataDir,
+    emqxApiUrl: env.EMQX_API_URL || undefined,
+  }
+}
