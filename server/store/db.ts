@@ -1,0 +1,75 @@
+// The embedded server's SQLite database (node:sqlite) and its schema migrations.
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
+
+/** Each entry runs once, in order, inside a transaction; never edit one that has shipped, add a new one. */
+const MIGRATIONS: string[] = [
+  `CREATE TABLE settings (
+     key TEXT PRIMARY KEY,
+     value BLOB NOT NULL
+   );
+   CREATE TABLE dashboard_users (
+     username TEXT PRIMARY KEY,
+     pwd_salt BLOB NOT NULL,
+     pwd_hash BLOB NOT NULL,
+     description TEXT NOT NULL DEFAULT '',
+     role TEXT NOT NULL DEFAULT 'administrator',
+     created_at INTEGER NOT NULL
+   );
+   CREATE TABLE dashboard_tokens (
+     jti TEXT PRIMARY KEY,
+     username TEXT NOT NULL,
+     expires_at INTEGER NOT NULL
+   );
+   CREATE INDEX dashboard_tokens_username ON dashboard_tokens (username);`,
+]
+
+export class Database {
+  readonly sql: DatabaseSync
+
+  constructor(sql: DatabaseSync) {
+    this.sql = sql
+  }
+
+  /** Runs `work` atomically: every write in it lands, or none does. */
+  transaction<T>(work: () => T): T {
+    this.sql.exec('BEGIN IMMEDIATE')
+    try {
+      const result = work()
+      this.sql.exec('COMMIT')
+      return result
+    } catch (error) {
+      this.sql.exec('ROLLBACK')
+      throw error
+    }
+  }
+
+  close(): void {
+    if (this.sql.isOpen) this.sql.close()
+  }
+}
+
+/** Opens (creating if needed) `<dataDir>/emqx-console.db` and brings its schema up to date. */
+export function openDatabase(dataDir: string): Database {
+  mkdirSync(dataDir, { recursive: true })
+  const sql = new DatabaseSync(join(dataDir, 'emqx-console.db'))
+  sql.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;')
+  const db = new Database(sql)
+  migrate(db)
+  return db
+}
+
+function migrate(db: Database): void {
+  db.sql.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)')
+  const row = db.sql.prepare('SELECT MAX(version) AS version FROM schema_migrations').get() as { version: number | null }
+  const current = row.version ?? 0
+  MIGRATIONS.forEach((statement, index) => {
+    const version = index + 1
+    if (version <= current) return
+    db.transaction(() => {
+      db.sql.exec(statement)
+      db.sql.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, Date.now())
+    })
+  })
+}

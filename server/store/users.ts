@@ -1,0 +1,84 @@
+// Dashboard users: who may log in to the console, with salted scrypt password hashes.
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
+import type { Database } from './db.ts'
+
+export interface DashboardUser {
+  username: string
+  description: string
+  role: string
+}
+
+const KEY_LENGTH = 64
+const DEFAULT_USER = { username: 'admin', password: 'public', description: 'administrator', role: 'administrator' }
+
+function hash(password: string, salt: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password, salt, KEY_LENGTH, (error, key) => (error ? reject(error) : resolve(key)))
+  })
+}
+
+interface UserRow {
+  username: string
+  description: string
+  role: string
+  pwd_salt: Uint8Array
+  pwd_hash: Uint8Array
+}
+
+export class UserRepository {
+  private readonly db: Database
+
+  constructor(db: Database) {
+    this.db = db
+  }
+
+  /** Creates `admin` / `public` when no user exists yet (first start). */
+  async ensureDefaultUser(): Promise<void> {
+    const { count } = this.db.sql.prepare('SELECT COUNT(*) AS count FROM dashboard_users').get() as { count: number }
+    if (count > 0) return
+    const salt = randomBytes(16)
+    const pwdHash = await hash(DEFAULT_USER.password, salt)
+    this.db.sql
+      .prepare('INSERT OR IGNORE INTO dashboard_users (username, pwd_salt, pwd_hash, description, role, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(DEFAULT_USER.username, salt, pwdHash, DEFAULT_USER.description, DEFAULT_USER.role, Date.now())
+  }
+
+  list(): DashboardUser[] {
+    const rows = this.db.sql.prepare('SELECT username, description, role FROM dashboard_users ORDER BY created_at, username').all()
+    return rows.map((row) => ({ ...(row as unknown as DashboardUser) }))
+  }
+
+  find(username: string): DashboardUser | undefined {
+    const row = this.db.sql.prepare('SELECT username, description, role FROM dashboard_users WHERE username = ?').get(username)
+    return row ? { ...(row as unknown as DashboardUser) } : undefined
+  }
+
+  /** The user, when the password is theirs; takes as long for an unknown user as for a wrong password. */
+  async authenticate(username: string, password: string): Promise<DashboardUser | undefined> {
+    const row = this.db.sql
+      .prepare('SELECT username, description, role, pwd_salt, pwd_hash FROM dashboard_users WHERE username = ?')
+      .get(username) as UserRow | undefined
+    if (!row) {
+      await hash(password, randomBytes(16))
+      return undefined
+    }
+    const candidate = await hash(password, Buffer.from(row.pwd_salt))
+    const stored = Buffer.from(row.pwd_hash)
+    if (candidate.length !== stored.length || !timingSafeEqual(candidate, stored)) return undefined
+    return { username: row.username, description: row.description, role: row.role }
+  }
+
+  /** Hashes a new password. Separate from the write so the write can join a synchronous transaction. */
+  async hashPassword(password: string): Promise<{ salt: Buffer; hash: Buffer }> {
+    const salt = randomBytes(16)
+    return { salt, hash: await hash(password, salt) }
+  }
+
+  /** Stores a hash made by `hashPassword`; returns false when the user does not exist. */
+  setPasswordHash(username: string, password: { salt: Buffer; hash: Buffer }): boolean {
+    const result = this.db.sql
+      .prepare('UPDATE dashboard_users SET pwd_salt = ?, pwd_hash = ? WHERE username = ?')
+      .run(password.salt, password.hash, username)
+    return Number(result.changes) === 1
+  }
+}
