@@ -1,0 +1,88 @@
+// The HTTP server: the console's static files with SPA fallback, and /api/v5 either served by the
+// embedded broker and store or proxied to a real EMQX.
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import fastifyHttpProxy from '@fastify/http-proxy'
+import fastifyStatic from '@fastify/static'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import type { Broker } from '../broker/broker.ts'
+import type { Database } from '../store/db.ts'
+import type { TokenRepository } from '../store/tokens.ts'
+import type { UserRepository } from '../store/users.ts'
+import type { Auth } from './auth.ts'
+import { clientRoutes } from './clients.ts'
+import { notFoundBody, registerErrorHandling } from './errors.ts'
+import { loginRoutes } from './login.ts'
+import { metricsRoutes } from './metrics.ts'
+import { nodeRoutes, type NodePaths } from './nodes.ts'
+import { statsRoutes } from './stats.ts'
+import { subscriptionRoutes } from './subscriptions.ts'
+import { userRoutes } from './users.ts'
+
+export const API_PREFIX = '/api/v5'
+
+export interface EmbeddedApi {
+  broker: Broker
+  db: Database
+  users: UserRepository
+  tokens: TokenRepository
+  auth: Auth
+  paths: NodePaths
+}
+
+/** Builds the app around the embedded broker and store. `distDir` is served when it holds a build. */
+export async function buildEmbeddedApp(deps: EmbeddedApi, distDir: string): Promise<FastifyInstance> {
+  const app = createApp(distDir)
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', deps.auth.hook)
+      await api.register(loginRoutes, deps)
+      await api.register(userRoutes, deps)
+      await api.register(nodeRoutes, deps)
+      await api.register(statsRoutes, deps)
+      await api.register(metricsRoutes, deps)
+      await api.register(clientRoutes, deps)
+      await api.register(subscriptionRoutes, deps)
+    },
+    { prefix: API_PREFIX },
+  )
+  await registerConsole(app, distDir)
+  return app
+}
+
+/** Builds the app that forwards /api/v5 to a real EMQX at `emqxApiUrl` (with or without `/api/v5`). */
+export async function buildProxyApp(emqxApiUrl: string, distDir: string): Promise<FastifyInstance> {
+  const target = new URL(emqxApiUrl)
+  const basePath = target.pathname.replace(/\/+$/, '').replace(/\/api\/v5$/, '')
+  const app = createApp(distDir)
+  await app.register(fastifyHttpProxy, {
+    upstream: target.origin,
+    prefix: API_PREFIX,
+    rewritePrefix: `${basePath}${API_PREFIX}`,
+    http2: false,
+  })
+  await registerConsole(app, distDir)
+  return app
+}
+
+function hasConsole(distDir: string): boolean {
+  return existsSync(join(distDir, 'index.html'))
+}
+
+function createApp(distDir: string): FastifyInstance {
+  const app = Fastify({ logger: false })
+  const spa = hasConsole(distDir)
+  registerErrorHandling(app, (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0]
+    const isApi = path === '/api' || path.startsWith('/api/')
+    // The console routes in the browser: any page that is not a file gets index.html.
+    if (spa && !isApi && (request.method === 'GET' || request.method === 'HEAD')) return reply.sendFile('index.html')
+    return reply.status(404).send(notFoundBody(request))
+  })
+  return app
+}
+
+async function registerConsole(app: FastifyInstance, distDir: string): Promise<void> {
+  if (!hasConsole(distDir)) return
+  await app.register(fastifyStatic, { root: distDir, prefix: '/' })
+}

@@ -1,0 +1,52 @@
+// Errors as EMQX shapes them: an HTTP status plus `{code, message}`, for every failure the API can
+// produce, including Fastify's own (bad JSON, unknown route) and valibot validation.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import * as v from 'valibot'
+
+export class ApiError extends Error {
+  readonly status: number
+  readonly code: string
+
+  constructor(status: number, code: string, message: string) {
+    super(message)
+    this.name = 'ApiError'
+    this.status = status
+    this.code = code
+  }
+}
+
+export function badRequest(message: string): ApiError {
+  return new ApiError(400, 'BAD_REQUEST', message)
+}
+
+/** Parses request input with a valibot schema; the first problem becomes a 400 BAD_REQUEST. */
+export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown, what: string): v.InferOutput<S> {
+  const result = v.safeParse(schema, input)
+  if (result.success) return result.output
+  const issue = result.issues[0]
+  const path = v.getDotPath(issue)
+  throw badRequest(path ? `${what} ${path}: ${issue.message}` : `${what}: ${issue.message}`)
+}
+
+export function notFoundBody(request: FastifyRequest) {
+  return { code: 'NOT_FOUND', message: `Request path not found: ${request.method} ${request.url.split('?')[0]}` }
+}
+
+/** Statuses a proxied EMQX or an unreachable upstream may produce, kept as they are. */
+const UPSTREAM_STATUSES = new Set([502, 503, 504])
+
+export function registerErrorHandling(app: FastifyInstance, notFound: (request: FastifyRequest, reply: FastifyReply) => unknown): void {
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) return reply.status(error.status).send({ code: error.code, message: error.message })
+    const status = error.statusCode ?? 500
+    if (status === 404) return reply.status(404).send(notFoundBody(request))
+    if (UPSTREAM_STATUSES.has(status)) return reply.status(status).send({ code: 'SERVICE_UNAVAILABLE', message: error.message })
+    if (status >= 500) {
+      console.error(`${request.method} ${request.url} failed:`, error)
+      return reply.status(500).send({ code: 'INTERNAL_ERROR', message: 'Internal server error' })
+    }
+    // Fastify's own request errors (malformed JSON, empty JSON body, unsupported media type, too large).
+    return reply.status(status === 413 ? 413 : 400).send({ code: 'BAD_REQUEST', message: error.message })
+  })
+  app.setNotFoundHandler(notFound)
+}

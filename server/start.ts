@@ -1,0 +1,79 @@
+// Starts the whole server in-process: embedded (broker + store + API + console) or proxy to EMQX.
+import { fileURLToPath } from 'node:url'
+import { join, resolve } from 'node:path'
+import { Broker } from './broker/broker.ts'
+import { defaultConfig, type Config } from './config.ts'
+import { Auth } from './http/auth.ts'
+import { buildEmbeddedApp, buildProxyApp } from './http/app.ts'
+import { openDatabase } from './store/db.ts'
+import { TokenRepository } from './store/tokens.ts'
+import { UserRepository } from './store/users.ts'
+
+export interface RunningServer {
+  /** Console and REST API port. */
+  port: number
+  /** MQTT/TCP port (0 in proxy mode: no broker). */
+  mqttPort: number
+  /** MQTT/WebSocket port, path /mqtt (0 in proxy mode: no broker). */
+  wsPort: number
+  /** Base URL of the console, e.g. http://127.0.0.1:18083 */
+  url: string
+  /** The embedded broker (absent in proxy mode). */
+  broker?: Broker
+  close(): Promise<void>
+}
+
+/** The repository root, found from this file rather than the working directory. */
+const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/[\\/]$/, '')
+const DIST = join(ROOT, 'dist')
+
+function urlFor(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host
+  return `http://${shown}:${port}`
+}
+
+export async function startServer(config: Partial<Config>): Promise<RunningServer> {
+  const settings: Config = { ...defaultConfig, ...config }
+
+  if (settings.emqxApiUrl) {
+    const app = await buildProxyApp(settings.emqxApiUrl, DIST)
+    await app.listen({ port: settings.port, host: settings.host })
+    const port = app.server.address() as { port: number }
+    return { port: port.port, mqttPort: 0, wsPort: 0, url: urlFor(settings.host, port.port), close: () => app.close() }
+  }
+
+  const dataDir = resolve(settings.dataDir)
+  const db = openDatabase(dataDir)
+  const broker = new Broker()
+  let app: Awaited<ReturnType<typeof buildEmbeddedApp>> | undefined
+  try {
+    const users = new UserRepository(db)
+    await users.ensureDefaultUser()
+    const tokens = new TokenRepository(db)
+    const auth = new Auth({ tokens, ttlMs: settings.tokenTtlMs })
+    const { tcpPort, wsPort } = await broker.listen({ host: settings.host, tcpPort: settings.mqttPort, wsPort: settings.wsPort })
+    app = await buildEmbeddedApp({ broker, db, users, tokens, auth, paths: { sysPath: ROOT, logPath: 'not logging to file (stdout only)' } }, DIST)
+    await app.listen({ port: settings.port, host: settings.host })
+    const { port } = app.server.address() as { port: number }
+    const running = app
+    let closing: Promise<void> | undefined
+    return {
+      port,
+      mqttPort: tcpPort,
+      wsPort,
+      url: urlFor(settings.host, port),
+      broker,
+      close: () =>
+        (closing ??= (async () => {
+          await running.close()
+          await broker.close()
+          db.close()
+        })()),
+    }
+  } catch (error) {
+    await app?.close()
+    await broker.close()
+    db.close()
+    throw error
+  }
+}
