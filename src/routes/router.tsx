@@ -1,15 +1,20 @@
 // The router tree, generated from the spec's route table in commands/routes.ts. /login is the only
 // public route; everything else sits under one protected layout whose beforeLoad is the auth guard.
-import { createRootRouteWithContext, createRoute, createRouter, Outlet, redirect } from '@tanstack/react-router'
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  Outlet,
+  redirect,
+} from '@tanstack/react-router'
 import type { AnyRoute, RouteComponent } from '@tanstack/react-router'
+import { useAtomValue } from 'jotai'
+import { lazy, Suspense } from 'react'
 import { detailPaths, redirects, screens } from '../../commands/routes.ts'
 import type { Api } from '../api/index.ts'
-import type { SessionReader } from '../state/session.ts'
-import { Layout } from '../app/layout/Layout.tsx'
+import { sessionAtom, type SessionReader } from '../state/session.ts'
 import { LoginPage } from '../features/auth/LoginPage.tsx'
-import { SettingsPage } from '../features/settings/SettingsPage.tsx'
-import { ClientList } from '../features/clients/ClientList.tsx'
-import { ClientDetail } from '../features/clients/ClientDetail.tsx'
 import { NotBuilt } from '../ui/NotBuilt.tsx'
 import { NotFound } from '../ui/NotFound.tsx'
 import { Notifications } from '../ui/Notifications.tsx'
@@ -28,11 +33,14 @@ export interface RouterContext {
   session: SessionReader
 }
 
-/** Screens built in this release, by path; the rest render the "not built yet" notice. */
+/**
+ * Screens built in this release, by path; the rest render the "not built yet" notice. They load
+ * when first visited, so /login stays small.
+ */
 const builtScreens: Record<string, RouteComponent> = {
-  '/clients/list': ClientList,
-  '/clients/detail/$clientId': ClientDetail,
-  '/settings': SettingsPage,
+  '/clients/list': lazyRouteComponent(() => import('../features/clients/ClientList.tsx'), 'ClientList'),
+  '/clients/detail/$clientId': lazyRouteComponent(() => import('../features/clients/ClientDetail.tsx'), 'ClientDetail'),
+  '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
 }
 
 function screenComponent(path: string, title: string, built: boolean | undefined): RouteComponent {
@@ -60,9 +68,24 @@ function Root() {
   )
 }
 
+const LazyLayout = lazy(() => import('../app/layout/Layout.tsx').then((module) => ({ default: module.Layout })))
+
+/** Unknown paths: inside the shell when logged in, on their own otherwise (no login needed to learn a path is wrong). */
+function RootNotFound() {
+  const session = useAtomValue(sessionAtom)
+  if (!session) return <NotFound />
+  return (
+    <Suspense fallback={null}>
+      <LazyLayout>
+        <NotFound />
+      </LazyLayout>
+    </Suspense>
+  )
+}
+
 const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: Root,
-  notFoundComponent: NotFound,
+  notFoundComponent: RootNotFound,
 })
 
 const loginRoute = createRoute({
@@ -83,8 +106,7 @@ const appRoute = createRoute({
   beforeLoad: ({ context, location }) => {
     if (!context.session.current()) throw redirect({ to: '/login', search: { to: location.href }, replace: true })
   },
-  component: Layout,
-  notFoundComponent: NotFound,
+  component: lazyRouteComponent(() => import('../app/layout/Layout.tsx'), 'Layout'),
 })
 
 const redirectRoutes: AnyRoute[] = Object.keys(redirects).map((from) =>
@@ -114,7 +136,7 @@ export function createAppRouter(context: RouterContext) {
     context,
     defaultPreload: false,
     scrollRestoration: true,
-    defaultNotFoundComponent: NotFound,
+    defaultNotFoundComponent: RootNotFound,
   })
 }
 

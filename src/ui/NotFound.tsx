@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next'
 export function NotFound() {
   const { t } = useTranslation()
   return (
-    <div className="notice-page" role="main">
+    <div className="notice-page">
       <div className="notice-code" aria-hidden="true">
         404
       </div>

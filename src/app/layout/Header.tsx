@@ -5,7 +5,9 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { menu, screenById, type MenuItem } from '../../../commands/routes.ts'
 import { effectiveTheme, settingsAtom, toggleThemeAtom } from '../../state/settings.ts'
+import { isMac } from '../commands/shortcuts.ts'
 import { docsUrl } from '../i18n.ts'
+import { paletteOpenAtom } from '../palette/PaletteHost.tsx'
 import { Icon } from './icons.tsx'
 import { isItemActive } from './Menu.tsx'
 import { UserMenu } from './UserMenu.tsx'
@@ -58,16 +60,12 @@ function useOsPrefersDark(): boolean {
   return dark
 }
 
-/** Opens the palette through its own shortcut, so the palette stays the one owner of its state. */
-function openPalette() {
-  document.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', code: 'KeyK', ctrlKey: true, bubbles: true }))
-}
-
 export function Header() {
   const { t } = useTranslation()
   const crumbs = useCrumbs()
   const settings = useAtomValue(settingsAtom)
   const toggleTheme = useSetAtom(toggleThemeAtom)
+  const openPalette = useSetAtom(paletteOpenAtom)
   const theme = effectiveTheme(settings, useOsPrefersDark())
   const current = crumbs[crumbs.length - 1]
 
@@ -94,11 +92,11 @@ export function Header() {
         </ol>
       </nav>
       <div className="header-actions">
-        <button type="button" className="palette-hint" onClick={openPalette} aria-label={t('shell.openPalette')}>
+        <button type="button" className="palette-hint" onClick={() => openPalette(true)} aria-label={t('shell.openPalette')}>
           <Icon name="search" size={15} />
           <span className="palette-hint-text">{t('shell.paletteHint')}</span>
           <span className="palette-hint-keys">
-            <kbd className="kbd">Ctrl</kbd>
+            <kbd className="kbd">{isMac ? '⌘' : 'Ctrl'}</kbd>
             <kbd className="kbd">K</kbd>
           </span>
         </button>

@@ -20,7 +20,9 @@ type Field = 'username' | 'password'
 function loginErrorKey(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 401 || error.code === 'BAD_USERNAME_OR_PWD') return 'login.badCredentials'
-    if (error.status === 0) return 'common.networkError'
+    // No answer, or a proxy in front of the API with nothing behind it.
+    if (error.status === 0 || error.status === 502 || error.status === 503 || error.status === 504)
+      return 'common.networkError'
   }
   return 'common.errorOccurred'
 }
