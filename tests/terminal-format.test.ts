@@ -41,6 +41,9 @@ describe('terminal lines', () => {
     expect(summarizeEntry(entry({ args: 'clientid=abc', status: 'cancelled' }), labels)).toBe(
       '[09:05:07] client.kick clientid=abc → cancelled',
     )
+    expect(summarizeEntry(entry({ source: 'ws.messages', status: 'info', message: 't/1 \x1b[2J' }), labels)).toBe(
+      '[09:05:07] ws.messages t/1 \\e[2J',
+    )
   })
 })
 

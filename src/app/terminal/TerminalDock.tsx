@@ -72,6 +72,7 @@ export function TerminalDock() {
   const last = useLastEntry()
   const panelRef = useRef<HTMLDivElement>(null)
   const viewRef = useRef<TerminalView | null>(null)
+  const focusWhenReady = useRef(false)
 
   const labels: FormatLabels = { cancelled: t('terminal.cancelled'), invalid: t('terminal.invalid') }
   const labelsRef = useRef(labels)
@@ -85,7 +86,16 @@ export function TerminalDock() {
     setOpen(next)
     if (next) setLoaded(true)
     else if (panelRef.current?.contains(document.activeElement)) (document.activeElement as HTMLElement).blur()
-    if (next && focus) requestAnimationFrame(() => viewRef.current?.focus())
+    if (next && focus) {
+      // On the very first open xterm is still loading; XtermPane focuses it once ready.
+      focusWhenReady.current = true
+      requestAnimationFrame(() => {
+        if (viewRef.current) {
+          focusWhenReady.current = false
+          viewRef.current.focus()
+        }
+      })
+    }
   }, [])
 
   useEffect(() => {
@@ -128,7 +138,7 @@ export function TerminalDock() {
         )}
       </div>
       <div id="terminal-panel" ref={panelRef} className="terminal-panel" style={{ height }} hidden={!open}>
-        {loaded && <XtermPane viewRef={viewRef} labelsRef={labelsRef} visible={open} />}
+        {loaded && <XtermPane viewRef={viewRef} labelsRef={labelsRef} focusWhenReady={focusWhenReady} visible={open} />}
       </div>
     </section>
   )
@@ -158,10 +168,11 @@ function useLastEntry(): TerminalEntry | undefined {
 interface XtermPaneProps {
   viewRef: { current: TerminalView | null }
   labelsRef: { current: FormatLabels }
+  focusWhenReady: { current: boolean }
   visible: boolean
 }
 
-function XtermPane({ viewRef, labelsRef, visible }: XtermPaneProps) {
+function XtermPane({ viewRef, labelsRef, focusWhenReady, visible }: XtermPaneProps) {
   const { t } = useTranslation()
   const hostRef = useRef<HTMLDivElement>(null)
   const [ready, setReady] = useState(false)
@@ -180,6 +191,10 @@ function XtermPane({ viewRef, labelsRef, visible }: XtermPaneProps) {
       })
       viewRef.current = view
       setReady(true)
+      if (focusWhenReady.current) {
+        focusWhenReady.current = false
+        view.focus()
+      }
 
       // Everything logged so far, then new entries batched into one write per animation frame.
       const labels = () => labelsRef.current
@@ -226,7 +241,7 @@ function XtermPane({ viewRef, labelsRef, visible }: XtermPaneProps) {
       disposed = true
       cleanup()
     }
-  }, [viewRef, labelsRef])
+  }, [viewRef, labelsRef, focusWhenReady])
 
   useEffect(() => {
     if (visible && ready) requestAnimationFrame(() => viewRef.current?.fit())

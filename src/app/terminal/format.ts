@@ -49,17 +49,20 @@ export function formatEntry(entry: TerminalEntry, labels: FormatLabels): string 
   }
 }
 
-/** Plain text of an entry for the dock's status bar (no colours). */
+/** Plain text of an entry for the dock's status bar (no colours, controls escaped). */
 export function summarizeEntry(entry: TerminalEntry, labels: FormatLabels): string {
-  const status =
-    entry.status === 'ok'
-      ? 'ok'
-      : entry.status === 'error'
-        ? `error${entry.message ? `: ${entry.message}` : ''}`
-        : entry.status === 'invalid'
-          ? labels.invalid
-          : entry.status === 'cancelled'
-            ? labels.cancelled
-            : (entry.message ?? '')
-  return escapeControl(`[${formatTime(entry.time)}] ${entry.source}${entry.args ? ` ${entry.args}` : ''} → ${status}`)
+  const head = `[${formatTime(entry.time)}] ${entry.source}${entry.args ? ` ${entry.args}` : ''}`
+  const message = entry.message ?? ''
+  switch (entry.status) {
+    case 'ok':
+      return escapeControl(`${head} → ok${message ? ` ${message}` : ''}`)
+    case 'error':
+      return escapeControl(`${head} → error${message ? `: ${message}` : ''}`)
+    case 'invalid':
+      return escapeControl(`${head} → ${labels.invalid}${message ? `: ${message}` : ''}`)
+    case 'cancelled':
+      return escapeControl(`${head} → ${labels.cancelled}`)
+    default:
+      return escapeControl(message ? `${head} ${message}` : head)
+  }
 }
