@@ -18,11 +18,15 @@ interface Crumb {
   mono?: boolean
 }
 
-function findMenuItem(pathname: string): { groupTitle: string; item: MenuItem } | null {
+function findMenuItem(pathname: string): { titles: string[]; item: MenuItem } | null {
   for (const group of menu)
     for (const entry of group.items) {
-      const items = 'screen' in entry ? [entry] : entry.items
-      for (const item of items) if (isItemActive(item, pathname)) return { groupTitle: group.title, item }
+      if ('screen' in entry) {
+        if (isItemActive(entry, pathname)) return { titles: [group.title], item: entry }
+        continue
+      }
+      for (const item of entry.items)
+        if (isItemActive(item, pathname)) return { titles: [group.title, entry.title], item }
     }
   return null
 }
@@ -36,7 +40,7 @@ function useCrumbs(): Crumb[] {
   const crumbs: Crumb[] = []
   const found = findMenuItem(pathname)
   if (found) {
-    crumbs.push({ label: t(found.groupTitle) })
+    for (const groupTitle of found.titles) crumbs.push({ label: t(groupTitle) })
     const screen = screenById(found.item.screen)
     if (screen && screen.title !== title) crumbs.push({ label: t(screen.title), to: screen.path })
   }
