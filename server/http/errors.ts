@@ -32,15 +32,17 @@ export function notFoundBody(request: FastifyRequest) {
   return { code: 'NOT_FOUND', message: `Request path not found: ${request.method} ${request.url.split('?')[0]}` }
 }
 
-/** Statuses a proxied EMQX or an unreachable upstream may produce, kept as they are. */
-const UPSTREAM_STATUSES = new Set([502, 503, 504])
 
 export function registerErrorHandling(app: FastifyInstance, notFound: (request: FastifyRequest, reply: FastifyReply) => unknown): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) return reply.status(error.status).send({ code: error.code, message: error.message })
     const status = error.statusCode ?? 500
     if (status === 404) return reply.status(404).send(notFoundBody(request))
-    if (UPSTREAM_STATUSES.has(status)) return reply.status(status).send({ code: 'SERVICE_UNAVAILABLE', message: error.message })
+    // Proxy mode: the EMQX behind EMQX_API_URL did not answer (refused, reset, timed out).
+    if (error.code?.startsWith('FST_REPLY_FROM_')) {
+      const cause = error.cause instanceof Error ? error.cause.message : error.message
+      return reply.status(status === 504 ? 504 : 503).send({ code: 'SERVICE_UNAVAILABLE', message: `EMQX is unreachable: ${cause}` })
+    }
     if (status >= 500) {
       console.error(`${request.method} ${request.url} failed:`, error)
       return reply.status(500).send({ code: 'INTERNAL_ERROR', message: 'Internal server error' })

@@ -1,0 +1,151 @@
+// Starts the real server in-process on free ports with a throwaway data directory, and gives tests
+// a logged-in API helper and real mqtt.js clients. Nothing here mocks the server.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt'
+import type { Config } from '../../server/config.ts'
+import { startServer, type RunningServer } from '../../server/start.ts'
+
+export interface ApiResponse<T = any> {
+  status: number
+  body: T
+}
+
+export interface Api {
+  token: string
+  request<T = any>(method: string, path: string, body?: unknown): Promise<ApiResponse<T>>
+  get<T = any>(path: string): Promise<ApiResponse<T>>
+  post<T = any>(path: string, body?: unknown): Promise<ApiResponse<T>>
+  delete<T = any>(path: string): Promise<ApiResponse<T>>
+}
+
+export interface TestServer {
+  server: RunningServer
+  url: string
+  dataDir: string
+  mqttUrl: string
+  wsUrl: string
+  /** A raw request to `/api/v5<path>` with whatever headers the test gives. */
+  raw(path: string, init?: RequestInit): Promise<ApiResponse>
+  /** Logs in (admin / public unless told otherwise) and returns a client that sends the token. */
+  login(username?: string, password?: string): Promise<Api>
+  /** An mqtt.js client that does not reconnect, resolved once CONNACK arrived. */
+  connect(options?: IClientOptions & { transport?: 'tcp' | 'ws' }): Promise<MqttClient>
+  /** Stops the server; the data directory is removed unless `keepData`. */
+  close(options?: { keepData?: boolean }): Promise<void>
+}
+
+async function readBody(response: Response): Promise<any> {
+  const text = await response.text()
+  if (!text) return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
+export function apiFor(url: string, token: string): Api {
+  const request = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${url}/api/v5${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    })
+    return { status: response.status, body: await readBody(response) }
+  }
+  return {
+    token,
+    request,
+    get: (path) => request('GET', path),
+    post: (path, body) => request('POST', path, body),
+    delete: (path) => request('DELETE', path),
+  }
+}
+
+export async function login(url: string, username = 'admin', password = 'public'): Promise<Api> {
+  const response = await fetch(`${url}/api/v5/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  })
+  const body = await readBody(response)
+  if (response.status !== 200) throw new Error(`login failed: ${response.status} ${JSON.stringify(body)}`)
+  return apiFor(url, body.token)
+}
+
+const openClients = new Set<MqttClient>()
+
+export async function startTestServer(options: { dataDir?: string; config?: Partial<Config> } = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'emqx-console-test-'))
+  const server = await startServer({ port: 0, mqttPort: 0, wsPort: 0, host: '127.0.0.1', dataDir, ...options.config })
+  const mqttUrl = `mqtt://127.0.0.1:${server.mqttPort}`
+  const wsUrl = `ws://127.0.0.1:${server.wsPort}/mqtt`
+  return {
+    server,
+    url: server.url,
+    dataDir,
+    mqttUrl,
+    wsUrl,
+    async raw(path, init) {
+      const response = await fetch(`${server.url}/api/v5${path}`, init)
+      return { status: response.status, body: await readBody(response) }
+    },
+    login: (username, password) => login(server.url, username, password),
+    connect: ({ transport = 'tcp', ...clientOptions } = {}) => connectMqtt(transport === 'ws' ? wsUrl : mqttUrl, clientOptions),
+    async close({ keepData = false } = {}) {
+      await server.close()
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+export function connectMqtt(url: string, options: IClientOptions = {}): Promise<MqttClient> {
+  const client = mqtt.connect(url, { reconnectPeriod: 0, connectTimeout: 5000, ...options })
+  openClients.add(client)
+  client.on('close', () => openClients.delete(client))
+  return new Promise((resolve, reject) => {
+    client.once('connect', () => resolve(client))
+    client.once('error', reject)
+    client.once('close', () => reject(new Error(`connection to ${url} closed before CONNACK`)))
+  })
+}
+
+/** Ends every mqtt.js client the helpers opened (for afterEach). */
+export async function endClients(): Promise<void> {
+  await Promise.all([...openClients].map((client) => client.endAsync(true)))
+  openClients.clear()
+}
+
+/** Polls `check` until it returns something other than undefined/false, or fails after `timeoutMs`. */
+export async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await check()
+    if (value !== undefined && value !== false) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+/** Resolves with the next message the client receives on any topic. */
+export function nextMessage(client: MqttClient): Promise<{ topic: string; payload: string; qos: number; retain: boolean }> {
+  return new Promise((resolve) => {
+    client.once('message', (topic, payload, packet) => resolve({ topic, payload: payload.toString(), qos: packet.qos, retain: packet.retain }))
+  })
+}
+
+/** Collects every message a client receives, for assertions after the fact. */
+export function collect(client: MqttClient): Array<{ topic: string; payload: string; qos: number; retain: boolean }> {
+  const messages: Array<{ topic: string; payload: string; qos: number; retain: boolean }> = []
+  client.on('message', (topic, payload, packet) => messages.push({ topic, payload: payload.toString(), qos: packet.qos, retain: packet.retain }))
+  return messages
+}
+
+export function closed(client: MqttClient): Promise<void> {
+  return new Promise((resolve) => {
+    if (client.disconnected || (!client.connected && !client.reconnecting)) return resolve()
+    client.once('close', () => resolve())
+  })
+}
