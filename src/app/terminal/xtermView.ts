@@ -40,10 +40,16 @@ export function createTerminalView(element: HTMLElement, options: TerminalViewOp
   terminal.attachCustomKeyEventHandler((event) => !options.passThrough(event))
   terminal.open(element)
   fitAddon.fit()
+  // A log has no input position: hide the cursor (DECTCEM), again after every reset.
+  const HIDE_CURSOR = '\x1b[?25l'
+  terminal.write(HIDE_CURSOR)
 
   return {
     write: (text) => terminal.write(text),
-    clear: () => terminal.reset(),
+    clear: () => {
+      terminal.reset()
+      terminal.write(HIDE_CURSOR)
+    },
     fit: () => {
       if (element.offsetParent !== null) fitAddon.fit() // hidden: keep the old size
     },
