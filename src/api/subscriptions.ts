@@ -33,7 +33,7 @@ export interface SubscriptionFilters {
   topic?: string
   qos?: 0 | 1 | 2
   share_group?: string
-  /** Subscriptions whose filter matches this topic name. */
+  /** A topic filter over the subscribed topics: `sensors/#` finds `sensors/+/temp` (EMQX's emqx_topic:match). */
   match_topic?: string
   node?: string
 }
