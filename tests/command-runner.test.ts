@@ -38,6 +38,7 @@ const kick = defineCommand({
   run: async (_ctx, { clientid }) => {
     if (clientid === 'gone') throw new ApiError('CLIENTID_NOT_FOUND', 'Client ID not found', 404)
     if (clientid === 'offline') throw new ApiError('NETWORK_ERROR', 'Network Error', 0)
+    if (clientid === 'expired') throw new ApiError('TOKEN_TIME_OUT', 'Token expired', 401)
     calls.push(clientid)
     return 'done'
   },
@@ -92,6 +93,14 @@ describe('running a command', () => {
     await executeCommand(kick, { clientid: 'offline' }, deps, { confirmed: true })
     expect(log.last()?.message).toBe('common.networkError')
     expect(errorMessage(new Error('boom'), t)).toBe('boom')
+  })
+
+  it('leaves an expired session to the session handler: logged, but no second toast', async () => {
+    const { deps, notes, log } = setup()
+    const result = await executeCommand(kick, { clientid: 'expired' }, deps, { confirmed: true })
+    expect(!result.ok && result.error.kind).toBe('failed')
+    expect(log.last()).toMatchObject({ status: 'error', message: 'TOKEN_TIME_OUT: Token expired' })
+    expect(notes).toEqual([])
   })
 
   it('refuses browser-only commands without browser effects', async () => {

@@ -102,7 +102,9 @@ export async function executeCommand<S extends ArgsSchema, R>(
   } catch (error) {
     const message = errorMessage(error, t)
     log.append({ source: command.id, args: argText, status: 'error', message })
-    deps.notify({ kind: 'error', text: t('notify.failed', { title, message }) })
+    // An expired session is announced once by the session handler ('Login has expired').
+    const expired = error instanceof ApiError && error.status === 401
+    if (!expired) deps.notify({ kind: 'error', text: t('notify.failed', { title, message }) })
     return { ok: false, error: { kind: 'failed', error, message } }
   }
 }
