@@ -85,7 +85,14 @@ export function ClientDetail() {
       col.accessor('qos', { header: t('clients.sub.qos'), size: 70, meta: { align: 'end' } }),
       col.accessor('nl', { header: t('clients.sub.nl'), size: 100, cell: ({ getValue }) => flag(getValue()) }),
       col.accessor('rap', { header: t('clients.sub.rap'), size: 150, cell: ({ getValue }) => flag(getValue()) }),
-      col.accessor('rh', { header: t('clients.sub.rh'), size: 130, meta: { align: 'end' }, cell: ({ getValue }) => getValue() ?? '—' }),
+      col.accessor('rh', {
+        header: t('clients.sub.rh'),
+        size: 200,
+        cell: ({ getValue }) => {
+          const rh = getValue()
+          return rh === 0 || rh === 1 || rh === 2 ? `${rh} · ${t(`clients.sub.rh${rh}`)}` : '—'
+        },
+      }),
       col.accessor((s) => s.node ?? '', { id: 'node', header: t('clients.field.node'), size: 170, meta: { mono: true, hidden: true } }),
     ])
   }, [t])
