@@ -436,7 +436,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
           ))}
 
           {showBody ? (
-            <div className="dt-body" role="rowgroup" style={{ height: virtualizer.getTotalSize() - HEADER_HEIGHT }}>
+            <div className="dt-body" role="rowgroup" style={{ height: virtualizer.getTotalSize() }}>
               {items.map((item) => {
                 const row = rows[item.index]
                 if (!row) return null
