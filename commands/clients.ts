@@ -7,7 +7,7 @@ export const kickClient = defineCommand({
   id: 'client.kick',
   title: 'cmd.client.kick',
   group: 'cmdGroup.clients',
-  args: v.object({ clientid: v.pipe(v.string(), v.minLength(1, 'err.required')) }),
+  args: v.object({ clientid: v.pipe(v.string(), v.title('clients.field.clientid'), v.minLength(1, 'err.required')) }),
   positional: ['clientid'],
   danger: true,
   aliases: ['kick', 'disconnect', '踢出'],
