@@ -30,8 +30,11 @@ export interface TestServer {
   raw(path: string, init?: RequestInit): Promise<ApiResponse>
   /** Logs in (admin / public unless told otherwise) and returns a client that sends the token. */
   login(username?: string, password?: string): Promise<Api>
-  /** An mqtt.js client that does not reconnect, resolved once CONNACK arrived. */
-  connect(options?: IClientOptions & { transport?: 'tcp' | 'ws' }): Promise<MqttClient>
+  /**
+   * An mqtt.js client that does not reconnect, resolved once CONNACK arrived. `setup` runs before
+   * connecting, for listeners that must not miss what arrives right after CONNACK.
+   */
+  connect(options?: IClientOptions & { transport?: 'tcp' | 'ws' }, setup?: (client: MqttClient) => void): Promise<MqttClient>
   /** Stops the server; the data directory is removed unless `keepData`. */
   close(options?: { keepData?: boolean }): Promise<void>
 }
@@ -93,7 +96,7 @@ export async function startTestServer(options: { dataDir?: string; config?: Part
       return { status: response.status, body: await readBody(response) }
     },
     login: (username, password) => login(server.url, username, password),
-    connect: ({ transport = 'tcp', ...clientOptions } = {}) => connectMqtt(transport === 'ws' ? wsUrl : mqttUrl, clientOptions),
+    connect: ({ transport = 'tcp', ...clientOptions } = {}, setup) => connectMqtt(transport === 'ws' ? wsUrl : mqttUrl, clientOptions, setup),
     async close({ keepData = false } = {}) {
       await server.close()
       if (!keepData) rmSync(dataDir, { recursive: true, force: true })
@@ -101,8 +104,9 @@ export async function startTestServer(options: { dataDir?: string; config?: Part
   }
 }
 
-export function connectMqtt(url: string, options: IClientOptions = {}): Promise<MqttClient> {
+export function connectMqtt(url: string, options: IClientOptions = {}, setup?: (client: MqttClient) => void): Promise<MqttClient> {
   const client = mqtt.connect(url, { reconnectPeriod: 0, connectTimeout: 5000, ...options })
+  setup?.(client)
   openClients.add(client)
   client.on('close', () => openClients.delete(client))
   return new Promise((resolve, reject) => {
