@@ -1,4 +1,8 @@
 // Environment variables -> the server's configuration, with EMQX's own default ports.
+import { fileURLToPath } from 'node:url'
+
+/** The repository root, found from this file rather than the working directory. */
+export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/[\\/]$/, '')
 
 export interface Config {
   /** Console and REST API port (EMQX dashboard default). 0 picks a free port. */
@@ -14,6 +18,8 @@ export interface Config {
   emqxApiUrl: string | undefined
   /** Dashboard token lifetime since its last use (EMQX `dashboard.token_expired_time`). */
   tokenTtlMs: number
+  /** The built console (Vite's output); served with SPA fallback when it holds an index.html. */
+  consoleDir: string
 }
 
 export const defaultConfig: Config = {
@@ -24,6 +30,7 @@ export const defaultConfig: Config = {
   dataDir: './data',
   emqxApiUrl: undefined,
   tokenTtlMs: 60 * 60 * 1000,
+  consoleDir: `${REPO_ROOT}/dist`,
 }
 
 function portFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

@@ -1,8 +1,7 @@
 // Starts the whole server in-process: embedded (broker + store + API + console) or proxy to EMQX.
-import { fileURLToPath } from 'node:url'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { Broker } from './broker/broker.ts'
-import { defaultConfig, type Config } from './config.ts'
+import { defaultConfig, REPO_ROOT, type Config } from './config.ts'
 import { Auth } from './http/auth.ts'
 import { buildEmbeddedApp, buildProxyApp } from './http/app.ts'
 import { openDatabase } from './store/db.ts'
@@ -23,10 +22,6 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-/** The repository root, found from this file rather than the working directory. */
-const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/[\\/]$/, '')
-const DIST = join(ROOT, 'dist')
-
 function urlFor(host: string, port: number): string {
   const shown = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host
   return `http://${shown}:${port}`
@@ -36,7 +31,7 @@ export async function startServer(config: Partial<Config>): Promise<RunningServe
   const settings: Config = { ...defaultConfig, ...config }
 
   if (settings.emqxApiUrl) {
-    const app = await buildProxyApp(settings.emqxApiUrl, DIST)
+    const app = await buildProxyApp(settings.emqxApiUrl, settings.consoleDir)
     await app.listen({ port: settings.port, host: settings.host })
     const port = app.server.address() as { port: number }
     return { port: port.port, mqttPort: 0, wsPort: 0, url: urlFor(settings.host, port.port), close: () => app.close() }
@@ -52,7 +47,7 @@ export async function startServer(config: Partial<Config>): Promise<RunningServe
     const tokens = new TokenRepository(db)
     const auth = new Auth({ tokens, ttlMs: settings.tokenTtlMs })
     const { tcpPort, wsPort } = await broker.listen({ host: settings.host, tcpPort: settings.mqttPort, wsPort: settings.wsPort })
-    app = await buildEmbeddedApp({ broker, db, users, tokens, auth, paths: { sysPath: ROOT, logPath: 'not logging to file (stdout only)' } }, DIST)
+    app = await buildEmbeddedApp({ broker, db, users, tokens, auth, paths: { sysPath: REPO_ROOT, logPath: 'not logging to file (stdout only)' } }, settings.consoleDir)
     await app.listen({ port: settings.port, host: settings.host })
     const { port } = app.server.address() as { port: number }
     const running = app

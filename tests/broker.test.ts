@@ -276,13 +276,15 @@ describe('MQTT broker', () => {
     expect(raw.packets).toEqual([])
   })
 
-  it('accepts MQTT 3.1 clients', async () => {
+  it('accepts MQTT 3.1 clients over TCP and over WebSocket (subprotocol mqttv3.1)', async () => {
     const c = await t.connect({ clientId: 'old-timer', protocolVersion: 3, protocolId: 'MQIsdp' })
     await c.subscribeAsync('legacy/#', { qos: 1 })
     const message = nextMessage(c)
-    await c.publishAsync('legacy/1', 'still here', { qos: 1 })
+    const ws = await t.connect({ clientId: 'old-timer-ws', protocolVersion: 3, protocolId: 'MQIsdp', transport: 'ws' })
+    await ws.publishAsync('legacy/1', 'still here', { qos: 1 })
     expect(await message).toMatchObject({ topic: 'legacy/1', payload: 'still here', qos: 1 })
     expect((await api.get('/clients/old-timer')).body.proto_ver).toBe(3)
+    expect((await api.get('/clients/old-timer-ws')).body).toMatchObject({ proto_ver: 3, listener: 'ws:default' })
   })
 
   it('lets hooks deny a CONNECT and rewrite messages', async () => {

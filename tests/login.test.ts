@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { apiFor, startTestServer, waitFor, type TestServer } from './support/server.ts'
 
@@ -150,5 +153,48 @@ describe('proxy mode', () => {
     } finally {
       await proxy.close()
     }
+  })
+})
+
+describe('the console beside the API', () => {
+  const consoleDir = mkdtempSync(join(tmpdir(), 'emqx-console-dist-'))
+  mkdirSync(join(consoleDir, 'assets'))
+  writeFileSync(join(consoleDir, 'index.html'), '<!doctype html><title>EMQX Console</title>')
+  writeFileSync(join(consoleDir, 'assets', 'app.js'), 'console.log("app")')
+  let t: TestServer
+
+  beforeAll(async () => {
+    t = await startTestServer({ config: { consoleDir } })
+  })
+  afterAll(async () => {
+    await t.close()
+    rmSync(consoleDir, { recursive: true, force: true })
+  })
+
+  it('serves the built files and index.html for any other page, without a token', async () => {
+    const root = await fetch(`${t.url}/`)
+    expect(root.status).toBe(200)
+    expect(await root.text()).toContain('<title>EMQX Console</title>')
+    const asset = await fetch(`${t.url}/assets/app.js`)
+    expect(asset.status).toBe(200)
+    expect(await asset.text()).toBe('console.log("app")')
+    // Deep links of the single-page app.
+    for (const page of ['/clients/detail/abc', '/login?to=%2Fdashboard', '/dashboard/overview']) {
+      const response = await fetch(`${t.url}${page}`)
+      expect(response.status, page).toBe(200)
+      expect(await response.text(), page).toContain('<title>EMQX Console</title>')
+    }
+  })
+
+  it('never answers API paths with the console page', async () => {
+    const unauthorized = await t.raw('/clients')
+    expect(unauthorized.status).toBe(401)
+    expect(unauthorized.body.code).toBe('BAD_TOKEN')
+    const unknown = await t.raw('/not-an-endpoint')
+    expect(unknown.status).toBe(404)
+    expect(unknown.body.code).toBe('NOT_FOUND')
+    const otherApi = await fetch(`${t.url}/api/v4/clients`)
+    expect(otherApi.status).toBe(404)
+    expect((await otherApi.json()).code).toBe('NOT_FOUND')
   })
 })

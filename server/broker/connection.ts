@@ -298,6 +298,7 @@ export class Connection {
 
   /** Answers CONNECT with a failure code and closes. */
   private refuse(reasonCode: number, reason: string): void {
+    this.broker.metrics.inc('client.connack')
     this.broker.metrics.inc('packets.connack.error')
     const v5 = this.protocolVersion === 5
     this.send({ cmd: 'connack', sessionPresent: false, ...(v5 ? { reasonCode } : { returnCode: connackCodeV3(reasonCode) }) })
