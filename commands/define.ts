@@ -51,7 +51,7 @@ export interface Command<S extends ArgsSchema = ArgsSchema, R = unknown> {
   /** Live suggestions for an argument, from the API. */
   complete?: Partial<Record<keyof v.InferInput<S> & string, Completer>>
   /** What a confirmation or plan line says this run will do. */
-  describe?: (args: v.InferOutput<S>) => Text
+  describe?(args: v.InferOutput<S>): Text
   run(ctx: CommandContext, args: v.InferOutput<S>): Promise<R>
 }
 
