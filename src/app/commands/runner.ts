@@ -31,6 +31,8 @@ export interface RunnerDeps {
   notify(input: NotificationInput): void
   log: TerminalLog
   t: Translate
+  /** Called after a command that may have changed data ran successfully. */
+  changed?(): void
 }
 
 /** How an error reads to the operator: `CODE: message` for the API, 'Network Error' offline. */
@@ -97,6 +99,7 @@ export async function executeCommand<S extends ArgsSchema, R>(
   try {
     const result = await command.run(deps.ctx, args)
     log.append({ source: command.id, args: argText, status: 'ok' })
+    if (!command.needsUi) deps.changed?.()
     if (options.notifySuccess ?? !command.needsUi) deps.notify({ kind: 'success', text: t('notify.succeeded', { title }) })
     return { ok: true, result }
   } catch (error) {

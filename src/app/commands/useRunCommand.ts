@@ -4,6 +4,7 @@ import { useStore } from 'jotai'
 import { useCallback } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ArgsSchema, Command } from '../../../commands/define.ts'
+import { commandRunsAtom } from '../../state/commandRuns.ts'
 import { notify } from '../../state/notifications.ts'
 import { terminalLog } from '../../state/terminalLog.ts'
 import { requestConfirm } from '../../ui/Confirm.tsx'
@@ -36,6 +37,7 @@ export function useRunCommand(): RunCommand {
           notify: (input) => void notify(store, input),
           log: terminalLog,
           t: (key, values) => t(key, values ?? {}),
+          changed: () => store.set(commandRunsAtom, (n) => n + 1),
         },
         options,
       ),

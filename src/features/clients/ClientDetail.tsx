@@ -1,5 +1,7 @@
 // One client: connection, session, process and traffic, its subscriptions, and kick.
 import { Link, useNavigate, useParams } from '@tanstack/react-router'
+import { useAtomValue } from 'jotai'
+import { commandRunsAtom } from '../../state/commandRuns.ts'
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { kickClient } from '../../../commands/clients.ts'
@@ -42,6 +44,7 @@ export function ClientDetail() {
   const [refreshing, setRefreshing] = useState(false)
   const [kicking, setKicking] = useState(false)
   const [tick, setTick] = useState(0)
+  const commandRuns = useAtomValue(commandRunsAtom)
   const refresh = useCallback(() => setTick((n) => n + 1), [])
 
   useEffect(() => {
@@ -68,7 +71,7 @@ export function ClientDetail() {
         if (!controller.signal.aborted) setRefreshing(false)
       })
     return () => controller.abort()
-  }, [api, clientId, tick])
+  }, [api, clientId, tick, commandRuns])
 
   const kick = async () => {
     setKicking(true)

@@ -1,5 +1,7 @@
 // The clients list: EMQX's filters kept in the URL, one server page at a time, kick per row.
 import { Link, useNavigate, useSearch } from '@tanstack/react-router'
+import { useAtomValue } from 'jotai'
+import { commandRunsAtom } from '../../state/commandRuns.ts'
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { kickClient } from '../../../commands/clients.ts'
@@ -117,6 +119,7 @@ export function ClientList() {
 
   const [state, setState] = useState<LoadState>({ page: null, loading: true, error: null })
   const [tick, setTick] = useState(0)
+  const commandRuns = useAtomValue(commandRunsAtom)
   const [autoRefresh, setAutoRefresh] = useState(false)
   const [selection, setSelection] = useState<RowSelectionState>({})
   const [kicking, setKicking] = useState<ReadonlySet<string>>(() => new Set())
@@ -135,7 +138,7 @@ export function ClientList() {
       },
     )
     return () => controller.abort()
-  }, [api, search, page, limit, tick])
+  }, [api, search, page, limit, tick, commandRuns])
 
   useEffect(() => {
     if (!autoRefresh) return
@@ -168,10 +171,9 @@ export function ClientList() {
           delete next[clientid]
           return next
         })
-        refresh()
       }
     },
-    [run, refresh],
+    [run],
   )
 
   const columns = useMemo(() => {
