@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { closed, endClients, startTestServer, waitFor, type Api, type TestServer } from './support/server.ts'
+import { describe, expect, it } from 'vitest'
+import { closed, serverPerSuite, waitFor } from './support/server.ts'
 
 /** Every field of EMQX's `GET /clients/{clientid}` that the contract lists (disconnected_at only once disconnected). */
 const CONTRACT_FIELDS = [
@@ -18,34 +18,20 @@ const RFC3339_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{2}:\d{2}$/
 type Client = Record<string, any>
 
 describe('clients API', () => {
-  let t: TestServer
-  let api: Api
-
-  beforeAll(async () => {
-    t = await startTestServer()
-    api = await t.login()
-  })
-  afterEach(async () => {
-    await endClients()
-    // Sessions of closed clients go away with their connection (expiry 0); wait so tests do not see each other's.
-    await waitFor(async () => (await api.get('/clients')).body.meta.count === 0, 'no clients left')
-  })
-  afterAll(async () => {
-    await t.close()
-  })
+  const suite = serverPerSuite()
 
   async function client(clientid: string): Promise<Client> {
-    const response = await api.get(`/clients/${encodeURIComponent(clientid)}`)
+    const response = await suite.api.get(`/clients/${encodeURIComponent(clientid)}`)
     expect(response.status, `GET /clients/${clientid}`).toBe(200)
     return response.body
   }
 
   it('lists an MQTT 3.1.1 TCP client, an MQTT 5 TCP client and a WebSocket client with real values', async () => {
-    await t.connect({ clientId: 'c-v4', protocolVersion: 4, username: 'alice' })
-    await t.connect({ clientId: 'c-v5', protocolVersion: 5, username: 'bob', keepalive: 30 })
-    await t.connect({ clientId: 'c-ws', protocolVersion: 4, transport: 'ws' })
+    await suite.t.connect({ clientId: 'c-v4', protocolVersion: 4, username: 'alice' })
+    await suite.t.connect({ clientId: 'c-v5', protocolVersion: 5, username: 'bob', keepalive: 30 })
+    await suite.t.connect({ clientId: 'c-ws', protocolVersion: 4, transport: 'ws' })
 
-    const list = await api.get('/clients')
+    const list = await suite.api.get('/clients')
     expect(list.status).toBe(200)
     expect(list.body.meta).toEqual({ page: 1, limit: 100, count: 3, hasnext: false })
     const byId = Object.fromEntries(list.body.data.map((c: Client) => [c.clientid, c]))
@@ -64,7 +50,7 @@ describe('clients API', () => {
   })
 
   it('returns every field of the EMQX client record', async () => {
-    await t.connect({ clientId: 'fields-1', protocolVersion: 5 })
+    await suite.t.connect({ clientId: 'fields-1', protocolVersion: 5 })
     const record = await client('fields-1')
     for (const field of CONTRACT_FIELDS) expect(record, field).toHaveProperty([field])
     expect(record).toMatchObject({
@@ -82,8 +68,8 @@ describe('clients API', () => {
   })
 
   it('counts real traffic: counters grow after publishing', async () => {
-    const publisher = await t.connect({ clientId: 'counter-pub', protocolVersion: 5 })
-    const subscriber = await t.connect({ clientId: 'counter-sub', protocolVersion: 4 })
+    const publisher = await suite.t.connect({ clientId: 'counter-pub', protocolVersion: 5 })
+    const subscriber = await suite.t.connect({ clientId: 'counter-sub', protocolVersion: 4 })
     await subscriber.subscribeAsync('count/#', { qos: 1 })
     const before = await client('counter-pub')
 
@@ -114,30 +100,30 @@ describe('clients API', () => {
   })
 
   it('pages with page and limit and reports count and hasnext', async () => {
-    for (let i = 1; i <= 5; i++) await t.connect({ clientId: `page-${i}` })
-    await t.connect({ clientId: 'other' })
+    for (let i = 1; i <= 5; i++) await suite.t.connect({ clientId: `page-${i}` })
+    await suite.t.connect({ clientId: 'other' })
 
-    const first = await api.get('/clients?like_clientid=page-&limit=2')
+    const first = await suite.api.get('/clients?like_clientid=page-&limit=2')
     expect(first.body.meta).toEqual({ page: 1, limit: 2, count: 5, hasnext: true })
     expect(first.body.data.map((c: Client) => c.clientid)).toEqual(['page-1', 'page-2'])
 
-    const last = await api.get('/clients?like_clientid=page-&limit=2&page=3')
+    const last = await suite.api.get('/clients?like_clientid=page-&limit=2&page=3')
     expect(last.body.meta).toEqual({ page: 3, limit: 2, count: 5, hasnext: false })
     expect(last.body.data.map((c: Client) => c.clientid)).toEqual(['page-5'])
 
-    const beyond = await api.get('/clients?like_clientid=page-&limit=2&page=9')
+    const beyond = await suite.api.get('/clients?like_clientid=page-&limit=2&page=9')
     expect(beyond.body.data).toEqual([])
     expect(beyond.body.meta.hasnext).toBe(false)
   })
 
   it('filters by protocol, user, state, clean start, address and times', async () => {
     const startedAt = Date.now()
-    await t.connect({ clientId: 'f-v4', protocolVersion: 4, username: 'carol' })
-    await t.connect({ clientId: 'f-v5', protocolVersion: 5, username: 'dave', clean: false, properties: { sessionExpiryInterval: 60 } })
-    await t.connect({ clientId: 'f-v3', protocolVersion: 3, protocolId: 'MQIsdp', username: 'carol2' })
+    await suite.t.connect({ clientId: 'f-v4', protocolVersion: 4, username: 'carol' })
+    await suite.t.connect({ clientId: 'f-v5', protocolVersion: 5, username: 'dave', clean: false, properties: { sessionExpiryInterval: 60 } })
+    await suite.t.connect({ clientId: 'f-v3', protocolVersion: 3, protocolId: 'MQIsdp', username: 'carol2' })
 
     const ids = async (query: string) => {
-      const response = await api.get(`/clients?${query}`)
+      const response = await suite.api.get(`/clients?${query}`)
       expect(response.status, query).toBe(200)
       return response.body.data.map((c: Client) => c.clientid).sort()
     }
@@ -162,14 +148,14 @@ describe('clients API', () => {
     expect(await ids(`gte_created_at=${encodeURIComponent(new Date(startedAt - 1000).toISOString())}`)).toEqual(['f-v3', 'f-v4', 'f-v5'])
 
     // Clean up the persistent session this test made.
-    expect((await api.delete('/clients/f-v5')).status).toBe(204)
+    expect((await suite.api.delete('/clients/f-v5')).status).toBe(204)
   })
 
   it('returns only the requested fields', async () => {
-    await t.connect({ clientId: 'proj-1', protocolVersion: 5 })
-    const response = await api.get('/clients?fields=clientid,proto_ver,recv_oct')
+    await suite.t.connect({ clientId: 'proj-1', protocolVersion: 5 })
+    const response = await suite.api.get('/clients?fields=clientid,proto_ver,recv_oct')
     expect(response.body.data).toEqual([{ clientid: 'proj-1', proto_ver: 5, recv_oct: expect.any(Number) }])
-    const all = await api.get('/clients?fields=all')
+    const all = await suite.api.get('/clients?fields=all')
     expect(Object.keys(all.body.data[0])).toEqual(expect.arrayContaining(CONTRACT_FIELDS))
   })
 
@@ -186,7 +172,7 @@ describe('clients API', () => {
       'gte_created_at=yesterday',
       'node=emqx@elsewhere',
     ]) {
-      const response = await api.get(`/clients?${query}`)
+      const response = await suite.api.get(`/clients?${query}`)
       expect(response.status, query).toBe(400)
       expect(response.body.code, query).toBe('BAD_REQUEST')
       expect(response.body.message, query).toEqual(expect.any(String))
@@ -195,25 +181,25 @@ describe('clients API', () => {
 
   it('answers 404 CLIENTID_NOT_FOUND for an unknown client', async () => {
     const expected = { status: 404, body: { code: 'CLIENTID_NOT_FOUND', message: 'Client ID not found' } }
-    expect(await api.get('/clients/ghost')).toEqual(expected)
-    expect(await api.delete('/clients/ghost')).toEqual(expected)
-    expect(await api.get('/clients/ghost/subscriptions')).toEqual(expected)
+    expect(await suite.api.get('/clients/ghost')).toEqual(expected)
+    expect(await suite.api.delete('/clients/ghost')).toEqual(expected)
+    expect(await suite.api.get('/clients/ghost/subscriptions')).toEqual(expected)
   })
 
   it('finds clients whose id holds slashes, spaces and other URL characters', async () => {
     const clientId = 'dev/42 #a?b'
-    await t.connect({ clientId })
+    await suite.t.connect({ clientId })
     const record = await client(clientId)
     expect(record.clientid).toBe(clientId)
   })
 
   it("shows a client's subscriptions and all subscriptions, with filters", async () => {
-    const a = await t.connect({ clientId: 'sub-a', protocolVersion: 5 })
-    const b = await t.connect({ clientId: 'sub-b', protocolVersion: 4 })
+    const a = await suite.t.connect({ clientId: 'sub-a', protocolVersion: 5 })
+    const b = await suite.t.connect({ clientId: 'sub-b', protocolVersion: 4 })
     await a.subscribeAsync({ 'room/+/temp': { qos: 1, nl: true, rap: true, rh: 1 }, 'alerts/#': { qos: 0 } })
     await b.subscribeAsync({ 'room/1/temp': { qos: 2 }, '$share/workers/jobs/#': { qos: 1 } })
 
-    const own = await api.get('/clients/sub-a/subscriptions')
+    const own = await suite.api.get('/clients/sub-a/subscriptions')
     expect(own.status).toBe(200)
     expect(own.body).toEqual(
       expect.arrayContaining([
@@ -224,12 +210,12 @@ describe('clients API', () => {
     expect(own.body).toHaveLength(2)
     expect((await client('sub-a')).subscriptions_cnt).toBe(2)
 
-    const all = await api.get('/subscriptions')
+    const all = await suite.api.get('/subscriptions')
     expect(all.body.meta).toEqual({ page: 1, limit: 50, count: 4, hasnext: false })
     for (const row of all.body.data) expect(Object.keys(row)).toEqual(expect.arrayContaining(['clientid', 'node', 'topic', 'qos', 'nl', 'rap', 'rh']))
 
     const topics = async (query: string) => {
-      const response = await api.get(`/subscriptions?${query}`)
+      const response = await suite.api.get(`/subscriptions?${query}`)
       expect(response.status, query).toBe(200)
       return response.body.data.map((s: { clientid: string; topic: string }) => `${s.clientid} ${s.topic}`).sort()
     }
@@ -240,7 +226,7 @@ describe('clients API', () => {
     expect(await topics(`match_topic=${encodeURIComponent('room/#')}`)).toEqual(['sub-a room/+/temp', 'sub-b room/1/temp'])
     expect(await topics('limit=1&page=2')).toHaveLength(1)
 
-    const bad = await api.get('/subscriptions?qos=3')
+    const bad = await suite.api.get('/subscriptions?qos=3')
     expect(bad.status).toBe(400)
     expect(bad.body.code).toBe('BAD_REQUEST')
 
@@ -249,30 +235,30 @@ describe('clients API', () => {
   })
 
   it('kicks an MQTT 5 client: DISCONNECT 0x98, the connection closes, and the client is gone', async () => {
-    const victim = await t.connect({ clientId: 'kick-v5', protocolVersion: 5 })
+    const victim = await suite.t.connect({ clientId: 'kick-v5', protocolVersion: 5 })
     const disconnect = new Promise<number | undefined>((resolve) => victim.once('disconnect', (packet) => resolve(packet.reasonCode)))
     const gone = closed(victim)
 
-    const response = await api.delete('/clients/kick-v5')
+    const response = await suite.api.delete('/clients/kick-v5')
     expect(response.status).toBe(204)
     expect(response.body).toBeUndefined()
     expect(await disconnect).toBe(0x98)
     await gone
     expect(victim.connected).toBe(false)
-    expect((await api.get('/clients/kick-v5')).body.code).toBe('CLIENTID_NOT_FOUND')
+    expect((await suite.api.get('/clients/kick-v5')).body.code).toBe('CLIENTID_NOT_FOUND')
   })
 
   it('kicks an MQTT 3.1.1 client by closing its connection', async () => {
-    const victim = await t.connect({ clientId: 'kick-v4', protocolVersion: 4 })
+    const victim = await suite.t.connect({ clientId: 'kick-v4', protocolVersion: 4 })
     const gone = closed(victim)
-    expect((await api.delete('/clients/kick-v4')).status).toBe(204)
+    expect((await suite.api.delete('/clients/kick-v4')).status).toBe(204)
     await gone
     expect(victim.connected).toBe(false)
-    expect((await api.get('/clients/kick-v4')).status).toBe(404)
+    expect((await suite.api.get('/clients/kick-v4')).status).toBe(404)
   })
 
   it('keeps a session with an expiry interval after disconnect, shown as disconnected', async () => {
-    const c = await t.connect({ clientId: 'persist-1', protocolVersion: 5, clean: false, properties: { sessionExpiryInterval: 300 } })
+    const c = await suite.t.connect({ clientId: 'persist-1', protocolVersion: 5, clean: false, properties: { sessionExpiryInterval: 300 } })
     await c.subscribeAsync('persist/#', { qos: 1 })
     await c.endAsync()
 
@@ -284,11 +270,11 @@ describe('clients API', () => {
     expect(record.clean_start).toBe(false)
     expect(record.disconnected_at).toMatch(RFC3339_MS)
     expect(record.subscriptions_cnt).toBe(1)
-    const disconnected = await api.get('/clients?conn_state=disconnected')
+    const disconnected = await suite.api.get('/clients?conn_state=disconnected')
     expect(disconnected.body.data.map((r: Client) => r.clientid)).toEqual(['persist-1'])
 
     // Kicking a disconnected session discards it.
-    expect((await api.delete('/clients/persist-1')).status).toBe(204)
-    expect((await api.get('/clients/persist-1')).status).toBe(404)
+    expect((await suite.api.delete('/clients/persist-1')).status).toBe(204)
+    expect((await suite.api.get('/clients/persist-1')).status).toBe(404)
   })
 })

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt'
+import { afterAll, afterEach, beforeAll } from 'vitest'
 import type { Config } from '../../server/config.ts'
 import { startServer, type RunningServer } from '../../server/start.ts'
 
@@ -152,4 +153,31 @@ export function closed(client: MqttClient): Promise<void> {
     if (client.disconnected || (!client.connected && !client.reconnecting)) return resolve()
     client.once('close', () => resolve())
   })
+}
+
+export interface Suite {
+  t: TestServer
+  api: Api
+}
+
+/**
+ * One logged-in server for a describe block. After each test, every mqtt.js client the test opened
+ * (and whatever `cleanup` ends) is closed, and the test waits until the server has forgotten them,
+ * so no test sees another's clients.
+ */
+export function serverPerSuite(cleanup?: () => void): Suite {
+  const suite = {} as Suite
+  beforeAll(async () => {
+    suite.t = await startTestServer()
+    suite.api = await suite.t.login()
+  })
+  afterEach(async () => {
+    await endClients()
+    cleanup?.()
+    await waitFor(async () => (await suite.api.get('/clients')).body.meta.count === 0, 'no clients left')
+  })
+  afterAll(async () => {
+    await suite.t.close()
+  })
+  return suite
 }
