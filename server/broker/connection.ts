@@ -27,7 +27,7 @@ export interface ConnectionMeta {
 }
 
 /** The highest topic alias a client may use; announced in CONNACK. */
-export const TOPIC_ALIAS_MAX = 65535
+const TOPIC_ALIAS_MAX = 65535
 
 type ConnectionState = 'idle' | 'connecting' | 'connected' | 'closed'
 
@@ -42,13 +42,11 @@ export class Connection {
   session: Session | undefined
   /** Packets handed to the stream whose write has not completed yet. */
   pendingWrites = 0
-  closeReason: string | undefined
   private readonly parser = createParser()
   /** Packets that arrived while CONNECT was still being authenticated. */
   private backlog: Packet[] = []
   private lastReceivedAt = Date.now()
   private timer: NodeJS.Timeout | undefined
-  private keepaliveMs = 0
   private readonly aliases = new Map<number, string>()
   private maxOutgoingPacketSize = Infinity
 
@@ -77,7 +75,6 @@ export class Connection {
       this.send({ cmd: 'disconnect', reasonCode })
     }
     this.state = 'closed'
-    this.closeReason = reason
     clearTimeout(this.timer)
     this.backlog = []
     this.stream.end()
@@ -308,13 +305,13 @@ export class Connection {
   /** Closes the connection when nothing arrives for 1.5 times the keep alive (MQTT 3.1.2.10). */
   private armKeepalive(keepaliveSeconds: number): void {
     if (keepaliveSeconds === 0) return
-    this.keepaliveMs = keepaliveSeconds * 1000 * this.broker.options.keepaliveMultiplier
+    const limitMs = keepaliveSeconds * 1000 * this.broker.options.keepaliveMultiplier
     const check = () => {
       const quiet = Date.now() - this.lastReceivedAt
-      if (quiet >= this.keepaliveMs) this.close('keepalive_timeout', RC.KEEP_ALIVE_TIMEOUT)
-      else this.timer = setTimeout(check, this.keepaliveMs - quiet)
+      if (quiet >= limitMs) this.close('keepalive_timeout', RC.KEEP_ALIVE_TIMEOUT)
+      else this.timer = setTimeout(check, limitMs - quiet)
     }
-    this.timer = setTimeout(check, this.keepaliveMs)
+    this.timer = setTimeout(check, limitMs)
   }
 
   private onPublish(packet: IPublishPacket): void {

@@ -110,10 +110,6 @@ export class Metrics {
     this.counters[name] += by
   }
 
-  get(name: MetricName): number {
-    return this.counters[name]
-  }
-
   /** Counts one MQTT packet read from a client. */
   packetReceived(cmd: PacketCmd): void {
     this.counters['packets.received']++
