@@ -26,7 +26,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   webServer: {
-    command: 'node server/main.ts',
+    command: 'node --experimental-strip-types --experimental-sqlite server/main.ts',
     url: `${baseURL}/api/v5/nodes`,
     ignoreHTTPSErrors: true,
     reuseExistingServer: false,

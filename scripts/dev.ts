@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 
 const root = new URL('..', import.meta.url).pathname
 const children: ChildProcess[] = [
-  spawn(process.execPath, ['server/main.ts'], { cwd: root, stdio: 'inherit', env: process.env }),
+  spawn(process.execPath, [...process.execArgv, 'server/main.ts'], { cwd: root, stdio: 'inherit', env: process.env }),
   spawn(process.execPath, ['node_modules/vite/bin/vite.js'], { cwd: root, stdio: 'inherit', env: process.env }),
 ]
 

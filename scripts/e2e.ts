@@ -4,7 +4,7 @@ import { ensureBuilt } from './ensure-built.ts'
 
 ensureBuilt()
 const root = new URL('..', import.meta.url).pathname
-const result = spawnSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', ...process.argv.slice(2)], {
+const result = spawnSync(process.execPath, [...process.execArgv, 'node_modules/@playwright/test/cli.js', 'test', ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',
 })
