@@ -1,4 +1,5 @@
-// MQTT clients: list with EMQX's filters, one client's detail, its subscriptions, kick.
+// MQTT clients: list with EMQX's filters, one client's detail, its subscriptions, kick,
+// subscribe/unsubscribe on its behalf, and the messages queued or in flight to it.
 import * as v from 'valibot'
 import { paged, type Http, type SearchParams } from './http.ts'
 import { subscriptionSchema } from './subscriptions.ts'
@@ -77,6 +78,50 @@ export type ClientPage = v.InferOutput<typeof clientPageSchema>
 
 const subscriptionListSchema = v.array(subscriptionSchema)
 
+/** A message waiting in a client's queue or in flight to it; the payload is base64. */
+export const clientMessageSchema = v.object({
+  msgid: v.nullish(v.string()),
+  topic: v.string(),
+  qos: v.optional(v.number()),
+  publish_at: v.nullish(v.union([v.string(), v.number()])),
+  from_clientid: v.nullish(v.string()),
+  from_username: v.nullish(v.string()),
+  payload: v.nullish(v.string()),
+  inserted_at: v.nullish(v.union([v.string(), v.number()])),
+  /** Queue only: the topic's priority, or 'infinity'. */
+  mqueue_priority: v.nullish(v.union([v.number(), v.string()])),
+})
+export type ClientMessage = v.InferOutput<typeof clientMessageSchema>
+
+/** These lists page by cursor: pass `meta.position` back as `position` for the next page. */
+export const clientMessagePageSchema = v.object({
+  data: v.array(clientMessageSchema),
+  meta: v.object({
+    position: v.nullish(v.union([v.string(), v.number()])),
+    start: v.nullish(v.union([v.string(), v.number()])),
+    limit: v.optional(v.number()),
+    hasnext: v.boolean(),
+  }),
+})
+export type ClientMessagePage = v.InferOutput<typeof clientMessagePageSchema>
+
+export interface ClientMessageParams {
+  limit?: number
+  /** The `meta.position` of the previous page; absent for the first. */
+  position?: string
+}
+
+export interface SubscribeOptions {
+  topic: string
+  qos?: 0 | 1 | 2
+  /** No Local: 0 or 1. */
+  nl?: 0 | 1
+  /** Retain As Published: 0 or 1. */
+  rap?: 0 | 1
+  /** Retain Handling: 0 send, 1 send if new, 2 do not send. */
+  rh?: 0 | 1 | 2
+}
+
 /** The query `GET /clients` understands; times are epoch seconds as EMQX's console sends them. */
 export interface ClientFilters {
   node?: string
@@ -120,6 +165,19 @@ export function clientsApi(http: Http) {
     },
     subscriptions(clientid: string, signal?: AbortSignal) {
       return http.get(`${path(clientid)}/subscriptions`, subscriptionListSchema, undefined, signal)
+    },
+    /** Subscribes the client as if it had sent SUBSCRIBE; 404 CLIENTID_NOT_FOUND when unknown. */
+    subscribe(clientid: string, options: SubscribeOptions) {
+      return http.send('post', `${path(clientid)}/subscribe`, subscriptionSchema, options)
+    },
+    unsubscribe(clientid: string, topic: string): Promise<void> {
+      return http.send('post', `${path(clientid)}/unsubscribe`, null, { topic })
+    },
+    mqueueMessages(clientid: string, params: ClientMessageParams = {}, signal?: AbortSignal): Promise<ClientMessagePage> {
+      return http.get(`${path(clientid)}/mqueue_messages`, clientMessagePageSchema, { ...params }, signal)
+    },
+    inflightMessages(clientid: string, params: ClientMessageParams = {}, signal?: AbortSignal): Promise<ClientMessagePage> {
+      return http.get(`${path(clientid)}/inflight_messages`, clientMessagePageSchema, { ...params }, signal)
     },
     /** Up to 10 client ids containing `query`, for completion. */
     async suggest(query: string, signal?: AbortSignal): Promise<string[]> {

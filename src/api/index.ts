@@ -1,8 +1,17 @@
 // The typed EMQX v5 API: one module per area, composed over one Http client.
 import type { Http } from './http.ts'
 import { authApi } from './auth.ts'
+import { autoSubscribeApi } from './autoSubscribe.ts'
+import { bannedApi } from './banned.ts'
 import { clientsApi } from './clients.ts'
+import { delayedApi } from './delayed.ts'
+import { flappingApi } from './flapping.ts'
+import { mqttConfigApi } from './mqttConfig.ts'
+import { publishApi } from './publish.ts'
+import { retainerApi } from './retainer.ts'
 import { subscriptionsApi } from './subscriptions.ts'
+import { topicRewriteApi } from './topicRewrite.ts'
+import { topicsApi } from './topics.ts'
 
 export function createApi(http: Http) {
   return {
@@ -10,6 +19,15 @@ export function createApi(http: Http) {
     auth: authApi(http),
     clients: clientsApi(http),
     subscriptions: subscriptionsApi(http),
+    topics: topicsApi(http),
+    banned: bannedApi(http),
+    flapping: flappingApi(http),
+    retainer: retainerApi(http),
+    delayed: delayedApi(http),
+    publish: publishApi(http),
+    mqttConfig: mqttConfigApi(http),
+    topicRewrite: topicRewriteApi(http),
+    autoSubscribe: autoSubscribeApi(http),
   }
 }
 

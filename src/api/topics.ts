@@ -1,0 +1,39 @@
+// Routes (`/topics`): the topics with at least one subscriber, per node.
+import * as v from 'valibot'
+import { paged, type Http } from './http.ts'
+
+export const topicSchema = v.object({
+  topic: v.string(),
+  node: v.nullish(v.string()),
+  /** Durable sessions' routes name the session instead of a node (EMQX 5.5+). */
+  session: v.nullish(v.string()),
+})
+export type Topic = v.InferOutput<typeof topicSchema>
+
+export const topicPageSchema = paged(topicSchema)
+export type TopicPage = v.InferOutput<typeof topicPageSchema>
+
+export interface TopicListParams {
+  /** Exact topic (filter) as subscribed, e.g. `sensors/+/temp`. */
+  topic?: string
+  node?: string
+  page?: number
+  limit?: number
+}
+
+export function topicsApi(http: Http) {
+  return {
+    list(params: TopicListParams = {}, signal?: AbortSignal): Promise<TopicPage> {
+      return http.get('topics', topicPageSchema, { ...params }, signal)
+    },
+    /** Up to 10 routed topics containing `query`, for completion (the API filters by exact topic only). */
+    async suggest(query: string, signal?: AbortSignal): Promise<string[]> {
+      const page = await http.get('topics', topicPageSchema, { page: 1, limit: 1000 }, signal)
+      const needle = query.trim()
+      const topics = [...new Set(page.data.map((t) => t.topic))]
+      return topics.filter((topic) => topic.includes(needle)).slice(0, 10)
+    },
+  }
+}
+
+export type TopicsApi = ReturnType<typeof topicsApi>
