@@ -6,36 +6,42 @@ import type { IConnectPacket, ISubscription, QoS } from 'mqtt-packet'
 import { Connection, type ConnectionMeta } from './connection.ts'
 import { Hooks, type AuthzAction, type ClientInfo, type SubOptions } from './hooks.ts'
 import { startListeners, type Listeners, type ListenOptions } from './listeners.ts'
-import type { Message } from './message.ts'
+import { createMessage, type Message } from './message.ts'
 import { Metrics } from './metrics.ts'
+import { Retainer } from './features/retainer.ts'
 import { RC } from './reason-codes.ts'
-import { Session, type SessionLimits } from './session.ts'
-import { isValidFilter, matchesFilter, parseShare, TopicTrie } from './topic-trie.ts'
+import { Session } from './session.ts'
+import {
+  defaultMqttSettings,
+  defaultSysTopics,
+  mergeSysTopics,
+  stripUndefined,
+  toProtocolLimits,
+  type MqttSettings,
+  type MqttSettingsPatch,
+  type ProtocolLimits,
+  type SysTopicsPatch,
+  type SysTopicsSettings,
+} from './settings.ts'
+import { isValidFilter, parseShare, topicLevels, TopicTrie } from './topic-trie.ts'
 
-export interface BrokerOptions extends SessionLimits {
+/**
+ * The broker's numeric limits, derived from the MQTT settings. Sessions hold a reference to this
+ * very object, so a settings change is seen by every existing session at once.
+ */
+export interface BrokerOptions extends ProtocolLimits {
   /** Node name reported by the management API. */
   node: string
-  /** Largest MQTT packet accepted from clients (EMQX `max_packet_size`, 1 MB). */
-  maxPacketSize: number
-  /** Keep alive is enforced at this multiple of the client's interval (EMQX `keepalive_multiplier`). */
-  keepaliveMultiplier: number
-  /** Time a new connection gets to send CONNECT (EMQX `idle_timeout`). */
-  idleTimeoutMs: number
-  /** Session expiry in seconds for MQTT 3 clients with clean session off (EMQX `session_expiry_interval`, 2 h). */
-  v3SessionExpiry: number
 }
 
-export const defaultBrokerOptions: BrokerOptions = {
-  node: 'emqx@127.0.0.1',
-  maxPacketSize: 1024 * 1024,
-  keepaliveMultiplier: 1.5,
-  idleTimeoutMs: 15_000,
-  v3SessionExpiry: 7200,
-  inflightMax: 32,
-  mqueueMax: 1000,
-  awaitingRelMax: 100,
-  awaitRelTimeoutMs: 300_000,
-  mqueueStoreQos0: true,
+export const defaultBrokerOptions: BrokerOptions = { node: 'emqx@127.0.0.1', ...toProtocolLimits(defaultMqttSettings) }
+
+/** A will message waiting for its connection to end (and then for its Will Delay Interval). */
+export interface PendingWill {
+  message: Message
+  /** Will Delay Interval in seconds (MQTT 5; 0 for MQTT 3). */
+  delay: number
+  timer?: NodeJS.Timeout
 }
 
 const NEVER_EXPIRE = 0xffffffff
@@ -63,12 +69,25 @@ export class Broker {
   readonly metrics = new Metrics()
   readonly hooks = new Hooks()
   readonly startedAt = Date.now()
+  /** The MQTT settings as EMQX shows them (`/configs/mqtt`); `options` holds their numeric form. */
+  settings: MqttSettings
+  /** The `$SYS` topic settings (`/mqtt/sys_topics`). */
+  sysTopics: SysTopicsSettings = defaultSysTopics
+  /** Called after the settings changed (the `$SYS` publisher re-arms its timers). */
+  readonly settingsListeners = new Set<() => void>()
+  /** Will messages whose delay is running, by client id. */
+  private readonly pendingWills = new Map<string, PendingWill>()
   private readonly sessions = new Map<string, Session>()
   private readonly connections = new Set<Connection>()
   private readonly router = new TopicTrie<Route>()
-  private readonly retained = new Map<string, Message>()
+  /** Retained messages and their settings (EMQX's retainer). */
+  readonly retainer = new Retainer()
+  /** Extra `/stats` figures from the broker features (delayed messages). */
+  featureStats: () => BrokerStats = () => ({})
   /** Round-robin position per shared group and filter. */
   private readonly shareCursor = new Map<string, number>()
+  /** The member a sticky group keeps sending to, per group and filter. */
+  private readonly stickyMembers = new Map<string, string>()
   private liveCount = 0
   private subscriptionCount = 0
   private sharedSubscriptionCount = 0
@@ -76,8 +95,9 @@ export class Broker {
   private readonly housekeeping: NodeJS.Timeout
   private listeners: Listeners | undefined
 
-  constructor(options: Partial<BrokerOptions> = {}) {
-    this.options = { ...defaultBrokerOptions, ...options }
+  constructor(options: Partial<BrokerOptions> = {}, settings: MqttSettings = defaultMqttSettings) {
+    this.settings = settings
+    this.options = { ...defaultBrokerOptions, ...toProtocolLimits(settings), ...options }
     this.housekeeping = setInterval(() => {
       const now = Date.now()
       for (const session of this.sessions.values()) session.expireAwaitingRel(now)
@@ -89,9 +109,25 @@ export class Broker {
     return this.options.node
   }
 
+  /** Applies a (validated) settings change live: new limits reach existing sessions where EMQX applies them. */
+  configure(patch: MqttSettingsPatch): MqttSettings {
+    this.settings = { ...this.settings, ...stripUndefined(patch) } as MqttSettings
+    Object.assign(this.options, toProtocolLimits(this.settings))
+    for (const session of this.sessions.values()) session.limitsChanged()
+    for (const listener of this.settingsListeners) listener()
+    return this.settings
+  }
+
+  configureSysTopics(patch: SysTopicsPatch): SysTopicsSettings {
+    this.sysTopics = mergeSysTopics(this.sysTopics, patch)
+    for (const listener of this.settingsListeners) listener()
+    return this.sysTopics
+  }
+
   /** Starts the TCP and WebSocket listeners; returns the ports they really got. */
   async listen(options: ListenOptions): Promise<{ tcpPort: number; wsPort: number }> {
-    this.listeners = await startListeners((stream, meta) => this.accept(stream, meta), options, this.options.maxPacketSize)
+    // The WebSocket frame limit is fixed at start; MQTT's own limit below it follows the settings live.
+    this.listeners = await startListeners((stream, meta) => this.accept(stream, meta), options, 256 * 1024 * 1024)
     return { tcpPort: this.listeners.tcpPort, wsPort: this.listeners.wsPort }
   }
 
@@ -111,8 +147,13 @@ export class Broker {
   /** Binds a newly accepted CONNECT to a session: takes over, resumes or starts one. */
   openSession(connection: Connection, info: ClientInfo, packet: IConnectPacket): { session: Session; sessionPresent: boolean } {
     const cleanStart = packet.clean ?? true
+    // MQTT 5 clients ask for an interval, which EMQX caps at the zone's `session_expiry_interval`.
     const expiryInterval =
-      info.protoVer === 5 ? (packet.properties?.sessionExpiryInterval ?? 0) : cleanStart ? 0 : this.options.v3SessionExpiry
+      info.protoVer === 5
+        ? Math.min(packet.properties?.sessionExpiryInterval ?? 0, this.options.v3SessionExpiry)
+        : cleanStart
+          ? 0
+          : this.options.v3SessionExpiry
     let session = this.sessions.get(info.clientid)
     let sessionPresent = false
     if (session) {
@@ -122,6 +163,12 @@ export class Broker {
         this.metrics.inc('session.takenover')
         this.hooks.run('session.takenover', session.info)
         previous.close('takenover', RC.SESSION_TAKEN_OVER)
+      }
+      // A will still waiting for its delay is cancelled when the client comes back (MQTT 3.1.3.2.2).
+      const pendingWill = this.pendingWills.get(info.clientid)
+      if (pendingWill) {
+        clearTimeout(pendingWill.timer)
+        this.pendingWills.delete(info.clientid)
       }
       clearTimeout(session.expiryTimer)
       if (cleanStart) {
@@ -150,8 +197,7 @@ export class Broker {
     session.connectedAt = Date.now()
     session.disconnectedAt = undefined
     session.stats = connection.stats
-    const receiveMaximum = packet.properties?.receiveMaximum
-    session.inflightMax = Math.min(this.options.inflightMax, receiveMaximum ?? Infinity)
+    session.receiveMaximum = packet.properties?.receiveMaximum ?? Infinity
     this.attach(session, connection)
     this.highWater.connections = Math.max(this.highWater.connections, this.sessions.size)
     return { session, sessionPresent }
@@ -161,6 +207,10 @@ export class Broker {
     this.connections.delete(connection)
     const session = connection.session
     if (!session) return
+    // The will goes out unless the client said goodbye with a normal DISCONNECT (or was taken over by itself).
+    const will = connection.will
+    connection.will = undefined
+    if (will && wasConnected) this.scheduleWill(session, will)
     if (wasConnected) {
       this.metrics.inc('client.disconnected')
       this.hooks.run('client.disconnected', session.info, reason)
@@ -170,6 +220,27 @@ export class Broker {
     session.disconnectedAt = Date.now()
     if (session.expiryInterval === 0) this.terminate(session, reason)
     else if (session.expiryInterval < NEVER_EXPIRE) this.scheduleExpiry(session)
+  }
+
+  /** Publishes a will now, or after its delay; it goes out at the latest when the session ends. */
+  private scheduleWill(session: Session, will: PendingWill): void {
+    const delay = Math.min(will.delay, session.expiryInterval)
+    if (delay <= 0) return this.publishWill(session.info, will.message)
+    const pending: PendingWill = { ...will }
+    pending.timer = setTimeout(() => {
+      if (this.pendingWills.get(session.clientid) !== pending) return
+      this.pendingWills.delete(session.clientid)
+      this.publishWill(session.info, will.message)
+    }, Math.min(delay * 1000, MAX_TIMER_MS))
+    pending.timer.unref()
+    this.pendingWills.set(session.clientid, pending)
+  }
+
+  private publishWill(info: ClientInfo, message: Message): void {
+    if (!this.authorize(info, 'publish', message.topic)) return
+    // The Message Expiry Interval of a will counts from when it is published.
+    const fresh = createMessage({ ...message, properties: message.properties })
+    this.publish(fresh)
   }
 
   /** Counts and decides one authorization check (no rule answering means allowed, as EMQX's `no_match = allow`). */
@@ -193,19 +264,39 @@ export class Broker {
 
   subscribe(session: Session, subscription: ISubscription, subid: number | undefined): SubscribeResult {
     this.metrics.inc('client.subscribe')
-    const topic = subscription.topic
+    // Topic rewrite may change the filter; the packet's entry carries the new one on to the
+    // retained messages that follow the SUBACK.
+    const topic = (subscription.topic = this.hooks.filter('client.subscribe', session.info, subscription.topic))
     const parsed = parseShare(topic)
+    const limits = this.options
     // No Local on a shared subscription is a protocol error (MQTT 3.8.3.1).
-    if (!parsed || !isValidFilter(parsed.filter) || (parsed.group !== undefined && subscription.nl)) {
+    if (
+      !parsed ||
+      !isValidFilter(parsed.filter) ||
+      topicLevels(parsed.filter) > limits.maxTopicLevels ||
+      (parsed.group !== undefined && subscription.nl)
+    ) {
       this.metrics.inc('packets.subscribe.error')
       return { code: RC.TOPIC_FILTER_INVALID, isNew: false }
+    }
+    if (parsed.group !== undefined && !limits.sharedSubscription) {
+      this.metrics.inc('packets.subscribe.error')
+      return { code: RC.SHARED_SUBSCRIPTIONS_NOT_SUPPORTED, isNew: false }
+    }
+    if (!limits.wildcardSubscription && /(^|\/)[+#](\/|$)/.test(parsed.filter)) {
+      this.metrics.inc('packets.subscribe.error')
+      return { code: RC.WILDCARD_SUBSCRIPTIONS_NOT_SUPPORTED, isNew: false }
+    }
+    if (!session.subscriptions.has(topic) && session.subscriptions.size >= limits.maxSubscriptions) {
+      this.metrics.inc('packets.subscribe.error')
+      return { code: RC.QUOTA_EXCEEDED, isNew: false }
     }
     if (!this.authorize(session.info, 'subscribe', topic)) {
       this.metrics.inc('packets.subscribe.auth_error')
       return { code: RC.NOT_AUTHORIZED, isNew: false }
     }
     const options: SubOptions = {
-      qos: Math.min(subscription.qos, 2) as QoS,
+      qos: Math.min(subscription.qos, limits.maxQosAllowed) as QoS,
       nl: subscription.nl === true,
       rap: subscription.rap === true,
       rh: subscription.rh ?? 0,
@@ -230,20 +321,15 @@ export class Broker {
   deliverRetained(session: Session, topic: string, options: SubOptions, isNew: boolean): void {
     if (options.share !== undefined || options.rh === 2 || (options.rh === 1 && !isNew)) return
     const filter = parseShare(topic)!.filter
-    const now = Date.now()
-    for (const message of this.retained.values()) {
-      if (message.expiresAt !== undefined && now >= message.expiresAt) {
-        this.retained.delete(message.topic)
-        continue
-      }
-      if (!matchesFilter(filter, message.topic)) continue
-      const subids = options.subid !== undefined ? [options.subid] : []
-      session.deliver({ message, qos: Math.min(message.qos, options.qos) as QoS, retain: true, subids })
+    const subids = options.subid !== undefined ? [options.subid] : []
+    for (const message of this.retainer.forSubscription(filter)) {
+      session.deliver({ message, qos: this.deliveryQos(message.qos, options.qos), retain: true, subids })
     }
   }
 
-  unsubscribe(session: Session, topic: string): boolean {
+  unsubscribe(session: Session, filter: string): boolean {
     this.metrics.inc('client.unsubscribe')
+    const topic = this.hooks.filter('client.unsubscribe', session.info, filter)
     const options = session.subscriptions.get(topic)
     if (!options) return false
     this.dropSubscription(session, topic, options)
@@ -258,12 +344,15 @@ export class Broker {
   publish(message: Message): number {
     this.metrics.inc('messages.publish')
     const accepted = this.hooks.publish(message)
+    // Taken over by a feature (delayed publish): routed later, if ever.
+    if (accepted === 'stop') return 0
     if (!accepted) {
       this.metrics.inc('messages.dropped')
       this.hooks.run('message.dropped', message, 'dropped_by_hook')
       return -1
     }
-    if (accepted.retain) this.retain(accepted)
+    // With `stop_publish_clear_msg`, a retained message that clears its topic goes no further.
+    if (accepted.retain && !this.retainer.onPublish(accepted)) return 0
     const matched = this.route(accepted)
     if (matched === 0) {
       this.metrics.inc('messages.dropped')
@@ -318,10 +407,11 @@ export class Broker {
       'suboptions.max': h.subscriptions,
       'subscriptions.shared.count': this.sharedSubscriptionCount,
       'subscriptions.shared.max': h.shared,
-      'retained.count': this.retained.size,
-      'retained.max': h.retained,
+      'retained.count': this.retainer.count(),
+      'retained.max': this.retainer.maxCount,
       'delayed.count': 0,
       'delayed.max': 0,
+      ...this.featureStats(),
     }
   }
 
@@ -346,9 +436,17 @@ export class Broker {
   private detach(session: Session): void {
     if (session.connection) this.liveCount--
     session.connection = undefined
+    session.stopTimers()
   }
 
   private terminate(session: Session, reason: string): void {
+    // A will still waiting for its delay goes out when the session ends (MQTT 3.1.3.2.2).
+    const will = this.pendingWills.get(session.clientid)
+    if (will) {
+      clearTimeout(will.timer)
+      this.pendingWills.delete(session.clientid)
+      this.publishWill(session.info, will.message)
+    }
     this.removeSession(session)
     this.metrics.inc('session.terminated')
     this.hooks.run('session.terminated', session.info, reason)
@@ -378,12 +476,6 @@ export class Broker {
     wait()
   }
 
-  private retain(message: Message): void {
-    if (message.payload.length === 0) this.retained.delete(message.topic)
-    else this.retained.set(message.topic, message)
-    this.highWater.retained = Math.max(this.highWater.retained, this.retained.size)
-  }
-
   private route(message: Message): number {
     let matched = 0
     let groups: Map<string, { group: string; filter: string; members: string[] }> | undefined
@@ -400,40 +492,83 @@ export class Broker {
     })
     if (groups) {
       for (const [key, { group, filter, members }] of groups) {
-        const member = this.pickShared(key, members)
+        const member = this.pickShared(key, group, members, message)
         if (this.dispatch(member, `$share/${group}/${filter}`, message)) matched++
       }
     }
     return matched
   }
 
-  /** Round robin over the group's connected members; offline ones only when nobody is online. */
-  private pickShared(key: string, members: string[]): string {
+  /**
+   * Picks the group member that gets a shared message, by `shared_subscription_strategy`. Connected
+   * members are preferred; offline ones (persistent sessions) only when nobody is online.
+   */
+  private pickShared(key: string, group: string, members: string[], message: Message): string {
     const online = members.filter((clientid) => this.sessions.get(clientid)?.connected)
     const pool = online.length > 0 ? online : members
-    const cursor = this.shareCursor.get(key) ?? 0
-    this.shareCursor.set(key, (cursor + 1) % pool.length)
-    return pool[cursor % pool.length]
+    switch (this.options.sharedStrategy) {
+      case 'random':
+      case 'local': // a single node: every member is local
+        return pool[Math.floor(Math.random() * pool.length)]
+      case 'hash_topic':
+        return pool[hash(message.topic) % pool.length]
+      case 'hash_clientid':
+        return pool[hash(message.from) % pool.length]
+      case 'sticky': {
+        const current = this.stickyMembers.get(key)
+        if (current !== undefined && pool.includes(current)) return current
+        const chosen = pool[Math.floor(Math.random() * pool.length)]
+        this.stickyMembers.set(key, chosen)
+        return chosen
+      }
+      case 'round_robin_per_group': {
+        // One cursor per group, whatever filter matched.
+        const cursor = this.shareCursor.get(`group\u0000${group}`) ?? 0
+        this.shareCursor.set(`group\u0000${group}`, cursor + 1)
+        return pool[cursor % pool.length]
+      }
+      default: {
+        const cursor = this.shareCursor.get(key) ?? 0
+        this.shareCursor.set(key, (cursor + 1) % pool.length)
+        return pool[cursor % pool.length]
+      }
+    }
+  }
+
+  /** The QoS a delivery gets: the lower of both, or the subscription's with `upgrade_qos`. */
+  private deliveryQos(published: QoS, subscribed: QoS): QoS {
+    return this.options.upgradeQos ? subscribed : (Math.min(published, subscribed) as QoS)
   }
 
   private dispatch(clientid: string, topic: string, message: Message): boolean {
     const session = this.sessions.get(clientid)
     const options = session?.subscriptions.get(topic)
     if (!session || !options) return false
-    if (options.nl && message.from === clientid) {
+    // No Local, or EMQX's `ignore_loop_deliver` for every client (MQTT 3 has no No Local).
+    if ((options.nl || this.options.ignoreLoopDeliver) && message.from === clientid) {
       this.metrics.inc('delivery.dropped')
       this.metrics.inc('delivery.dropped.no_local')
       return false
     }
     session.deliver({
       message,
-      qos: Math.min(message.qos, options.qos) as QoS,
+      qos: this.deliveryQos(message.qos, options.qos),
       // Without Retain As Published, a live delivery never carries the retain flag (MQTT 3.3.1.3).
       retain: options.rap && message.retain,
       subids: options.subid !== undefined ? [options.subid] : [],
     })
     return true
   }
+}
+
+/** FNV-1a, for the hash_topic and hash_clientid strategies. */
+function hash(text: string): number {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i)
+    h = Math.imul(h, 0x01000193)
+  }
+  return h >>> 0
 }
 
 function routeKey(clientid: string, share: string | undefined): string {

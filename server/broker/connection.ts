@@ -12,12 +12,12 @@ import type {
   PacketCmd,
   QoS,
 } from 'mqtt-packet'
-import type { Broker } from './broker.ts'
+import type { Broker, PendingWill } from './broker.ts'
 import type { AuthDecision, ClientInfo } from './hooks.ts'
 import { createMessage, type PublishProperties } from './message.ts'
 import { connackCodeV3, RC } from './reason-codes.ts'
 import { newChannelStats, type Delivery, type Session } from './session.ts'
-import { isValidTopicName } from './topic-trie.ts'
+import { isValidTopicName, topicLevels } from './topic-trie.ts'
 
 export interface ConnectionMeta {
   /** `tcp:default` or `ws:default`, as EMQX names its listeners. */
@@ -25,9 +25,6 @@ export interface ConnectionMeta {
   peerhost: string
   peerport: number
 }
-
-/** The highest topic alias a client may use; announced in CONNACK. */
-const TOPIC_ALIAS_MAX = 65535
 
 type ConnectionState = 'idle' | 'connecting' | 'connected' | 'closed'
 
@@ -49,19 +46,42 @@ export class Connection {
   private timer: NodeJS.Timeout | undefined
   private readonly aliases = new Map<number, string>()
   private maxOutgoingPacketSize = Infinity
+  /** The will message of this connection, dropped by a normal DISCONNECT. */
+  will: PendingWill | undefined
+  /** The Receive Maximum we announced: incoming QoS 2 messages that may await PUBREL at once. */
+  private receiveMaximum = 65535
+  /** The first bytes of the stream, to answer a CONNECT with an unsupported protocol level. */
+  private head: Buffer | undefined
 
   constructor(broker: Broker, stream: Duplex, meta: ConnectionMeta) {
     this.broker = broker
     this.stream = stream
     this.meta = meta
     this.parser.on('packet', (packet) => this.onPacket(packet))
-    this.parser.on('error', () => this.close('malformed_packet', RC.MALFORMED_PACKET))
+    this.parser.on('error', (error: Error) => this.onParseError(error))
     stream.on('data', (chunk: Buffer) => this.onData(chunk))
     stream.on('error', () => this.close('sock_error'))
     stream.on('end', () => this.close('sock_closed'))
     stream.on('close', () => this.close('sock_closed'))
     // A connection that never sends CONNECT is dropped, like EMQX's `idle_timeout`.
-    this.timer = setTimeout(() => this.close('idle_timeout'), broker.options.idleTimeoutMs)
+    const idle = broker.options.idleTimeoutMs
+    this.timer = setTimeout(() => this.close('idle_timeout'), Number.isFinite(idle) ? Math.min(idle, 2 ** 31 - 1) : 2 ** 31 - 1)
+  }
+
+  /**
+   * A packet that does not parse. A CONNECT with an unknown protocol level gets CONNACK 1 (MQTT 3)
+   * or 0x84 (levels above 5, MQTT 5 style) first; anything else just closes (0x81 to MQTT 5 clients).
+   */
+  private onParseError(error: Error): void {
+    if (this.state === 'idle' && error.message === 'Invalid protocol version') {
+      const level = protocolLevelOf(this.head)
+      this.broker.metrics.inc('client.connack')
+      this.broker.metrics.inc('packets.connack.error')
+      const bytes = level !== undefined && level > 5 ? Buffer.from([0x20, 0x03, 0x00, RC.UNSUPPORTED_PROTOCOL_VERSION, 0x00]) : Buffer.from([0x20, 0x02, 0x00, 0x01])
+      this.write('connack', bytes)
+      return this.close('unsupported_protocol_version')
+    }
+    this.close('malformed_packet', RC.MALFORMED_PACKET)
   }
 
   /**
@@ -77,6 +97,8 @@ export class Connection {
     this.state = 'closed'
     clearTimeout(this.timer)
     this.backlog = []
+    this.head = undefined
+    this.parser.removeAllListeners('packet')
     this.stream.end()
     // A peer that never finishes the close handshake must not keep the socket forever.
     const force = setTimeout(() => this.stream.destroy(), 5000)
@@ -145,10 +167,20 @@ export class Connection {
     this.stats.recv_cnt++
     this.stats.recv_oct += chunk.length
     this.broker.metrics.inc('bytes.received', chunk.length)
-    this.parser.parse(chunk)
+    if (this.state === 'idle') this.head = this.head ? Buffer.concat([this.head, chunk]).subarray(0, 64) : chunk.subarray(0, 64)
+    try {
+      this.parser.parse(chunk)
+    } catch (error) {
+      // mqtt-packet should report problems as 'error' events; anything it throws is a malformed packet too.
+      this.close('malformed_packet', RC.MALFORMED_PACKET)
+      return
+    }
     // The parser buffers a packet until it is complete; refuse to buffer more than the limit.
     const announced = (this.parser as unknown as { packet: { length: number } }).packet.length
-    if (announced > this.broker.options.maxPacketSize) this.close('frame_too_large', RC.PACKET_TOO_LARGE)
+    if (announced > this.broker.options.maxPacketSize) {
+      this.broker.metrics.inc('packets.publish.error')
+      this.close('frame_too_large', RC.PACKET_TOO_LARGE)
+    }
   }
 
   private onPacket(packet: Packet): void {
@@ -197,8 +229,10 @@ export class Connection {
     const metrics = this.broker.metrics
     metrics.inc('client.connect')
     clearTimeout(this.timer)
+    this.head = undefined
     this.protocolVersion = packet.protocolVersion ?? 4
     this.state = 'connecting'
+    const limits = this.broker.options
     let clientid = packet.clientId
     let assigned = false
     if (clientid === '') {
@@ -206,6 +240,15 @@ export class Connection {
       if (this.protocolVersion < 5 && !packet.clean) return this.refuse(RC.CLIENT_IDENTIFIER_NOT_VALID, 'invalid_clientid')
       clientid = this.broker.assignClientId()
       assigned = true
+    } else if (clientid.length > limits.maxClientidLen || clientid.includes('\uFFFD') || clientid.includes('\u0000')) {
+      // Longer than `max_clientid_len`, or not valid UTF-8 (decoded to U+FFFD) / a NUL character.
+      return this.refuse(RC.CLIENT_IDENTIFIER_NOT_VALID, 'invalid_clientid')
+    }
+    const will = packet.will
+    if (will) {
+      if (!isValidTopicName(will.topic) || topicLevels(will.topic) > limits.maxTopicLevels) return this.refuse(RC.TOPIC_NAME_INVALID, 'invalid_will_topic')
+      if ((will.qos ?? 0) > limits.maxQosAllowed) return this.refuse(RC.QOS_NOT_SUPPORTED, 'will_qos_not_supported')
+      if (will.retain && !limits.retainAvailable) return this.refuse(RC.RETAIN_NOT_SUPPORTED, 'will_retain_not_supported')
     }
     const info: ClientInfo = {
       clientid,
@@ -244,12 +287,17 @@ export class Connection {
     if (decision?.result === 'deny') {
       metrics.inc('authentication.failure')
       metrics.inc('packets.connack.auth_error')
-      const reasonCode = {
-        bad_username_or_password: RC.BAD_USERNAME_OR_PASSWORD,
-        not_authorized: RC.NOT_AUTHORIZED,
-        banned: RC.BANNED,
-        server_unavailable: RC.SERVER_UNAVAILABLE,
-      }[decision.reason]
+      const reasonCode =
+        decision.reasonCode ??
+        {
+          bad_username_or_password: RC.BAD_USERNAME_OR_PASSWORD,
+          not_authorized: RC.NOT_AUTHORIZED,
+          banned: RC.BANNED,
+          server_unavailable: RC.SERVER_UNAVAILABLE,
+          server_busy: RC.SERVER_BUSY,
+          client_identifier_not_valid: RC.CLIENT_IDENTIFIER_NOT_VALID,
+        }[decision.reason] ??
+        RC.NOT_AUTHORIZED
       return this.refuse(reasonCode, decision.reason)
     }
     if (!decision) {
@@ -263,6 +311,25 @@ export class Connection {
     const { session, sessionPresent } = this.broker.openSession(this, info, packet)
     this.session = session
     const v5 = this.protocolVersion === 5
+    const limits = this.broker.options
+    if (packet.will) {
+      this.will = {
+        message: createMessage({
+          topic: packet.will.topic,
+          payload: Buffer.from(packet.will.payload ?? Buffer.alloc(0)),
+          qos: packet.will.qos ?? 0,
+          retain: packet.will.retain ?? false,
+          from: info.clientid,
+          fromUsername: info.username,
+          properties: v5 ? (willProperties(packet.will.properties) as PublishProperties) : undefined,
+        }),
+        delay: v5 ? (packet.will.properties?.willDelayInterval ?? 0) : 0,
+      }
+    }
+    this.receiveMaximum = Math.min(65535, limits.inflightMax)
+    // EMQX's `server_keepalive` overrides the client's keep alive (MQTT 5 clients are told so).
+    const keepalive = limits.serverKeepalive ?? packet.keepalive ?? 0
+    session.keepalive = keepalive
     this.send({
       cmd: 'connack',
       sessionPresent: this.protocolVersion > 3 && sessionPresent,
@@ -270,12 +337,18 @@ export class Connection {
       properties: v5
         ? {
             ...(assigned ? { assignedClientIdentifier: info.clientid } : {}),
-            topicAliasMaximum: TOPIC_ALIAS_MAX,
-            maximumPacketSize: this.broker.options.maxPacketSize,
-            retainAvailable: true,
-            wildcardSubscriptionAvailable: true,
+            receiveMaximum: this.receiveMaximum,
+            topicAliasMaximum: limits.maxTopicAlias,
+            maximumPacketSize: limits.maxPacketSize,
+            retainAvailable: limits.retainAvailable,
+            wildcardSubscriptionAvailable: limits.wildcardSubscription,
             subscriptionIdentifiersAvailable: true,
-            sharedSubscriptionAvailable: true,
+            sharedSubscriptionAvailable: limits.sharedSubscription,
+            ...(limits.maxQosAllowed < 2 ? { maximumQoS: limits.maxQosAllowed as 0 | 1 } : {}),
+            ...(limits.serverKeepalive !== undefined ? { serverKeepAlive: limits.serverKeepalive } : {}),
+            ...(packet.properties?.requestResponseInformation && limits.responseInformation
+              ? { responseInformation: limits.responseInformation }
+              : {}),
           }
         : undefined,
     })
@@ -283,7 +356,7 @@ export class Connection {
     metrics.inc('client.connack')
     metrics.inc('client.connected')
     this.broker.hooks.run('client.connected', info)
-    this.armKeepalive(packet.keepalive ?? 0)
+    this.armKeepalive(keepalive)
     session.resume()
     const backlog = this.backlog
     this.backlog = []
@@ -318,25 +391,44 @@ export class Connection {
     const session = this.session!
     const v5 = this.protocolVersion === 5
     const metrics = this.broker.metrics
+    const limits = this.broker.options
     const { qos, messageId } = packet
     let topic = packet.topic
     const alias = packet.properties?.topicAlias
     if (alias !== undefined) {
-      if (!v5 || alias === 0 || alias > TOPIC_ALIAS_MAX) return this.close('invalid_topic_alias', RC.TOPIC_ALIAS_INVALID)
+      if (!v5 || alias === 0 || alias > limits.maxTopicAlias) return this.close('invalid_topic_alias', RC.TOPIC_ALIAS_INVALID)
       if (topic) this.aliases.set(alias, topic)
       else topic = this.aliases.get(alias) ?? ''
     }
-    if (!isValidTopicName(topic)) {
+    if (topic.includes('\uFFFD')) {
+      // Not valid UTF-8 (mqtt-packet decodes bad bytes to U+FFFD).
+      metrics.inc('packets.publish.error')
+      return this.close('malformed_topic', RC.MALFORMED_PACKET)
+    }
+    if (!isValidTopicName(topic) || topicLevels(topic) > limits.maxTopicLevels) {
       metrics.inc('packets.publish.error')
       return this.close('invalid_topic', RC.TOPIC_NAME_INVALID)
     }
+    if (qos > limits.maxQosAllowed) {
+      metrics.inc('packets.publish.error')
+      return this.close('qos_not_supported', RC.QOS_NOT_SUPPORTED)
+    }
+    if (packet.retain && !limits.retainAvailable) {
+      metrics.inc('packets.publish.error')
+      return this.close('retain_not_supported', RC.RETAIN_NOT_SUPPORTED)
+    }
 
     if (qos === 2) {
+      // More QoS 2 messages awaiting PUBREL than the Receive Maximum we announced (MQTT 3.3.4).
+      if (v5 && !session.awaitingRel.has(messageId!) && session.awaitingRel.size >= this.receiveMaximum) {
+        metrics.inc('packets.publish.dropped')
+        return this.close('receive_maximum_exceeded', RC.RECEIVE_MAXIMUM_EXCEEDED)
+      }
       const slot = session.awaitRel(messageId!)
       if (slot === 'in_use') {
-        // A retransmission of a QoS 2 message we already have: acknowledge again, deliver once.
+        // The id still awaits its PUBREL: delivered once, answered with 0x91 as EMQX does (MQTT 3: plain PUBREC).
         metrics.inc('packets.publish.inuse')
-        this.send({ cmd: 'pubrec', messageId, reasonCode: RC.SUCCESS })
+        this.send({ cmd: 'pubrec', messageId, reasonCode: v5 ? RC.PACKET_IDENTIFIER_IN_USE : RC.SUCCESS })
         return
       }
       if (slot === 'full') {
@@ -419,6 +511,8 @@ export class Connection {
 
   private onDisconnect(packet: IDisconnectPacket): void {
     const session = this.session!
+    // Only "disconnect with will message" (0x04) keeps the will; a normal DISCONNECT discards it.
+    if (!(this.protocolVersion === 5 && packet.reasonCode === RC.DISCONNECT_WITH_WILL)) this.will = undefined
     const expiry = packet.properties?.sessionExpiryInterval
     if (this.protocolVersion === 5 && expiry !== undefined) {
       // A session that was to end with the connection may not be extended at DISCONNECT (MQTT 3.14.2.2.2).
@@ -427,6 +521,24 @@ export class Connection {
     }
     this.close('normal')
   }
+}
+
+/** Reads the protocol level of a CONNECT from its first bytes (undefined when it cannot). */
+function protocolLevelOf(head: Buffer | undefined): number | undefined {
+  if (!head || head.length < 2) return undefined
+  let pos = 1
+  for (let i = 0; i < 4 && pos < head.length; i++) if ((head[pos++] & 0x80) === 0) break
+  if (pos + 2 > head.length) return undefined
+  const nameLength = head.readUInt16BE(pos)
+  const at = pos + 2 + nameLength
+  return at < head.length ? head[at] & 0x7f : undefined
+}
+
+/** The will properties that travel on as PUBLISH properties (the delay is ours to handle). */
+function willProperties(properties: NonNullable<IConnectPacket['will']>['properties']): PublishProperties | undefined {
+  if (!properties) return undefined
+  const { willDelayInterval: _delay, ...rest } = properties
+  return Object.keys(rest).length > 0 ? (rest as PublishProperties) : undefined
 }
 
 function outgoingProperties(delivery: Delivery): PublishProperties | undefined {

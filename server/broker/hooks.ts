@@ -31,7 +31,12 @@ export interface SubOptions {
 
 export type AuthDecision =
   | { result: 'allow'; isSuperuser?: boolean }
-  | { result: 'deny'; reason: 'bad_username_or_password' | 'not_authorized' | 'banned' | 'server_unavailable' }
+  | {
+      result: 'deny'
+      reason: 'bad_username_or_password' | 'not_authorized' | 'banned' | 'server_unavailable' | 'server_busy' | 'client_identifier_not_valid'
+      /** A CONNACK reason code (MQTT 5 numbering) that overrides the one `reason` implies; MQTT 3 clients get the closest v3 code. */
+      reasonCode?: number
+    }
 
 export type AuthzAction = 'publish' | 'subscribe'
 
@@ -49,8 +54,15 @@ export interface HookPoints {
   'session.terminated': (info: ClientInfo, reason: string) => void
   'session.subscribed': (info: ClientInfo, filter: string, options: SubOptions) => void
   'session.unsubscribed': (info: ClientInfo, filter: string) => void
-  /** Each callback may return a rewritten message, or null to drop it. */
-  'message.publish': (message: Message) => Message | null | undefined
+  /**
+   * Each callback may return a rewritten message, null to drop it, or 'stop' when it took the
+   * message over (delayed publish): then it is neither routed nor counted as dropped.
+   */
+  'message.publish': (message: Message) => Message | null | 'stop' | undefined
+  /** Each callback may return a rewritten topic filter for a SUBSCRIBE (topic rewrite). */
+  'client.subscribe': (info: ClientInfo, filter: string) => string | undefined
+  /** Each callback may return a rewritten topic filter for an UNSUBSCRIBE (topic rewrite). */
+  'client.unsubscribe': (info: ClientInfo, filter: string) => string | undefined
   'message.delivered': (info: ClientInfo, message: Message) => void
   'message.acked': (info: ClientInfo, message: Message) => void
   /** A message dropped before routing (no subscribers, rejected by a hook). */
@@ -125,14 +137,21 @@ export class Hooks {
     return 'nomatch'
   }
 
-  /** Folds the message through every `message.publish` callback; null means dropped. */
-  publish(message: Message): Message | null {
+  /** Folds the message through every `message.publish` callback; null means dropped, 'stop' taken over. */
+  publish(message: Message): Message | null | 'stop' {
     let current = message
     for (const callback of this.callbacks('message.publish')) {
       const answer = callback(current)
-      if (answer === null) return null
+      if (answer === null || answer === 'stop') return answer
       if (answer) current = answer
     }
+    return current
+  }
+
+  /** Folds a SUBSCRIBE or UNSUBSCRIBE topic filter through the callbacks that may rewrite it. */
+  filter(name: 'client.subscribe' | 'client.unsubscribe', info: ClientInfo, filter: string): string {
+    let current = filter
+    for (const callback of this.callbacks(name)) current = callback(info, current) ?? current
     return current
   }
 }

@@ -40,6 +40,12 @@ export function newChannelStats(): ChannelStats {
 export interface SessionLimits {
   /** Outgoing QoS 1/2 messages awaiting acknowledgement (EMQX `max_inflight`). */
   inflightMax: number
+  /** Unacknowledged QoS 1/2 messages are sent again (DUP) after this long (EMQX `retry_interval`). */
+  retryIntervalMs: number
+  /** Topic -> priority for the queue (EMQX `mqueue_priorities`); undefined when disabled. */
+  mqueuePriorities: Map<string, number> | undefined
+  /** Priority of topics not in `mqueuePriorities` (EMQX `mqueue_default_priority`). */
+  mqueueDefaultPriority: 'highest' | 'lowest'
   /** Messages queued while the inflight window is full or the client is away (EMQX `max_mqueue_len`). */
   mqueueMax: number
   /** Incoming QoS 2 messages awaiting PUBREL (EMQX `max_awaiting_rel`). */
@@ -56,13 +62,20 @@ export interface Delivery {
   qos: QoS
   retain: boolean
   subids: number[]
+  /** Queue priority, set when it is queued with priorities enabled. */
+  priority?: number
 }
 
 interface InflightEntry {
   delivery: Delivery
   /** 'publish': waiting for PUBACK / PUBREC; 'pubrel': PUBREL sent, waiting for PUBCOMP. */
   phase: 'publish' | 'pubrel'
+  /** When it was last sent, for `retry_interval`. */
+  sentAt: number
 }
+
+/** Bytes a connection may have waiting in its socket buffer before QoS 0 messages to it are dropped. */
+export const WRITE_BUFFER_LIMIT = 1024 * 1024
 
 type DropReason = 'queue_full' | 'expired' | 'too_large' | 'qos0_msg'
 
@@ -90,17 +103,18 @@ export class Session {
   mqueueDropped = 0
   /** Incoming QoS 2 packet ids awaiting PUBREL, with the time they arrived. */
   readonly awaitingRel = new Map<number, number>()
-  inflightMax: number
+  /** The client's Receive Maximum (MQTT 5), which caps our inflight window. */
+  receiveMaximum = Infinity
   readonly limits: SessionLimits
   private readonly metrics: Metrics
   private readonly hooks: Hooks
   private nextPacketId = 1
+  private retryTimer: NodeJS.Timeout | undefined
 
   constructor(clientid: string, info: ClientInfo, limits: SessionLimits, metrics: Metrics, hooks: Hooks) {
     this.clientid = clientid
     this.info = info
     this.limits = limits
-    this.inflightMax = limits.inflightMax
     this.metrics = metrics
     this.hooks = hooks
   }
@@ -109,12 +123,41 @@ export class Session {
     return this.connection !== undefined
   }
 
+  /** The inflight window: EMQX `max_inflight`, capped by the client's Receive Maximum. Read live. */
+  get inflightMax(): number {
+    return Math.min(this.limits.inflightMax, this.receiveMaximum)
+  }
+
+  /** Settings changed: a wider window or a shorter queue takes effect now, as in EMQX. */
+  limitsChanged(): void {
+    while (this.mqueue.length > this.limits.mqueueMax) {
+      this.mqueueDropped++
+      this.drop(this.removeLowest(), 'queue_full')
+    }
+    this.drain()
+    if (this.retryTimer) {
+      clearTimeout(this.retryTimer)
+      this.retryTimer = undefined
+      this.armRetry()
+    }
+  }
+
+  /** Stops the timers of a session that is going away or losing its connection. */
+  stopTimers(): void {
+    clearTimeout(this.retryTimer)
+    this.retryTimer = undefined
+  }
+
   /** Sends the message now if the client and the inflight window allow, queues it otherwise. */
   deliver(delivery: Delivery): void {
     if (isExpired(delivery.message)) return this.drop(delivery, 'expired')
     const connection = this.connection
     if (delivery.qos === 0) {
-      if (connection) return this.transmit(connection, delivery)
+      if (connection) {
+        // A slow reader: its socket buffer is full, so QoS 0 messages to it are dropped, not buffered.
+        if (connection.stream.writableLength > WRITE_BUFFER_LIMIT) return this.drop(delivery, 'qos0_msg', true)
+        return this.transmit(connection, delivery)
+      }
       if (!this.limits.mqueueStoreQos0) return this.drop(delivery, 'qos0_msg')
       return this.enqueue(delivery)
     }
@@ -179,10 +222,48 @@ export class Session {
   resume(): void {
     const connection = this.connection
     if (!connection) return
+    const now = Date.now()
     for (const [packetId, entry] of this.inflight) {
+      entry.sentAt = now
       if (entry.phase === 'pubrel') connection.send({ cmd: 'pubrel', messageId: packetId, reasonCode: 0 })
       else connection.sendPublish(entry.delivery, packetId, true)
     }
+    this.armRetry()
+    this.drain()
+  }
+
+  /** Sends again, with DUP, what the client has not acknowledged within `retry_interval`. */
+  private armRetry(): void {
+    if (this.retryTimer || this.inflight.size === 0 || !this.connection) return
+    const interval = this.limits.retryIntervalMs
+    if (!Number.isFinite(interval) || interval <= 0) return
+    let oldest = Infinity
+    for (const entry of this.inflight.values()) oldest = Math.min(oldest, entry.sentAt)
+    const wait = Math.max(10, Math.min(oldest + interval - Date.now(), 2 ** 31 - 1))
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined
+      this.retry()
+    }, wait)
+    this.retryTimer.unref()
+  }
+
+  private retry(): void {
+    const connection = this.connection
+    if (!connection) return
+    const now = Date.now()
+    const interval = this.limits.retryIntervalMs
+    for (const [packetId, entry] of this.inflight) {
+      if (now - entry.sentAt < interval) continue
+      if (entry.phase === 'publish' && isExpired(entry.delivery.message)) {
+        this.inflight.delete(packetId)
+        this.drop(entry.delivery, 'expired')
+        continue
+      }
+      entry.sentAt = now
+      if (entry.phase === 'pubrel') connection.send({ cmd: 'pubrel', messageId: packetId, reasonCode: 0 })
+      else connection.sendPublish(entry.delivery, packetId, true)
+    }
+    this.armRetry()
     this.drain()
   }
 
@@ -208,6 +289,7 @@ export class Session {
       if (next.qos > 0 && this.inflight.size >= this.inflightMax) return
       this.mqueue.shift()
       if (isExpired(next.message)) this.drop(next, 'expired')
+      else if (next.qos === 0 && connection.stream.writableLength > WRITE_BUFFER_LIMIT) this.drop(next, 'qos0_msg', true)
       else this.transmit(connection, next)
     }
   }
@@ -215,28 +297,55 @@ export class Session {
   private transmit(connection: Connection, delivery: Delivery): void {
     const packetId = delivery.qos > 0 ? this.allocatePacketId() : undefined
     if (!connection.sendPublish(delivery, packetId, false)) return this.drop(delivery, 'too_large')
-    if (packetId !== undefined) this.inflight.set(packetId, { delivery, phase: 'publish' })
+    if (packetId !== undefined) {
+      this.inflight.set(packetId, { delivery, phase: 'publish', sentAt: Date.now() })
+      this.armRetry()
+    }
     this.metrics.inc('messages.delivered')
     this.hooks.run('message.delivered', this.info, delivery.message)
   }
 
   private enqueue(delivery: Delivery): void {
-    if (this.mqueue.length >= this.limits.mqueueMax) {
-      // EMQX drops the oldest queued message to make room for the newest.
-      const oldest = this.mqueue.shift()
-      if (!oldest) return this.drop(delivery, 'queue_full')
-      this.mqueueDropped++
-      this.drop(oldest, 'queue_full')
+    const limit = this.limits.mqueueMax
+    if (limit <= 0) return this.drop(delivery, delivery.qos === 0 ? 'qos0_msg' : 'queue_full')
+    const priorities = this.limits.mqueuePriorities
+    if (!priorities) {
+      if (this.mqueue.length >= limit) {
+        // EMQX drops the oldest queued message to make room for the newest.
+        this.mqueueDropped++
+        this.drop(this.mqueue.shift()!, 'queue_full')
+      }
+      this.mqueue.push(delivery)
+      return
     }
-    this.mqueue.push(delivery)
+    // Highest priority first; within a priority, oldest first. Unlisted topics get the default.
+    const priority =
+      priorities.get(delivery.message.topic) ?? (this.limits.mqueueDefaultPriority === 'highest' ? 256 : 0)
+    const queued = { ...delivery, priority }
+    let at = this.mqueue.length
+    while (at > 0 && (this.mqueue[at - 1].priority ?? 0) < priority) at--
+    this.mqueue.splice(at, 0, queued)
+    if (this.mqueue.length > limit) {
+      this.mqueueDropped++
+      this.drop(this.removeLowest(), 'queue_full')
+    }
   }
 
-  private drop(delivery: Delivery, reason: DropReason): void {
+  /** Takes the oldest message of the lowest priority out of the queue (the one a full queue drops). */
+  private removeLowest(): Delivery {
+    const last = this.mqueue[this.mqueue.length - 1]
+    let at = this.mqueue.length - 1
+    while (at > 0 && this.mqueue[at - 1].priority === last.priority) at--
+    return this.mqueue.splice(at, 1)[0]
+  }
+
+  private drop(delivery: Delivery, reason: DropReason, countForClient = reason !== 'qos0_msg'): void {
     this.metrics.inc('delivery.dropped')
     this.metrics.inc(`delivery.dropped.${reason}`)
-    if (reason !== 'qos0_msg') {
+    if (countForClient) {
       this.stats['send_msg.dropped']++
-      this.stats[`send_msg.dropped.${reason}`]++
+      if (reason !== 'qos0_msg') this.stats[`send_msg.dropped.${reason}`]++
+      else this.stats['send_msg.dropped.queue_full']++
     }
     this.hooks.run('delivery.dropped', this.info, delivery.message, reason)
   }

@@ -23,6 +23,13 @@ export function isValidFilter(filter: string): boolean {
   return true
 }
 
+/** How many levels a topic name or filter has (`a/b/c` has 3). */
+export function topicLevels(topic: string): number {
+  let levels = 1
+  for (let i = 0; i < topic.length; i++) if (topic.charCodeAt(i) === 47) levels++
+  return levels
+}
+
 export interface SharedFilter {
   /** The filter without the `$share/<group>/` prefix. */
   filter: string
@@ -35,6 +42,11 @@ export interface SharedFilter {
  * Returns undefined for a malformed share (empty group, wildcard in the group, no filter).
  */
 export function parseShare(topic: string): SharedFilter | undefined {
+  // `$queue/<filter>` is EMQX's older spelling of `$share/$queue/<filter>`.
+  if (topic.startsWith('$queue/')) {
+    const filter = topic.slice('$queue/'.length)
+    return filter.length > 0 ? { filter, group: '$queue' } : undefined
+  }
   if (!topic.startsWith('$share/')) return { filter: topic }
   const rest = topic.slice('$share/'.length)
   const slash = rest.indexOf('/')
