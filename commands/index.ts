@@ -2,6 +2,14 @@
 import type { AnyCommand } from './define.ts'
 import { navigationCommands } from './navigation.ts'
 import { clientCommands } from './clients.ts'
+import { publishCommands } from './publish.ts'
+import { bannedCommands } from './banned.ts'
+import { flappingCommands } from './flapping.ts'
+import { retainerCommands } from './retainer.ts'
+import { delayedCommands } from './delayed.ts'
+import { topicRewriteCommands } from './topicRewrite.ts'
+import { autoSubscribeCommands } from './autoSubscribe.ts'
+import { mqttCommands } from './mqtt.ts'
 import { settingsCommands } from './settings.ts'
 import { logout } from './session.ts'
 
@@ -14,6 +22,14 @@ function erase(commands: readonly Pick<AnyCommand, 'id' | 'run'>[]): AnyCommand[
 export const allCommands: AnyCommand[] = [
   ...erase(navigationCommands),
   ...erase(clientCommands),
+  ...erase(publishCommands),
+  ...erase(bannedCommands),
+  ...erase(flappingCommands),
+  ...erase(retainerCommands),
+  ...erase(delayedCommands),
+  ...erase(mqttCommands),
+  ...erase(topicRewriteCommands),
+  ...erase(autoSubscribeCommands),
   ...erase(settingsCommands),
   ...erase([logout]),
 ]

@@ -1,0 +1,47 @@
+// Auto-subscribe: topics every client is subscribed to when it connects (${clientid}, ${username}, ${host}).
+import * as v from 'valibot'
+import { defineCommand } from './define.ts'
+import { ApiError } from '../src/api/http.ts'
+import { subscriptionOptionArgs } from './clients.ts'
+
+export const addAutoSubscription = defineCommand({
+  id: 'autoSubscribe.add',
+  title: 'cmd.autoSubscribe.add',
+  group: 'cmdGroup.mqtt',
+  args: v.object({
+    topic: v.pipe(v.string(), v.title('form.field.topic'), v.description('form.hint.placeholders'), v.minLength(1, 'err.topicRequired')),
+    ...subscriptionOptionArgs(),
+  }),
+  positional: ['topic'],
+  aliases: ['auto subscribe', '代理订阅', '自动订阅'],
+  /** Adding a topic already in the list replaces its options. */
+  run: async (ctx, { topic, qos, nl, rap, rh }) => {
+    const list = await ctx.api.autoSubscribe.list()
+    const entry = { topic, qos, nl: nl ? 1 : 0, rap: rap ? 1 : 0, rh }
+    const index = list.findIndex((t) => t.topic === topic)
+    return ctx.api.autoSubscribe.replace(index < 0 ? [...list, entry] : list.map((t, i) => (i === index ? entry : t)))
+  },
+})
+
+export const removeAutoSubscription = defineCommand({
+  id: 'autoSubscribe.remove',
+  title: 'cmd.autoSubscribe.remove',
+  group: 'cmdGroup.mqtt',
+  args: v.object({ topic: v.pipe(v.string(), v.title('form.field.topic'), v.minLength(1, 'err.topicRequired')) }),
+  positional: ['topic'],
+  danger: true,
+  aliases: ['auto subscribe', '代理订阅', '自动订阅'],
+  complete: {
+    topic: async (api, query, signal) =>
+      (await api.autoSubscribe.list(signal)).map((t) => t.topic).filter((t) => t.includes(query.trim())).slice(0, 10),
+  },
+  describe: ({ topic }) => ({ key: 'cmd.autoSubscribe.removeDescribe', values: { topic } }),
+  run: async (ctx, { topic }) => {
+    const list = await ctx.api.autoSubscribe.list()
+    const kept = list.filter((t) => t.topic !== topic)
+    if (kept.length === list.length) throw new ApiError('NOT_FOUND', `No auto-subscription for ${topic}`, 404)
+    return ctx.api.autoSubscribe.replace(kept)
+  },
+})
+
+export const autoSubscribeCommands = [addAutoSubscription, removeAutoSubscription]

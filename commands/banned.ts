@@ -1,0 +1,86 @@
+// Banned clients: ban by client id, username or source address until a time; lift one ban or all.
+import * as v from 'valibot'
+import { defineCommand } from './define.ts'
+import { banKinds } from '../src/api/banned.ts'
+import { completeClientId } from './clients.ts'
+
+const RELATIVE = /^\+(\d+)(s|m|h|d|w)$/
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$/
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const
+
+/** True for 'now', an RFC 3339 time or a relative '+30m' / '+1h' / '+7d'. */
+export function isUntil(text: string): boolean {
+  const trimmed = text.trim()
+  return trimmed === 'now' || RELATIVE.test(trimmed) || (RFC3339.test(trimmed) && !Number.isNaN(Date.parse(trimmed)))
+}
+
+/** The RFC 3339 time (UTC, whole seconds) EMQX takes for `until`. */
+export function parseUntil(text: string, now: number = Date.now()): string {
+  const trimmed = text.trim()
+  const relative = RELATIVE.exec(trimmed)
+  const ms =
+    trimmed === 'now'
+      ? now
+      : relative
+        ? now + Number(relative[1]) * UNIT_MS[relative[2] as keyof typeof UNIT_MS]
+        : Date.parse(trimmed)
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
+}
+
+const who = () => v.pipe(v.string(), v.title('form.field.banWho'), v.minLength(1, 'err.bannedValue'))
+const as = () => v.optional(v.pipe(v.picklist(banKinds, 'err.oneOf'), v.title('form.field.banAs')), 'clientid')
+
+export const createBan = defineCommand({
+  id: 'banned.create',
+  title: 'cmd.banned.create',
+  group: 'cmdGroup.banned',
+  args: v.object({
+    as: as(),
+    who: who(),
+    reason: v.optional(v.pipe(v.string(), v.title('form.field.reason'))),
+    until: v.optional(
+      v.pipe(v.string(), v.title('form.field.until'), v.description('form.hint.until'), v.check(isUntil, 'err.until')),
+    ),
+  }),
+  positional: ['as', 'who'],
+  aliases: ['ban', 'block', 'blacklist', '黑名单', '封禁'],
+  complete: { who: completeClientId },
+  run: (ctx, { as, who, reason, until }) =>
+    ctx.api.banned.create({
+      as,
+      who,
+      ...(reason ? { reason } : {}),
+      ...(until ? { until: parseUntil(until) } : {}),
+    }),
+})
+
+export const deleteBan = defineCommand({
+  id: 'banned.delete',
+  title: 'cmd.banned.delete',
+  group: 'cmdGroup.banned',
+  args: v.object({ as: as(), who: who() }),
+  positional: ['as', 'who'],
+  danger: true,
+  aliases: ['unban', 'unblock', '解封'],
+  complete: {
+    who: async (api, query, signal) => {
+      const page = await api.banned.list({ page: 1, limit: 1000 }, signal)
+      return page.data.map((ban) => ban.who).filter((w) => w.includes(query.trim())).slice(0, 10)
+    },
+  },
+  describe: ({ as, who }) => ({ key: 'cmd.banned.deleteDescribe', values: { as, who } }),
+  run: (ctx, { as, who }) => ctx.api.banned.delete(as, who),
+})
+
+export const clearBans = defineCommand({
+  id: 'banned.clear',
+  title: 'cmd.banned.clear',
+  group: 'cmdGroup.banned',
+  args: v.object({}),
+  danger: true,
+  aliases: ['unban all', '清空黑名单'],
+  describe: () => ({ key: 'cmd.banned.clearDescribe' }),
+  run: (ctx) => ctx.api.banned.clear(),
+})
+
+export const bannedCommands = [createBan, deleteBan, clearBans]

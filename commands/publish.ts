@@ -1,0 +1,39 @@
+// Publishing a message from the console (`/publish`), as if a client had sent it.
+import * as v from 'valibot'
+import { defineCommand } from './define.ts'
+import { payloadEncodings, publishPropertiesSchema } from '../src/api/publish.ts'
+import { completeTopic, isTopicName, qosArg } from './clients.ts'
+
+function isBase64(text: string): boolean {
+  return /^[A-Za-z0-9+/]*={0,2}$/.test(text) && text.length % 4 === 0
+}
+
+export const publishMessage = defineCommand({
+  id: 'message.publish',
+  title: 'cmd.message.publish',
+  group: 'cmdGroup.messages',
+  args: v.object({
+    topic: v.pipe(
+      v.string(),
+      v.title('form.field.topic'),
+      v.minLength(1, 'err.topicRequired'),
+      v.check(isTopicName, 'err.topicWildcard'),
+    ),
+    payload: v.optional(v.pipe(v.string(), v.title('form.field.payload')), ''),
+    qos: qosArg(),
+    retain: v.optional(v.pipe(v.boolean('err.boolean'), v.title('form.field.retain')), false),
+    payload_encoding: v.optional(v.pipe(v.picklist(payloadEncodings, 'err.oneOf'), v.title('form.field.payloadEncoding')), 'plain'),
+    properties: v.optional(
+      v.pipe(publishPropertiesSchema, v.title('form.field.properties'), v.description('form.hint.properties')),
+    ),
+  }),
+  positional: ['topic', 'payload'],
+  aliases: ['publish', 'pub', 'send', '发布'],
+  complete: { topic: completeTopic },
+  run: (ctx, { topic, payload, qos, retain, payload_encoding, properties }) => {
+    if (payload_encoding === 'base64' && !isBase64(payload)) throw new Error('payload is not valid base64')
+    return ctx.api.publish.one({ topic, payload, qos, retain, payload_encoding, ...(properties ? { properties } : {}) })
+  },
+})
+
+export const publishCommands = [publishMessage]

@@ -1,0 +1,68 @@
+// Retained messages and the retainer's settings (SPEC 3: 0 means unlimited / never).
+import * as v from 'valibot'
+import { defineCommand } from './define.ts'
+import type { RetainerSettings } from '../src/api/retainer.ts'
+import { durationArg } from './flapping.ts'
+
+const SIZE = /^\d+(\.\d+)?\s*(B|KB|MB|GB)$/i
+const count = (title: string) =>
+  v.optional(v.pipe(v.number('err.number'), v.title(title), v.integer('err.integer'), v.minValue(0)))
+
+export const deleteRetained = defineCommand({
+  id: 'retained.delete',
+  title: 'cmd.retained.delete',
+  group: 'cmdGroup.retainer',
+  args: v.object({ topic: v.pipe(v.string(), v.title('form.field.topic'), v.minLength(1, 'err.topicRequired')) }),
+  positional: ['topic'],
+  danger: true,
+  aliases: ['retained', 'retain', '保留消息'],
+  complete: { topic: (api, query, signal) => api.retainer.suggest(query, signal) },
+  describe: ({ topic }) => ({ key: 'cmd.retained.deleteDescribe', values: { topic } }),
+  run: (ctx, { topic }) => ctx.api.retainer.delete(topic),
+})
+
+/**
+ * Applies changes to the settings as read, putting each field where this EMQX keeps it:
+ * `max_retained_messages` under `backend` and `batch_read_number` under `flow_control` when the
+ * settings have those sections, at the top level otherwise.
+ */
+export function applyRetainerChanges(
+  current: RetainerSettings,
+  changes: Partial<Record<'enable' | 'msg_expiry_interval' | 'msg_clear_interval' | 'max_payload_size' | 'stop_publish_clear_msg' | 'delivery_rate' | 'max_retained_messages' | 'batch_read_number', unknown>>,
+): RetainerSettings {
+  const next: RetainerSettings = { ...current }
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined) continue
+    if (key === 'max_retained_messages' && current.backend && !('max_retained_messages' in current))
+      next.backend = { ...current.backend, max_retained_messages: value as number }
+    else if (key === 'batch_read_number' && current.flow_control && !('batch_read_number' in current))
+      next.flow_control = { ...current.flow_control, batch_read_number: value as number }
+    else (next as Record<string, unknown>)[key] = value
+  }
+  return next
+}
+
+export const updateRetainer = defineCommand({
+  id: 'retainer.update',
+  title: 'cmd.retainer.update',
+  group: 'cmdGroup.retainer',
+  args: v.object({
+    enable: v.optional(v.pipe(v.boolean('err.boolean'), v.title('form.field.enable'))),
+    msg_expiry_interval: durationArg('form.field.msgExpiryInterval'),
+    msg_clear_interval: durationArg('form.field.msgClearInterval'),
+    max_retained_messages: count('form.field.maxRetainedMessages'),
+    max_payload_size: v.optional(
+      v.pipe(v.string(), v.title('form.field.maxPayloadSize'), v.description('form.hint.size'), v.regex(SIZE, 'err.size')),
+    ),
+    stop_publish_clear_msg: v.optional(v.pipe(v.boolean('err.boolean'), v.title('form.field.stopPublishClearMsg'))),
+    delivery_rate: v.optional(v.pipe(v.string(), v.title('form.field.deliveryRate'), v.description('form.hint.rate'))),
+    batch_read_number: count('form.field.batchReadNumber'),
+  }),
+  aliases: ['retainer', '保留消息设置'],
+  run: async (ctx, changes) => {
+    const current = await ctx.api.retainer.settings()
+    return ctx.api.retainer.updateSettings(applyRetainerChanges(current, changes))
+  },
+})
+
+export const retainerCommands = [deleteRetained, updateRetainer]

@@ -1,0 +1,76 @@
+// Topic rewrite rules: add one to the ordered list or remove one (read-modify-write of the list).
+import * as v from 'valibot'
+import { defineCommand, type Text } from './define.ts'
+import { ApiError } from '../src/api/http.ts'
+import { rewriteActions, type RewriteRule } from '../src/api/topicRewrite.ts'
+import { topicFilterArg } from './clients.ts'
+
+function isRegex(text: string): boolean {
+  try {
+    new RegExp(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
+export const addRewriteRule = defineCommand({
+  id: 'topicRewrite.add',
+  title: 'cmd.topicRewrite.add',
+  group: 'cmdGroup.mqtt',
+  args: v.object({
+    action: v.optional(v.pipe(v.picklist(rewriteActions, 'err.oneOf'), v.title('form.field.rewriteAction')), 'all'),
+    source_topic: v.pipe(topicFilterArg(), v.title('form.field.sourceTopic')),
+    re: v.pipe(v.string(), v.title('form.field.re'), v.minLength(1, 'err.required'), v.check(isRegex, 'err.regex')),
+    dest_topic: v.pipe(v.string(), v.title('form.field.destTopic'), v.description('form.hint.destTopic'), v.minLength(1, 'err.topicRequired')),
+    /** 1-based place in the list; the end when not given. Rules are tried in order. */
+    position: v.optional(v.pipe(v.number('err.number'), v.title('form.field.position'), v.integer('err.integer'), v.minValue(1))),
+  }),
+  positional: ['source_topic', 're', 'dest_topic'],
+  aliases: ['rewrite', '主题重写'],
+  run: async (ctx, { position, ...rule }) => {
+    const rules = await ctx.api.topicRewrite.list()
+    const at = position === undefined ? rules.length : Math.min(position - 1, rules.length)
+    return ctx.api.topicRewrite.replace([...rules.slice(0, at), rule, ...rules.slice(at)])
+  },
+})
+
+/** The rules left after removing the one at `index` (1-based) or every rule for `source_topic`. */
+export function withoutRule(rules: RewriteRule[], target: { index?: number; source_topic?: string }): RewriteRule[] {
+  const kept = rules.filter((rule, i) =>
+    target.index !== undefined ? i !== target.index - 1 : rule.source_topic !== target.source_topic,
+  )
+  if (kept.length === rules.length)
+    throw new ApiError('NOT_FOUND', `No topic rewrite rule ${target.index ?? target.source_topic}`, 404)
+  return kept
+}
+
+export const removeRewriteRule = defineCommand({
+  id: 'topicRewrite.remove',
+  title: 'cmd.topicRewrite.remove',
+  group: 'cmdGroup.mqtt',
+  args: v.object({
+    source_topic: v.optional(v.pipe(v.string(), v.title('form.field.sourceTopic'))),
+    index: v.optional(v.pipe(v.number('err.number'), v.title('form.field.index'), v.integer('err.integer'), v.minValue(1))),
+  }),
+  positional: ['source_topic'],
+  danger: true,
+  aliases: ['rewrite', '主题重写'],
+  complete: {
+    source_topic: async (api, query, signal) => {
+      const rules = await api.topicRewrite.list(signal)
+      return [...new Set(rules.map((r) => r.source_topic))].filter((t) => t.includes(query.trim())).slice(0, 10)
+    },
+  },
+  describe: ({ source_topic, index }): Text =>
+    index !== undefined
+      ? { key: 'cmd.topicRewrite.removeIndexDescribe', values: { index } }
+      : { key: 'cmd.topicRewrite.removeDescribe', values: { source_topic: source_topic ?? '' } },
+  run: async (ctx, { source_topic, index }) => {
+    if (index === undefined && !source_topic) throw new ApiError('BAD_REQUEST', 'Give source_topic or index', 400)
+    const rules = await ctx.api.topicRewrite.list()
+    return ctx.api.topicRewrite.replace(withoutRule(rules, { index, source_topic }))
+  },
+})
+
+export const topicRewriteCommands = [addRewriteRule, removeRewriteRule]
