@@ -41,11 +41,9 @@ export const generalSettings = {
   response_information: 'string',
   server_keepalive: 'int|disabled',
   keepalive_multiplier: 'number',
-  keepalive_check_interval: 'duration',
   use_username_as_clientid: 'bool',
   peer_cert_as_username: certField,
   peer_cert_as_clientid: certField,
-  message_expiry_interval: 'duration|infinity',
 } as const satisfies Record<string, Kind>
 
 /** The session settings a zone may override (SPEC 3). */
@@ -56,7 +54,7 @@ export const sessionSettings = {
   retry_interval: 'duration|infinity',
   max_awaiting_rel: 'int|infinity',
   await_rel_timeout: 'duration',
-  session_expiry_interval: 'duration',
+  session_expiry_interval: 'duration|infinity',
   max_mqueue_len: 'int|infinity',
   mqueue_priorities: 'json|disabled',
   mqueue_default_priority: ['highest', 'lowest'],

@@ -1,0 +1,79 @@
+// The spec's operations whose REST API exists in the embedded server, each held against the
+// command that performs it. A new command must be added here with its operation, and an
+// operation here without its command fails: later issues add their areas the same way.
+import { describe, expect, it } from 'vitest'
+import { allCommands } from '../commands/index.ts'
+import { screens } from '../commands/routes.ts'
+
+/** Operation (as the spec or issue names it) -> command id. */
+const operations: Record<string, string> = {
+  // Issue 2: the walking skeleton.
+  'kick out a client (clear its session)': 'client.kick',
+  'logout': 'session.logout',
+  'change language': 'settings.language',
+  'change theme': 'settings.theme',
+  'sync theme with the OS': 'settings.syncOsTheme',
+  ...Object.fromEntries(screens.map((screen) => [`go to ${screen.path}`, `go.${screen.id}`])),
+
+  // Issue 3: broker features and their REST API.
+  'ban a client id, username or address until a time (POST /banned)': 'banned.create',
+  'lift a ban (DELETE /banned/{as}/{who})': 'banned.delete',
+  'clear all bans (DELETE /banned)': 'banned.clear',
+  'flapping detection settings (flapping_detect)': 'flapping.update',
+  'delete a retained message (DELETE /mqtt/retainer/message/{topic})': 'retained.delete',
+  'retainer settings (PUT /mqtt/retainer)': 'retainer.update',
+  'delete a delayed message (DELETE /mqtt/delayed/messages/{node}/{msgid})': 'delayed.delete',
+  'delayed publish settings (PUT /mqtt/delayed)': 'delayed.update',
+  'publish a message (POST /publish)': 'message.publish',
+  'subscribe a client (POST /clients/{id}/subscribe)': 'client.subscribe',
+  'unsubscribe a client (POST /clients/{id}/unsubscribe)': 'client.unsubscribe',
+  'add a topic rewrite rule (PUT /mqtt/topic_rewrite)': 'topicRewrite.add',
+  'remove a topic rewrite rule (PUT /mqtt/topic_rewrite)': 'topicRewrite.remove',
+  'add an auto-subscribe topic (PUT /mqtt/auto_subscribe)': 'autoSubscribe.add',
+  'remove an auto-subscribe topic (PUT /mqtt/auto_subscribe)': 'autoSubscribe.remove',
+  'MQTT general settings (PUT /configs/mqtt)': 'mqtt.update',
+  'MQTT session settings of the global zone (PUT /configs/global_zone)': 'zone.update',
+  'system topic settings (PUT /mqtt/sys_topics)': 'sysTopics.update',
+}
+
+/**
+ * Operations of issue 3 that only read (lists, details, settings forms' initial values): screens
+ * show them through the API modules; they are not commands. Named here so the table is complete.
+ */
+const readOnly = [
+  'GET /banned',
+  'GET /mqtt/retainer, GET /mqtt/retainer/messages, GET /mqtt/retainer/message/{topic}',
+  'GET /mqtt/delayed, GET /mqtt/delayed/messages, GET /mqtt/delayed/messages/{node}/{msgid}',
+  'GET /topics',
+  'GET /clients/{id}/mqueue_messages, GET /clients/{id}/inflight_messages',
+  'GET /configs/mqtt, GET /configs/global_zone, GET /mqtt/sys_topics, GET /mqtt/topic_rewrite, GET /mqtt/auto_subscribe',
+  'POST /publish/bulk (scripts publish many lines through message.publish)',
+]
+
+const ids = new Set(allCommands.map((command) => command.id))
+
+describe('command coverage of the spec operations', () => {
+  it('has a command for every operation in the table', () => {
+    const missing = Object.entries(operations).filter(([, id]) => !ids.has(id))
+    expect(missing).toEqual([])
+  })
+
+  it('lists every registered command against an operation', () => {
+    const mapped = new Set(Object.values(operations))
+    expect(allCommands.map((c) => c.id).filter((id) => !mapped.has(id))).toEqual([])
+    expect(readOnly.length).toBeGreaterThan(0)
+  })
+
+  it('gives every dangerous command a describe text for its confirmation', () => {
+    const dangerous = allCommands.filter((c) => c.danger)
+    expect(dangerous.map((c) => c.id)).toEqual(
+      expect.arrayContaining(['client.kick', 'client.unsubscribe', 'banned.delete', 'banned.clear', 'retained.delete', 'delayed.delete']),
+    )
+    for (const command of dangerous) expect(command.describe, command.id).toBeTypeOf('function')
+  })
+
+  it('marks deletes, clears and unsubscribes as dangerous', () => {
+    for (const command of allCommands)
+      if (/\.(delete|clear|remove|unsubscribe|kick)$/.test(command.id)) expect(command.danger, command.id).toBe(true)
+  })
+})
