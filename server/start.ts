@@ -1,10 +1,12 @@
 // Starts the whole server in-process: embedded (broker + store + API + console) or proxy to EMQX.
 import { resolve } from 'node:path'
 import { Broker } from './broker/broker.ts'
+import { loadMqttSettings, loadSysTopics } from './broker/settings.ts'
 import { defaultConfig, REPO_ROOT, type Config } from './config.ts'
 import { Auth } from './http/auth.ts'
 import { buildEmbeddedApp, buildProxyApp } from './http/app.ts'
 import { openDatabase } from './store/db.ts'
+import { SettingsRepository } from './store/settings.ts'
 import { TokenRepository } from './store/tokens.ts'
 import { UserRepository } from './store/users.ts'
 
@@ -39,7 +41,10 @@ export async function startServer(config: Partial<Config>): Promise<RunningServe
 
   const dataDir = resolve(settings.dataDir)
   const db = openDatabase(dataDir)
-  const broker = new Broker()
+  // The MQTT and $SYS settings changed through /configs survive a restart.
+  const stored = new SettingsRepository(db)
+  const broker = new Broker({}, loadMqttSettings(stored.get('mqtt')))
+  broker.configureSysTopics(loadSysTopics(stored.get('sys_topics')))
   let app: Awaited<ReturnType<typeof buildEmbeddedApp>> | undefined
   try {
     const users = new UserRepository(db)

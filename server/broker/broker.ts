@@ -23,6 +23,7 @@ import {
   type SysTopicsPatch,
   type SysTopicsSettings,
 } from './settings.ts'
+import { SysTopics } from './sys-topics.ts'
 import { isValidFilter, parseShare, topicLevels, TopicTrie } from './topic-trie.ts'
 
 /**
@@ -75,6 +76,8 @@ export class Broker {
   sysTopics: SysTopicsSettings = defaultSysTopics
   /** Called after the settings changed (the `$SYS` publisher re-arms its timers). */
   readonly settingsListeners = new Set<() => void>()
+  /** The `$SYS` topic publisher. */
+  readonly sys: SysTopics
   /** Will messages whose delay is running, by client id. */
   private readonly pendingWills = new Map<string, PendingWill>()
   private readonly sessions = new Map<string, Session>()
@@ -103,6 +106,8 @@ export class Broker {
       for (const session of this.sessions.values()) session.expireAwaitingRel(now)
     }, 10_000)
     this.housekeeping.unref()
+    this.sys = new SysTopics(this)
+    this.settingsListeners.add(() => this.sys.rearm())
   }
 
   get node(): string {
@@ -128,6 +133,7 @@ export class Broker {
   async listen(options: ListenOptions): Promise<{ tcpPort: number; wsPort: number }> {
     // The WebSocket frame limit is fixed at start; MQTT's own limit below it follows the settings live.
     this.listeners = await startListeners((stream, meta) => this.accept(stream, meta), options, 256 * 1024 * 1024)
+    this.sys.start()
     return { tcpPort: this.listeners.tcpPort, wsPort: this.listeners.wsPort }
   }
 
@@ -418,6 +424,8 @@ export class Broker {
   /** Disconnects every client (MQTT 5 ones with 0x8B) and stops the listeners. */
   async close(): Promise<void> {
     clearInterval(this.housekeeping)
+    this.sys.stop()
+    for (const will of this.pendingWills.values()) clearTimeout(will.timer)
     const streams = [...this.connections].map((connection) => connection.stream)
     for (const connection of [...this.connections]) connection.close('shutdown', RC.SERVER_SHUTTING_DOWN)
     for (const session of this.sessions.values()) clearTimeout(session.expiryTimer)

@@ -11,6 +11,7 @@ import type { TokenRepository } from '../store/tokens.ts'
 import type { UserRepository } from '../store/users.ts'
 import type { Auth } from './auth.ts'
 import { clientRoutes } from './clients.ts'
+import { configRoutes } from './configs.ts'
 import { notFoundBody, registerErrorHandling } from './errors.ts'
 import { loginRoutes } from './login.ts'
 import { metricsRoutes } from './metrics.ts'
@@ -43,6 +44,7 @@ export async function buildEmbeddedApp(deps: EmbeddedApi, distDir: string): Prom
       await api.register(metricsRoutes, deps)
       await api.register(clientRoutes, deps)
       await api.register(subscriptionRoutes, deps)
+      await api.register(configRoutes, deps)
     },
     { prefix: API_PREFIX },
   )
