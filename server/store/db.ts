@@ -23,6 +23,42 @@ const MIGRATIONS: string[] = [
      expires_at INTEGER NOT NULL
    );
    CREATE INDEX dashboard_tokens_username ON dashboard_tokens (username);`,
+  // EMQX broker features: banned clients, retained messages, delayed messages.
+  `CREATE TABLE banned (
+     as_type TEXT NOT NULL,
+     who TEXT NOT NULL,
+     by TEXT NOT NULL,
+     reason TEXT NOT NULL,
+     at INTEGER NOT NULL,
+     until INTEGER,
+     PRIMARY KEY (as_type, who)
+   );
+   CREATE TABLE retained_messages (
+     topic TEXT PRIMARY KEY,
+     msgid TEXT NOT NULL,
+     qos INTEGER NOT NULL,
+     payload BLOB NOT NULL,
+     from_clientid TEXT NOT NULL,
+     from_username TEXT,
+     properties TEXT,
+     publish_at INTEGER NOT NULL,
+     expires_at INTEGER
+   );
+   CREATE INDEX retained_messages_expires_at ON retained_messages (expires_at) WHERE expires_at IS NOT NULL;
+   CREATE TABLE delayed_messages (
+     msgid TEXT PRIMARY KEY,
+     topic TEXT NOT NULL,
+     qos INTEGER NOT NULL,
+     retain INTEGER NOT NULL,
+     payload BLOB NOT NULL,
+     from_clientid TEXT NOT NULL,
+     from_username TEXT,
+     properties TEXT,
+     publish_at INTEGER NOT NULL,
+     delayed_interval INTEGER NOT NULL,
+     expected_at INTEGER NOT NULL
+   );
+   CREATE INDEX delayed_messages_expected_at ON delayed_messages (expected_at);`,
 ]
 
 export class Database {
