@@ -1,0 +1,80 @@
+// Wires EMQX's broker features (banned, flapping, topic rewrite, auto subscribe, delayed publish,
+// retainer) to a broker and the SQLite store, with their settings read back from the last run.
+import * as v from 'valibot'
+import { BannedRepository } from '../../store/banned.ts'
+import type { Database } from '../../store/db.ts'
+import { DelayedRepository } from '../../store/delayed.ts'
+import { FeatureConfigRepository } from '../../store/feature-config.ts'
+import { SqliteRetainedStore } from '../../store/retained.ts'
+import type { Broker } from '../broker.ts'
+import { AutoSubscribeFeature, AutoSubscribeTopicSchema } from './auto-subscribe.ts'
+import { BannedFeature } from './banned.ts'
+import { DelayedConfigSchema, DelayedFeature } from './delayed.ts'
+import { FlappingConfigSchema, FlappingFeature } from './flapping.ts'
+import { RetainerConfigSchema } from './retainer.ts'
+import { RewriteRuleSchema, TopicRewriteFeature } from './topic-rewrite.ts'
+
+export interface Features {
+  banned: BannedFeature
+  flapping: FlappingFeature
+  rewrite: TopicRewriteFeature
+  autoSubscribe: AutoSubscribeFeature
+  delayed: DelayedFeature
+  broker: Broker
+  configs: FeatureConfigRepository
+  stop(): void
+}
+
+/** A stored setting, when it still passes today's schema. */
+function stored<S extends v.GenericSchema>(configs: FeatureConfigRepository, name: string, schema: S): v.InferOutput<S> | undefined {
+  const value = configs.get<unknown>(name)
+  if (value === undefined) return undefined
+  const result = v.safeParse(schema, value)
+  return result.success ? result.output : undefined
+}
+
+export function installFeatures(broker: Broker, db: Database): Features {
+  const configs = new FeatureConfigRepository(db)
+  const retainedStore = new SqliteRetainedStore(db)
+  const retainerConfig = stored(configs, 'retainer', RetainerConfigSchema)
+  // `ram` storage keeps retained messages for this run only, like EMQX's RAM copies.
+  if (retainerConfig?.backend.storage_type === 'ram') retainedStore.clear()
+  broker.retainer.useStore(retainedStore)
+  if (retainerConfig) broker.retainer.configure(retainerConfig)
+
+  const banned = new BannedFeature(broker, new BannedRepository(db))
+  const flapping = new FlappingFeature(broker, banned)
+  const rewrite = new TopicRewriteFeature(broker)
+  const autoSubscribe = new AutoSubscribeFeature(broker)
+  const delayed = new DelayedFeature(broker, new DelayedRepository(db))
+
+  const flappingConfig = stored(configs, 'flapping_detect', FlappingConfigSchema)
+  if (flappingConfig) flapping.configure(flappingConfig)
+  const rules = stored(configs, 'topic_rewrite', v.array(RewriteRuleSchema))
+  if (rules) rewrite.configure(rules)
+  const topics = stored(configs, 'auto_subscribe', v.array(AutoSubscribeTopicSchema))
+  if (topics) autoSubscribe.configure(topics)
+  const delayedConfig = stored(configs, 'delayed', DelayedConfigSchema)
+  if (delayedConfig) delayed.configure(delayedConfig)
+
+  broker.featureStats = () => ({ 'delayed.count': delayed.count(), 'delayed.max': delayed.maxCount })
+
+  return {
+    banned,
+    flapping,
+    rewrite,
+    autoSubscribe,
+    delayed,
+    broker,
+    configs,
+    stop() {
+      delayed.stop()
+      autoSubscribe.stop()
+      rewrite.stop()
+      flapping.stop()
+      banned.stop()
+      broker.retainer.stop()
+      broker.featureStats = () => ({})
+    },
+  }
+}

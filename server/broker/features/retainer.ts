@@ -1,0 +1,180 @@
+// The retainer (EMQX `retainer`): keeps the last retained message per topic and hands matching ones
+// to new subscriptions, within its settings (enable, size and count limits, expiry, clearing).
+import * as v from 'valibot'
+import type { Message } from '../message.ts'
+import { matchesFilter } from '../topic-trie.ts'
+import { durationText, parseDuration, parseSize, sizeText } from './units.ts'
+
+/** Where retained messages live: memory until the server installs its SQLite store. */
+export interface RetainedStore {
+  get(topic: string): Message | undefined
+  put(message: Message): void
+  delete(topic: string): boolean
+  /** Messages whose topic the filter matches (expired ones included). */
+  match(filter: string): Message[]
+  /** Every message, oldest first, one page of them. */
+  page(offset: number, limit: number): Message[]
+  count(): number
+  clear(): void
+  removeExpired(now: number): number
+}
+
+export class MemoryRetainedStore implements RetainedStore {
+  private readonly messages = new Map<string, Message>()
+  get = (topic: string) => this.messages.get(topic)
+  put = (message: Message) => void this.messages.set(message.topic, message)
+  delete = (topic: string) => this.messages.delete(topic)
+  match = (filter: string) => [...this.messages.values()].filter((message) => matchesFilter(filter, message.topic))
+  page = (offset: number, limit: number) => [...this.messages.values()].slice(offset, offset + limit)
+  count = () => this.messages.size
+  clear = () => this.messages.clear()
+  removeExpired(now: number): number {
+    let removed = 0
+    for (const [topic, message] of this.messages) {
+      if (message.expiresAt !== undefined && message.expiresAt <= now && this.messages.delete(topic)) removed++
+    }
+    return removed
+  }
+}
+
+const count = v.pipe(v.number(), v.integer(), v.minValue(0))
+
+/** The settings as EMQX's `GET /mqtt/retainer` shows them. */
+export const RetainerConfigSchema = v.object({
+  enable: v.optional(v.boolean(), true),
+  msg_expiry_interval: v.optional(durationText, '0s'),
+  msg_clear_interval: v.optional(durationText, '0s'),
+  max_payload_size: v.optional(sizeText, '1MB'),
+  stop_publish_clear_msg: v.optional(v.boolean(), false),
+  delivery_rate: v.optional(v.string()),
+  flow_control: v.optional(
+    v.object({
+      batch_read_number: v.optional(count, 0),
+      batch_deliver_number: v.optional(count, 0),
+      batch_deliver_limiter: v.optional(v.unknown()),
+    }),
+    {},
+  ),
+  backend: v.optional(
+    v.object({
+      type: v.optional(v.literal('built_in_database'), 'built_in_database'),
+      storage_type: v.optional(v.picklist(['ram', 'disc']), 'disc'),
+      max_retained_messages: v.optional(count, 0),
+      index_specs: v.optional(v.array(v.array(v.number()))),
+      enable: v.optional(v.boolean()),
+    }),
+    {},
+  ),
+})
+
+export type RetainerConfig = v.InferOutput<typeof RetainerConfigSchema>
+
+export const defaultRetainerConfig: RetainerConfig = v.parse(RetainerConfigSchema, {})
+
+/** Why a retained message was not stored (reported through the callback for counters/logs). */
+export type RetainRefusal = 'payload_too_large' | 'retained_full'
+
+export class Retainer {
+  private store: RetainedStore = new MemoryRetainedStore()
+  private settings: RetainerConfig = defaultRetainerConfig
+  private clearTimer: NodeJS.Timeout | undefined
+  private max = 0
+  /** Called when a retained message is refused; the feature wiring counts it. */
+  onRefused: (message: Message, reason: RetainRefusal) => void = () => {}
+
+  get config(): RetainerConfig {
+    return this.settings
+  }
+
+  /** Moves to another store (the server's SQLite one); what the old store held is left behind. */
+  useStore(store: RetainedStore): void {
+    this.store = store
+    this.max = Math.max(this.max, store.count())
+  }
+
+  configure(config: RetainerConfig): void {
+    this.settings = config
+    clearInterval(this.clearTimer)
+    this.clearTimer = undefined
+    const clearMs = parseDuration(config.msg_clear_interval) ?? 0
+    if (clearMs > 0) {
+      this.clearTimer = setInterval(() => this.store.removeExpired(Date.now()), clearMs)
+      this.clearTimer.unref()
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.clearTimer)
+  }
+
+  get enabled(): boolean {
+    return this.settings.enable
+  }
+
+  /**
+   * Stores (or, with an empty payload, clears) a published retained message. Returns false when the
+   * message must not be routed any further (`stop_publish_clear_msg` on an empty payload).
+   */
+  onPublish(message: Message): boolean {
+    if (!this.settings.enable) return true
+    if (message.payload.length === 0) {
+      this.store.delete(message.topic)
+      return !this.settings.stop_publish_clear_msg
+    }
+    const maxSize = parseSize(this.settings.max_payload_size) ?? 0
+    if (maxSize > 0 && message.payload.length > maxSize) {
+      this.onRefused(message, 'payload_too_large')
+      return true
+    }
+    const maxCount = this.settings.backend.max_retained_messages
+    if (maxCount > 0 && this.store.count() >= maxCount && !this.store.get(message.topic)) {
+      this.onRefused(message, 'retained_full')
+      return true
+    }
+    const expiryMs = parseDuration(this.settings.msg_expiry_interval) ?? 0
+    // The message's own Message Expiry Interval wins over the retainer's default expiry.
+    const expiresAt = message.expiresAt ?? (expiryMs > 0 ? message.timestamp + expiryMs : undefined)
+    this.store.put({ ...message, retain: true, expiresAt })
+    this.max = Math.max(this.max, this.store.count())
+    return true
+  }
+
+  /** The retained messages a new subscription to `filter` gets: none while disabled, expired ones removed. */
+  forSubscription(filter: string): Message[] {
+    if (!this.settings.enable) return []
+    const now = Date.now()
+    return this.store.match(filter).filter((message) => {
+      const expired = message.expiresAt !== undefined && now >= message.expiresAt
+      if (expired) this.store.delete(message.topic)
+      return !expired
+    })
+  }
+
+  /** Live (unexpired) retained messages whose topic matches `filter`, or all of them. */
+  list(filter: string | undefined): Message[] {
+    const now = Date.now()
+    const all = filter === undefined ? this.store.page(0, Number.MAX_SAFE_INTEGER) : this.store.match(filter)
+    return all.filter((message) => message.expiresAt === undefined || message.expiresAt > now)
+  }
+
+  get(topic: string): Message | undefined {
+    const message = this.store.get(topic)
+    return message && (message.expiresAt === undefined || message.expiresAt > Date.now()) ? message : undefined
+  }
+
+  delete(topic: string): boolean {
+    return this.store.delete(topic)
+  }
+
+  clear(): void {
+    this.store.clear()
+  }
+
+  count(): number {
+    return this.store.count()
+  }
+
+  get maxCount(): number {
+    return this.max
+  }
+}
