@@ -1,6 +1,7 @@
 // Starts the whole server in-process: embedded (broker + store + API + console) or proxy to EMQX.
 import { resolve } from 'node:path'
 import { Broker } from './broker/broker.ts'
+import { installFeatures } from './broker/features/index.ts'
 import { loadMqttSettings, loadSysTopics } from './broker/settings.ts'
 import { defaultConfig, REPO_ROOT, type Config } from './config.ts'
 import { Auth } from './http/auth.ts'
@@ -45,6 +46,7 @@ export async function startServer(config: Partial<Config>): Promise<RunningServe
   const stored = new SettingsRepository(db)
   const broker = new Broker({}, loadMqttSettings(stored.get('mqtt')))
   broker.configureSysTopics(loadSysTopics(stored.get('sys_topics')))
+  const features = installFeatures(broker, db)
   let app: Awaited<ReturnType<typeof buildEmbeddedApp>> | undefined
   try {
     const users = new UserRepository(db)
@@ -52,7 +54,7 @@ export async function startServer(config: Partial<Config>): Promise<RunningServe
     const tokens = new TokenRepository(db)
     const auth = new Auth({ tokens, ttlMs: settings.tokenTtlMs })
     const { tcpPort, wsPort } = await broker.listen({ host: settings.host, tcpPort: settings.mqttPort, wsPort: settings.wsPort })
-    app = await buildEmbeddedApp({ broker, db, users, tokens, auth, paths: { sysPath: REPO_ROOT, logPath: 'not logging to file (stdout only)' } }, settings.consoleDir)
+    app = await buildEmbeddedApp({ broker, features, db, users, tokens, auth, paths: { sysPath: REPO_ROOT, logPath: 'not logging to file (stdout only)' } }, settings.consoleDir)
     await app.listen({ port: settings.port, host: settings.host })
     const { port } = app.server.address() as { port: number }
     const running = app
@@ -67,12 +69,14 @@ export async function startServer(config: Partial<Config>): Promise<RunningServe
         (closing ??= (async () => {
           await running.close()
           await broker.close()
+          features.stop()
           db.close()
         })()),
     }
   } catch (error) {
     await app?.close()
     await broker.close()
+    features.stop()
     db.close()
     throw error
   }

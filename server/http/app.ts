@@ -6,24 +6,35 @@ import fastifyHttpProxy from '@fastify/http-proxy'
 import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { Broker } from '../broker/broker.ts'
+import type { Features } from '../broker/features/index.ts'
 import type { Database } from '../store/db.ts'
 import type { TokenRepository } from '../store/tokens.ts'
 import type { UserRepository } from '../store/users.ts'
 import type { Auth } from './auth.ts'
+import { autoSubscribeRoutes } from './auto-subscribe.ts'
+import { bannedRoutes } from './banned.ts'
+import { clientActionRoutes } from './client-actions.ts'
 import { clientRoutes } from './clients.ts'
 import { configRoutes } from './configs.ts'
+import { delayedRoutes } from './delayed.ts'
 import { notFoundBody, registerErrorHandling } from './errors.ts'
+import { flappingRoutes } from './flapping.ts'
 import { loginRoutes } from './login.ts'
 import { metricsRoutes } from './metrics.ts'
 import { nodeRoutes, type NodePaths } from './nodes.ts'
+import { publishRoutes } from './publish.ts'
+import { retainerRoutes } from './retainer.ts'
 import { statsRoutes } from './stats.ts'
 import { subscriptionRoutes } from './subscriptions.ts'
+import { topicRewriteRoutes } from './topic-rewrite.ts'
+import { topicRoutes } from './topics.ts'
 import { userRoutes } from './users.ts'
 
 export const API_PREFIX = '/api/v5'
 
 export interface EmbeddedApi {
   broker: Broker
+  features: Features
   db: Database
   users: UserRepository
   tokens: TokenRepository
@@ -45,6 +56,15 @@ export async function buildEmbeddedApp(deps: EmbeddedApi, distDir: string): Prom
       await api.register(clientRoutes, deps)
       await api.register(subscriptionRoutes, deps)
       await api.register(configRoutes, deps)
+      await api.register(clientActionRoutes, deps)
+      await api.register(topicRoutes, deps)
+      await api.register(publishRoutes, deps)
+      await api.register(bannedRoutes, deps)
+      await api.register(flappingRoutes, deps)
+      await api.register(retainerRoutes, deps)
+      await api.register(delayedRoutes, deps)
+      await api.register(topicRewriteRoutes, deps)
+      await api.register(autoSubscribeRoutes, deps)
     },
     { prefix: API_PREFIX },
   )

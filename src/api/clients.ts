@@ -100,7 +100,8 @@ export const clientMessagePageSchema = v.object({
     position: v.nullish(v.union([v.string(), v.number()])),
     start: v.nullish(v.union([v.string(), v.number()])),
     limit: v.optional(v.number()),
-    hasnext: v.boolean(),
+    // EMQX's cursor pages end with position 'none'; older versions also sent hasnext.
+    hasnext: v.optional(v.boolean()),
   }),
 })
 export type ClientMessagePage = v.InferOutput<typeof clientMessagePageSchema>

@@ -1,0 +1,20 @@
+// GET/PUT /mqtt/auto_subscribe: the topics every connecting client is subscribed to.
+import type { FastifyInstance } from 'fastify'
+import * as v from 'valibot'
+import { AutoSubscribeTopicSchema, MAX_AUTO_SUBSCRIBE } from '../broker/features/auto-subscribe.ts'
+import type { Features } from '../broker/features/index.ts'
+import { ApiError, parseInput } from './errors.ts'
+
+export async function autoSubscribeRoutes(app: FastifyInstance, deps: { features: Features }): Promise<void> {
+  const { autoSubscribe, configs } = deps.features
+
+  app.get('/mqtt/auto_subscribe', async () => autoSubscribe.config)
+
+  app.put('/mqtt/auto_subscribe', async (request) => {
+    const topics = parseInput(v.array(AutoSubscribeTopicSchema), request.body, 'body')
+    if (topics.length > MAX_AUTO_SUBSCRIBE) throw new ApiError(413, 'EXCEED_LIMIT', `max auto subscribe topic count is ${MAX_AUTO_SUBSCRIBE}`)
+    configs.set('auto_subscribe', topics)
+    autoSubscribe.configure(topics)
+    return autoSubscribe.config
+  })
+}

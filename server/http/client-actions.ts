@@ -1,0 +1,143 @@
+// /clients/{clientid}/subscribe[/bulk], /clients/{clientid}/unsubscribe[/bulk]: subscribe a client
+// as if it had sent SUBSCRIBE / UNSUBSCRIBE; /clients/{clientid}/mqueue_messages and
+// /inflight_messages: what the session holds for the client, by cursor.
+import type { FastifyInstance } from 'fastify'
+import * as v from 'valibot'
+import type { Broker } from '../broker/broker.ts'
+import { parseSize } from '../broker/features/units.ts'
+import type { Message } from '../broker/message.ts'
+import type { Session } from '../broker/session.ts'
+import { ApiError, badRequest, parseInput } from './errors.ts'
+import { integerText, MAX_LIMIT } from './paging.ts'
+
+const clientNotFound = () => new ApiError(404, 'CLIENTID_NOT_FOUND', 'Client ID not found')
+
+const flag = v.optional(v.picklist([0, 1], 'must be 0 or 1'), 0)
+const SubscribeBody = v.object({
+  topic: v.pipe(v.string('is required'), v.minLength(1, 'is required')),
+  qos: v.optional(v.picklist([0, 1, 2], 'must be 0, 1 or 2'), 0),
+  nl: flag,
+  rap: flag,
+  rh: v.optional(v.picklist([0, 1, 2], 'must be 0, 1 or 2'), 0),
+})
+const UnsubscribeBody = v.object({ topic: v.pipe(v.string('is required'), v.minLength(1, 'is required')) })
+
+const MessagesQuery = v.object({
+  limit: v.optional(v.pipe(integerText, v.minValue(1, 'must be at least 1'), v.maxValue(MAX_LIMIT, `must be at most ${MAX_LIMIT}`)), '100'),
+  position: v.optional(v.pipe(v.string(), v.regex(/^(none|\d+(_(\d+|infinity))?)$/, 'position_limit_invalid'))),
+  payload: v.optional(v.picklist(['base64', 'plain', 'none'], 'must be base64, plain or none'), 'base64'),
+  max_payload_bytes: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((text) => parseSize(text) ?? -1),
+      v.minValue(1, 'must be higher than 0'),
+    ),
+    '1MB',
+  ),
+})
+
+type ClientParams = { Params: { clientid: string } }
+
+export async function clientActionRoutes(app: FastifyInstance, deps: { broker: Broker }): Promise<void> {
+  const { broker } = deps
+
+  function sessionOf(clientid: string): Session {
+    const session = broker.getSession(clientid)
+    if (!session) throw clientNotFound()
+    return session
+  }
+
+  function subscribe(session: Session, input: v.InferOutput<typeof SubscribeBody>) {
+    const subscription = { topic: input.topic, qos: input.qos, nl: input.nl === 1, rap: input.rap === 1, rh: input.rh }
+    const result = broker.subscribe(session, subscription, undefined)
+    if (!result.options) {
+      if (input.nl === 1 && subscription.topic.startsWith('$share/')) {
+        throw new ApiError(400, 'INVALID_PARAMETER', 'Invalid Subscribe options: `no_local` not allowed for shared-sub. See [MQTT-3.8.3-4]')
+      }
+      throw badRequest(`subscribe to ${input.topic} failed with reason code 0x${result.code.toString(16)}`)
+    }
+    broker.deliverRetained(session, subscription.topic, result.options, result.isNew)
+    return { clientid: session.clientid, node: broker.node, topic: input.topic, qos: result.options.qos, nl: input.nl, rap: input.rap, rh: input.rh }
+  }
+
+  app.post<ClientParams>('/clients/:clientid/subscribe', async (request) => {
+    const session = sessionOf(request.params.clientid)
+    return subscribe(session, parseInput(SubscribeBody, request.body, 'body'))
+  })
+
+  app.post<ClientParams>('/clients/:clientid/subscribe/bulk', async (request) => {
+    const session = sessionOf(request.params.clientid)
+    const inputs = parseInput(v.array(SubscribeBody), request.body, 'body')
+    return inputs.map((input) => subscribe(session, input))
+  })
+
+  app.post<ClientParams>('/clients/:clientid/unsubscribe', async (request, reply) => {
+    const session = sessionOf(request.params.clientid)
+    broker.unsubscribe(session, parseInput(UnsubscribeBody, request.body, 'body').topic)
+    return reply.status(204).send()
+  })
+
+  app.post<ClientParams>('/clients/:clientid/unsubscribe/bulk', async (request, reply) => {
+    const session = sessionOf(request.params.clientid)
+    for (const { topic } of parseInput(v.array(UnsubscribeBody), request.body, 'body')) broker.unsubscribe(session, topic)
+    return reply.status(204).send()
+  })
+
+  /**
+   * A page of messages after `position`. Positions here are places in the session's current
+   * queue (or inflight window), `{n}_infinity` and `{n}`, standing where EMQX puts insertion times.
+   */
+  function messagesPage(messages: Message[], rawQuery: unknown, kind: 'mqueue' | 'inflight') {
+    const q = parseInput(MessagesQuery, rawQuery, 'query')
+    const after = q.position === undefined || q.position === 'none' ? 0 : Number(q.position.split('_')[0])
+    const encode = (n: number) => (kind === 'mqueue' ? `${n}_infinity` : String(n))
+    const slice = messages.slice(after, after + q.limit)
+    const data: object[] = []
+    let bytes = 0
+    for (const [i, message] of slice.entries()) {
+      const payload =
+        q.payload === 'none' ? undefined : q.payload === 'base64' ? message.payload.toString('base64') : message.payload.toString('utf8')
+      bytes += payload?.length ?? 0
+      // The first message always comes; later ones only while the payloads stay under the limit.
+      if (i > 0 && bytes > q.max_payload_bytes) break
+      data.push({
+        msgid: message.id,
+        topic: message.topic,
+        qos: message.qos,
+        publish_at: message.timestamp,
+        from_clientid: message.from,
+        from_username: message.fromUsername ?? '',
+        inserted_at: String(message.timestamp * 1_000_000),
+        ...(kind === 'mqueue' ? { mqueue_priority: 0 } : {}),
+        ...(payload !== undefined ? { payload } : {}),
+      })
+    }
+    const end = after + data.length
+    return {
+      data,
+      meta: {
+        limit: q.limit,
+        start: data.length > 0 ? encode(after + 1) : 'none',
+        position: data.length > 0 && end < messages.length ? encode(end) : 'none',
+      },
+    }
+  }
+
+  app.get<ClientParams>('/clients/:clientid/mqueue_messages', async (request) => {
+    const session = sessionOf(request.params.clientid)
+    return messagesPage(
+      session.mqueue.map((delivery) => delivery.message),
+      request.query,
+      'mqueue',
+    )
+  })
+
+  app.get<ClientParams>('/clients/:clientid/inflight_messages', async (request) => {
+    const session = sessionOf(request.params.clientid)
+    return messagesPage(
+      [...session.inflight.values()].map((entry) => entry.delivery.message),
+      request.query,
+      'inflight',
+    )
+  })
+}

@@ -1,0 +1,84 @@
+// /mqtt/delayed: settings; /mqtt/delayed/messages: list (paged);
+// /mqtt/delayed/messages/{node}/{msgid}: one message with its payload, or delete it.
+import type { FastifyInstance } from 'fastify'
+import * as v from 'valibot'
+import { DelayedConfigSchema } from '../broker/features/delayed.ts'
+import type { Features } from '../broker/features/index.ts'
+import { mergeObjects } from '../broker/features/merge.ts'
+import { isValidTopicName } from '../broker/topic-trie.ts'
+import type { DelayedMessage } from '../store/delayed.ts'
+import { ApiError, parseInput } from './errors.ts'
+import { pagingEntries } from './paging.ts'
+import { rfc3339 } from './time.ts'
+
+/** EMQX shows larger delayed payloads as this marker instead. */
+const MAX_PAYLOAD_LENGTH = 2048
+
+function delayedRecord(delayed: DelayedMessage, node: string) {
+  const { message } = delayed
+  return {
+    msgid: message.id,
+    node,
+    publish_at: rfc3339(delayed.publishAt),
+    delayed_interval: delayed.delayedInterval,
+    delayed_remaining: Math.max(0, Math.round((delayed.expectedAt - Date.now()) / 1000)),
+    expected_at: rfc3339(delayed.expectedAt),
+    topic: message.topic,
+    qos: message.qos,
+    from_clientid: message.from,
+    from_username: message.fromUsername ?? '',
+  }
+}
+
+type MessageParams = { Params: { node: string; msgid: string } }
+
+export async function delayedRoutes(app: FastifyInstance, deps: { features: Features }): Promise<void> {
+  const { delayed, configs, broker } = deps.features
+
+  app.get('/mqtt/delayed', async () => delayed.config)
+
+  app.put('/mqtt/delayed', async (request) => {
+    const config = parseInput(DelayedConfigSchema, mergeObjects(delayed.config, request.body), 'body')
+    configs.set('delayed', config)
+    delayed.configure(config)
+    return delayed.config
+  })
+
+  app.get('/mqtt/delayed/messages', async (request) => {
+    const q = parseInput(v.object(pagingEntries(100)), request.query, 'query')
+    const count = delayed.count()
+    const rows = delayed.repository.page((q.page - 1) * q.limit, q.limit)
+    return {
+      data: rows.map((row) => delayedRecord(row, broker.node)),
+      meta: { page: q.page, limit: q.limit, count, hasnext: q.page * q.limit < count },
+    }
+  })
+
+  /** The message the path names, or the EMQX error for a bad node, a bad id or an unknown id. */
+  function lookup({ node, msgid }: MessageParams['Params']): DelayedMessage {
+    if (node !== broker.node) throw new ApiError(400, 'INVALID_NODE', `The node name ${node} is invalid`)
+    if (!/^[0-9a-fA-F]{32}$/.test(msgid)) throw new ApiError(400, 'MESSAGE_ID_SCHEMA_ERROR', `Message ID ${msgid} schema error`)
+    const found = delayed.repository.find(msgid.toLowerCase())
+    if (!found) throw new ApiError(404, 'MESSAGE_ID_NOT_FOUND', `Message ID ${msgid} not found`)
+    return found
+  }
+
+  app.get<MessageParams>('/mqtt/delayed/messages/:node/:msgid', async (request) => {
+    const found = lookup(request.params)
+    const payload = found.message.payload
+    return { ...delayedRecord(found, broker.node), payload: payload.length > MAX_PAYLOAD_LENGTH ? 'PAYLOAD_TOO_LARGE' : payload.toString('base64') }
+  })
+
+  app.delete<MessageParams>('/mqtt/delayed/messages/:node/:msgid', async (request, reply) => {
+    const found = lookup(request.params)
+    if (!delayed.delete(found.message.id)) throw new ApiError(404, 'MESSAGE_ID_NOT_FOUND', `Message ID ${request.params.msgid} not found`)
+    return reply.status(204).send()
+  })
+
+  app.delete<{ Params: { topic: string } }>('/mqtt/delayed/messages/:topic', async (request, reply) => {
+    const { topic } = request.params
+    if (!isValidTopicName(topic)) throw new ApiError(400, 'INVALID_TOPIC_NAME', `The topic name ${topic} is invalid`)
+    if (delayed.deleteByTopic(topic) === 0) throw new ApiError(404, 'MESSAGE_NOT_FOUND', `Not found messages for ${topic}`)
+    return reply.status(204).send()
+  })
+}

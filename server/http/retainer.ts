@@ -1,0 +1,81 @@
+// /mqtt/retainer: settings; /mqtt/retainer/messages: list (paged, by topic filter) and clear;
+// /mqtt/retainer/message/{topic}: one message with its payload, or delete it.
+import type { FastifyInstance } from 'fastify'
+import * as v from 'valibot'
+import type { Features } from '../broker/features/index.ts'
+import { mergeObjects } from '../broker/features/merge.ts'
+import { RetainerConfigSchema } from '../broker/features/retainer.ts'
+import type { Message } from '../broker/message.ts'
+import { isValidFilter } from '../broker/topic-trie.ts'
+import { ApiError, parseInput } from './errors.ts'
+import { pageOf, pagingEntries } from './paging.ts'
+import { rfc3339 } from './time.ts'
+
+/** Payloads larger than this are left out of the detail, as EMQX does. */
+const MAX_PAYLOAD_SIZE = 1024 * 1024
+
+export function retainedSummary(message: Message) {
+  return {
+    msgid: message.id,
+    topic: message.topic,
+    qos: message.qos,
+    publish_at: rfc3339(message.timestamp),
+    from_clientid: message.from,
+    from_username: message.fromUsername ?? '',
+  }
+}
+
+const MessagesQuery = v.object({
+  ...pagingEntries(100),
+  topic: v.optional(v.pipe(v.string(), v.check(isValidFilter, 'must be a valid topic filter'))),
+})
+
+const notFound = () => new ApiError(404, 'NOT_FOUND', "Viewed message doesn't exist")
+
+export async function retainerRoutes(app: FastifyInstance, deps: { features: Features }): Promise<void> {
+  const { broker, configs } = deps.features
+  const retainer = broker.retainer
+
+  app.get('/mqtt/retainer', async () => retainer.config)
+
+  app.put('/mqtt/retainer', async (request) => {
+    const config = parseInput(RetainerConfigSchema, mergeObjects(retainer.config, request.body), 'body')
+    configs.set('retainer', config)
+    retainer.configure(config)
+    return retainer.config
+  })
+
+  app.get('/mqtt/retainer/messages', async (request) => {
+    const q = parseInput(MessagesQuery, request.query, 'query')
+    const page = pageOf(retainer.list(q.topic), q.page, q.limit)
+    // EMQX counts only the unfiltered list.
+    const { count, ...meta } = page.meta
+    return { data: page.data.map(retainedSummary), meta: q.topic === undefined ? { ...meta, count } : meta }
+  })
+
+  app.delete('/mqtt/retainer/messages', async (_request, reply) => {
+    retainer.clear()
+    return reply.status(204).send()
+  })
+
+  app.get<{ Params: { topic: string } }>('/mqtt/retainer/message/:topic', async (request) => {
+    const message = findOne(request.params.topic)
+    if (!message) throw notFound()
+    return {
+      ...retainedSummary(message),
+      ...(message.payload.length <= MAX_PAYLOAD_SIZE ? { payload: message.payload.toString('base64') } : {}),
+    }
+  })
+
+  app.delete<{ Params: { topic: string } }>('/mqtt/retainer/message/:topic', async (request, reply) => {
+    const message = findOne(request.params.topic)
+    if (!message) throw notFound()
+    retainer.delete(message.topic)
+    return reply.status(204).send()
+  })
+
+  /** EMQX looks the path's topic up as a filter and takes the first match. */
+  function findOne(topic: string): Message | undefined {
+    return retainer.get(topic) ?? (isValidFilter(topic) ? retainer.list(topic)[0] : undefined)
+  }
+}
