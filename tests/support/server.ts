@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import mqtt, { type IClientOptions, type MqttClient } from 'mqtt'
+import mqtt, { type IClientOptions, type IClientSubscribeOptions, type MqttClient } from 'mqtt'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import type { Config } from '../../server/config.ts'
 import { startServer, type RunningServer } from '../../server/start.ts'
@@ -139,6 +139,17 @@ export function nextMessage(client: MqttClient): Promise<{ topic: string; payloa
   return new Promise((resolve) => {
     client.once('message', (topic, payload, packet) => resolve({ topic, payload: payload.toString(), qos: packet.qos, retain: packet.retain }))
   })
+}
+
+/** The SUBACK reason codes for a SUBSCRIBE, failures included (mqtt.js rejects when any code is 0x80 or above). */
+export async function subackCodes(client: MqttClient, topics: string | string[], options: IClientSubscribeOptions = { qos: 0 }): Promise<number[]> {
+  try {
+    return (await client.subscribeAsync(topics, options)).map((grant) => grant.qos)
+  } catch (error) {
+    const granted = (error as { packet?: { granted?: Array<number | { qos: number }> } }).packet?.granted
+    if (!granted) throw error
+    return granted.map((grant) => (typeof grant === 'number' ? grant : grant.qos))
+  }
 }
 
 /** Collects every message a client receives, for assertions after the fact. */
