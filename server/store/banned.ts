@@ -70,6 +70,12 @@ export class BannedRepository {
     this.db.sql.exec('DELETE FROM banned')
   }
 
+  /** When the soonest ban ends, epoch ms (bans that never end are left out). */
+  nextExpiry(): number | undefined {
+    const row = this.db.sql.prepare('SELECT MIN(until) AS until FROM banned WHERE until IS NOT NULL').get() as { until: number | null }
+    return row.until ?? undefined
+  }
+
   removeExpired(now = Date.now()): number {
     return Number(this.db.sql.prepare('DELETE FROM banned WHERE until IS NOT NULL AND until <= ?').run(now).changes)
   }

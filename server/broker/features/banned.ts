@@ -6,6 +6,9 @@ import type { Broker } from '../broker.ts'
 import type { ClientInfo } from '../hooks.ts'
 
 /** A ban's `who` that cannot be used (bad address, regex or CIDR), with why; undefined when fine. */
+/** setTimeout cannot wait longer than this. */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
 export function invalidWho(as: BanType, who: string): string | undefined {
   switch (as) {
     case 'peerhost':
@@ -74,7 +77,7 @@ function safeRegex(source: string): RegExp | undefined {
 export class BannedFeature {
   private readonly broker: Broker
   readonly repository: BannedRepository
-  private readonly timer: NodeJS.Timeout
+  private timer: NodeJS.Timeout | undefined
   private readonly unhook: () => void
 
   constructor(broker: Broker, repository: BannedRepository) {
@@ -86,14 +89,24 @@ export class BannedFeature {
       (info) => (this.isBanned(info) ? { result: 'deny', reason: 'banned' } : undefined),
       1_000_000,
     )
-    repository.removeExpired()
-    this.timer = setInterval(() => repository.removeExpired(), 60_000)
-    this.timer.unref()
+    this.cleanUp()
   }
 
   stop(): void {
-    clearInterval(this.timer)
+    clearTimeout(this.timer)
+    this.timer = undefined
     this.unhook()
+  }
+
+  /** Removes the bans that have ended and arms one timer for the next one to end. */
+  cleanUp(): void {
+    clearTimeout(this.timer)
+    this.timer = undefined
+    this.repository.removeExpired()
+    const next = this.repository.nextExpiry()
+    if (next === undefined) return
+    this.timer = setTimeout(() => this.cleanUp(), Math.min(Math.max(0, next - Date.now()) + 1, MAX_TIMER_MS))
+    this.timer.unref()
   }
 
   isBanned(info: Pick<ClientInfo, 'clientid' | 'username' | 'peerhost'>, now = Date.now()): boolean {
@@ -113,6 +126,7 @@ export class BannedFeature {
     const existing = this.repository.find(ban.as, ban.who)
     if (existing && (existing.until === undefined || existing.until > Date.now())) return { existing }
     this.repository.put(ban)
+    if (ban.until !== undefined) this.cleanUp()
     for (const session of this.broker.listSessions()) {
       if (session.connected && banMatches(ban, session.info)) this.broker.kick(session.clientid)
     }

@@ -16,6 +16,8 @@ export type FlappingConfig = v.InferOutput<typeof FlappingConfigSchema>
 
 export const defaultFlappingConfig: FlappingConfig = v.parse(FlappingConfigSchema, {})
 
+const SERVER_REASONS = new Set(['kicked', 'shutdown'])
+
 interface Counter {
   startedAt: number
   count: number
@@ -30,8 +32,9 @@ export class FlappingFeature {
 
   constructor(broker: Broker, banned: BannedFeature) {
     this.banned = banned
-    this.unhook = broker.hooks.add('client.disconnected', (info) => {
-      if (this.settings.enable) this.detect(info.clientid, info.peerhost)
+    this.unhook = broker.hooks.add('client.disconnected', (info, reason) => {
+      // The broker's own disconnects (an operator's kick, the server stopping) are not the client flapping.
+      if (this.settings.enable && !SERVER_REASONS.has(reason)) this.detect(info.clientid, info.peerhost)
     })
     // Forgets clients whose window has passed, so the table does not grow with every client id seen.
     this.timer = setInterval(() => this.forgetOld(Date.now()), 10_000)
