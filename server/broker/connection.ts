@@ -15,6 +15,7 @@ import type {
 import type { Broker, PendingWill } from './broker.ts'
 import type { AuthDecision, ClientInfo } from './hooks.ts'
 import { createMessage, type PublishProperties } from './message.ts'
+import { packetProblem } from './packet-check.ts'
 import { connackCodeV3, RC } from './reason-codes.ts'
 import { newChannelStats, type Delivery, type Session } from './session.ts'
 import { isValidTopicName, topicLevels } from './topic-trie.ts'
@@ -44,7 +45,11 @@ export class Connection {
   private backlog: Packet[] = []
   private lastReceivedAt = Date.now()
   private timer: NodeJS.Timeout | undefined
+  /** Topic aliases the client set up (client -> server). */
   private readonly aliases = new Map<number, string>()
+  /** Topic aliases we set up for the client (server -> client), up to its Topic Alias Maximum. */
+  private readonly outgoingAliases = new Map<string, number>()
+  private outgoingAliasMax = 0
   private maxOutgoingPacketSize = Infinity
   /** The will message of this connection, dropped by a normal DISCONNECT. */
   will: PendingWill | undefined
@@ -121,18 +126,25 @@ export class Connection {
     // A closing connection is detached from its session, which keeps the message: not a size problem.
     if (this.state === 'closed' || this.stream.destroyed) return true
     const { message, qos } = delivery
-    const packet: IPublishPacket = {
-      cmd: 'publish',
-      topic: message.topic,
-      payload: message.payload,
-      qos,
-      retain: delivery.retain,
-      dup,
-      messageId: packetId,
-      properties: this.protocolVersion === 5 ? outgoingProperties(delivery) : undefined,
+    let properties = this.protocolVersion === 5 ? outgoingProperties(delivery) : undefined
+    let topic = message.topic
+    // Server -> client topic alias: the first PUBLISH on a topic carries topic and alias, later ones only the alias.
+    let newAlias: number | undefined
+    if (this.outgoingAliasMax > 0) {
+      const known = this.outgoingAliases.get(topic)
+      if (known !== undefined) {
+        properties = { ...properties, topicAlias: known }
+        topic = ''
+      } else if (this.outgoingAliases.size < this.outgoingAliasMax) {
+        newAlias = this.outgoingAliases.size + 1
+        properties = { ...properties, topicAlias: newAlias }
+      }
     }
+    const packet: IPublishPacket = { cmd: 'publish', topic, payload: message.payload, qos, retain: delivery.retain, dup, messageId: packetId, properties }
     const bytes = this.encode(packet)
+    // Never larger than the client's Maximum Packet Size: the caller drops it (counted as too_large).
     if (!bytes || bytes.length > this.maxOutgoingPacketSize) return false
+    if (newAlias !== undefined) this.outgoingAliases.set(message.topic, newAlias)
     this.write('publish', bytes)
     this.stats.send_msg++
     this.stats[`send_msg.qos${qos}`]++
@@ -177,7 +189,7 @@ export class Connection {
     }
     // The parser buffers a packet until it is complete; refuse to buffer more than the limit.
     const announced = (this.parser as unknown as { packet: { length: number } }).packet.length
-    if (announced > this.broker.options.maxPacketSize) {
+    if (announced >= 0 && 1 + varintSize(announced) + announced > this.broker.options.maxPacketSize) {
       this.broker.metrics.inc('packets.publish.error')
       this.close('frame_too_large', RC.PACKET_TOO_LARGE)
     }
@@ -187,6 +199,19 @@ export class Connection {
     if (this.state === 'closed') return
     this.stats.recv_pkt++
     this.broker.metrics.packetReceived(packet.cmd)
+    // A packet that arrived whole in one chunk: its size is only known now (MQTT 5 Maximum Packet Size is the whole packet).
+    const remaining = packet.length ?? 0
+    if (1 + varintSize(remaining) + remaining > this.broker.options.maxPacketSize) {
+      if (packet.cmd === 'publish') this.broker.metrics.inc('packets.publish.error')
+      return this.close('frame_too_large', RC.PACKET_TOO_LARGE)
+    }
+    // Properties the parser lets through but MQTT forbids, and SUBSCRIBE / UNSUBSCRIBE without filters.
+    const problem = packetProblem(packet)
+    if (problem) {
+      if (packet.cmd !== 'connect' || this.state !== 'idle') return this.close(problem.reason, problem.code)
+      this.protocolVersion = packet.protocolVersion ?? 4
+      return this.refuse(problem.code, problem.reason)
+    }
     if (this.state === 'connecting') this.backlog.push(packet)
     else this.handle(packet)
   }
@@ -244,8 +269,15 @@ export class Connection {
       // Longer than `max_clientid_len`, or not valid UTF-8 (decoded to U+FFFD) / a NUL character.
       return this.refuse(RC.CLIENT_IDENTIFIER_NOT_VALID, 'invalid_clientid')
     }
+    const properties = packet.properties
+    if (this.protocolVersion === 5 && (properties?.receiveMaximum === 0 || properties?.maximumPacketSize === 0)) {
+      // Both must be at least 1 (MQTT 3.1.2.11.3, 3.1.2.11.4).
+      return this.refuse(RC.PROTOCOL_ERROR, 'protocol_error')
+    }
     const will = packet.will
     if (will) {
+      // Not valid UTF-8: MQTT 5 clients get CONNACK 0x81; MQTT 3 has no code for it, the connection just closes.
+      if (will.topic.includes('\uFFFD')) return this.protocolVersion === 5 ? this.refuse(RC.MALFORMED_PACKET, 'malformed_packet') : this.close('malformed_packet')
       if (!isValidTopicName(will.topic) || topicLevels(will.topic) > limits.maxTopicLevels) return this.refuse(RC.TOPIC_NAME_INVALID, 'invalid_will_topic')
       if ((will.qos ?? 0) > limits.maxQosAllowed) return this.refuse(RC.QOS_NOT_SUPPORTED, 'will_qos_not_supported')
       if (will.retain && !limits.retainAvailable) return this.refuse(RC.RETAIN_NOT_SUPPORTED, 'will_retain_not_supported')
@@ -260,8 +292,9 @@ export class Connection {
       mountpoint: undefined,
       isSuperuser: false,
     }
-    const maxPacketSize = packet.properties?.maximumPacketSize
+    const maxPacketSize = properties?.maximumPacketSize
     if (maxPacketSize) this.maxOutgoingPacketSize = maxPacketSize
+    if (this.protocolVersion === 5) this.outgoingAliasMax = Math.min(properties?.topicAliasMaximum ?? 0, 65535)
     metrics.inc('client.authenticate')
     const finish = (decision: AuthDecision | undefined) => this.finishConnect(packet, info, assigned, decision)
     let decision: AuthDecision | undefined | Promise<AuthDecision | undefined>
@@ -394,11 +427,36 @@ export class Connection {
     const limits = this.broker.options
     const { qos, messageId } = packet
     let topic = packet.topic
+    if (qos === 0 && packet.dup) {
+      // DUP must be 0 for QoS 0 (MQTT 3.3.1-2).
+      metrics.inc('packets.publish.error')
+      return this.close('malformed_packet', RC.MALFORMED_PACKET)
+    }
+    if (qos > 0 && !messageId) {
+      metrics.inc('packets.publish.error')
+      return this.close('protocol_error', RC.PROTOCOL_ERROR)
+    }
+    if (packet.properties?.subscriptionIdentifier !== undefined) {
+      // Only servers send Subscription Identifiers in PUBLISH (MQTT 3.3.4).
+      metrics.inc('packets.publish.error')
+      return this.close('protocol_error', RC.PROTOCOL_ERROR)
+    }
     const alias = packet.properties?.topicAlias
     if (alias !== undefined) {
-      if (!v5 || alias === 0 || alias > limits.maxTopicAlias) return this.close('invalid_topic_alias', RC.TOPIC_ALIAS_INVALID)
+      if (alias === 0 || alias > limits.maxTopicAlias) {
+        metrics.inc('packets.publish.error')
+        return this.close('invalid_topic_alias', RC.TOPIC_ALIAS_INVALID)
+      }
       if (topic) this.aliases.set(alias, topic)
-      else topic = this.aliases.get(alias) ?? ''
+      else {
+        const known = this.aliases.get(alias)
+        // An alias the client never set up (MQTT 3.3.2.3.4: Protocol Error).
+        if (known === undefined) {
+          metrics.inc('packets.publish.error')
+          return this.close('invalid_topic_alias', RC.PROTOCOL_ERROR)
+        }
+        topic = known
+      }
     }
     if (topic.includes('\uFFFD')) {
       // Not valid UTF-8 (mqtt-packet decodes bad bytes to U+FFFD).
@@ -490,6 +548,12 @@ export class Connection {
   private onSubscribe(packet: ISubscribePacket): void {
     const session = this.session!
     const subid = packet.properties?.subscriptionIdentifier
+    // Not valid UTF-8 (decoded to U+FFFD): malformed, like a bad topic name.
+    if (packet.subscriptions.some(({ topic }) => topic.includes('\uFFFD'))) {
+      this.broker.metrics.inc('packets.subscribe.error')
+      return this.close('malformed_topic_filter', RC.MALFORMED_PACKET)
+    }
+    if (subid === 0 || Array.isArray(subid)) return this.close('protocol_error', RC.PROTOCOL_ERROR)
     const results = packet.subscriptions.map((subscription) => this.broker.subscribe(session, subscription, subid))
     // MQTT 3 has a single failure code.
     const granted = results.map(({ code }) => (this.protocolVersion < 5 && code >= 0x80 ? 0x80 : code))
@@ -503,6 +567,10 @@ export class Connection {
 
   private onUnsubscribe(packet: IUnsubscribePacket): void {
     const session = this.session!
+    if (packet.unsubscriptions.some((topic) => topic.includes('\uFFFD'))) {
+      this.broker.metrics.inc('packets.unsubscribe.error')
+      return this.close('malformed_topic_filter', RC.MALFORMED_PACKET)
+    }
     const granted = packet.unsubscriptions.map((topic) =>
       this.broker.unsubscribe(session, topic) ? RC.SUCCESS : RC.NO_SUBSCRIPTION_EXISTED,
     )
@@ -521,6 +589,11 @@ export class Connection {
     }
     this.close('normal')
   }
+}
+
+/** Bytes of the Remaining Length field for a packet of `length` remaining bytes. */
+function varintSize(length: number): number {
+  return length < 128 ? 1 : length < 16_384 ? 2 : length < 2_097_152 ? 3 : 4
 }
 
 /** Reads the protocol level of a CONNECT from its first bytes (undefined when it cannot). */

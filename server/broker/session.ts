@@ -110,6 +110,7 @@ export class Session {
   private readonly hooks: Hooks
   private nextPacketId = 1
   private retryTimer: NodeJS.Timeout | undefined
+  private awaitRelTimer: NodeJS.Timeout | undefined
 
   constructor(clientid: string, info: ClientInfo, limits: SessionLimits, metrics: Metrics, hooks: Hooks) {
     this.clientid = clientid
@@ -146,6 +147,8 @@ export class Session {
   stopTimers(): void {
     clearTimeout(this.retryTimer)
     this.retryTimer = undefined
+    clearTimeout(this.awaitRelTimer)
+    this.awaitRelTimer = undefined
   }
 
   /** Sends the message now if the client and the inflight window allow, queues it otherwise. */
@@ -198,7 +201,24 @@ export class Session {
       if (this.awaitingRel.size >= this.limits.awaitingRelMax) return 'full'
     }
     this.awaitingRel.set(packetId, Date.now())
+    this.armAwaitRel()
     return 'ok'
+  }
+
+  /** Forgets the oldest awaiting QoS 2 id when its `await_rel_timeout` has passed (while connected). */
+  private armAwaitRel(): void {
+    if (this.awaitRelTimer || this.awaitingRel.size === 0 || !this.connection) return
+    const timeout = this.limits.awaitRelTimeoutMs
+    if (!Number.isFinite(timeout)) return
+    let oldest = Infinity
+    for (const arrivedAt of this.awaitingRel.values()) oldest = Math.min(oldest, arrivedAt)
+    const wait = Math.max(10, Math.min(oldest + timeout - Date.now(), 2 ** 31 - 1))
+    this.awaitRelTimer = setTimeout(() => {
+      this.awaitRelTimer = undefined
+      this.expireAwaitingRel()
+      this.armAwaitRel()
+    }, wait)
+    this.awaitRelTimer.unref()
   }
 
   /** PUBREL from the client. Returns false when the id was not awaiting release. */
@@ -226,9 +246,10 @@ export class Session {
     for (const [packetId, entry] of this.inflight) {
       entry.sentAt = now
       if (entry.phase === 'pubrel') connection.send({ cmd: 'pubrel', messageId: packetId, reasonCode: 0 })
-      else connection.sendPublish(entry.delivery, packetId, true)
+      else this.resend(connection, packetId, entry)
     }
     this.armRetry()
+    this.armAwaitRel()
     this.drain()
   }
 
@@ -261,10 +282,17 @@ export class Session {
       }
       entry.sentAt = now
       if (entry.phase === 'pubrel') connection.send({ cmd: 'pubrel', messageId: packetId, reasonCode: 0 })
-      else connection.sendPublish(entry.delivery, packetId, true)
+      else this.resend(connection, packetId, entry)
     }
     this.armRetry()
     this.drain()
+  }
+
+  /** Sends an unacknowledged PUBLISH again with DUP; one the (new) connection cannot take is dropped as too large. */
+  private resend(connection: Connection, packetId: number, entry: InflightEntry): void {
+    if (connection.sendPublish(entry.delivery, packetId, true)) return
+    this.inflight.delete(packetId)
+    this.drop(entry.delivery, 'too_large')
   }
 
   /** Payload bytes the session holds for the client (queued and unacknowledged). */

@@ -1,9 +1,11 @@
 // Starts the real server in-process on free ports with a throwaway data directory, and gives tests
 // a logged-in API helper and real mqtt.js clients. Nothing here mocks the server.
 import { mkdtempSync, rmSync } from 'node:fs'
+import { connect as netConnect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import mqtt, { type IClientOptions, type IClientSubscribeOptions, type MqttClient } from 'mqtt'
+import { generate, parser as createParser, type IConnectPacket, type Packet } from 'mqtt-packet'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import type { Config } from '../../server/config.ts'
 import { startServer, type RunningServer } from '../../server/start.ts'
@@ -191,4 +193,47 @@ export function serverPerSuite(cleanup?: () => void): Suite {
     await suite.t.close()
   })
   return suite
+}
+
+/** A bare TCP client speaking MQTT through mqtt-packet, for what mqtt.js will not do (bad packets, silence, no acks). */
+export interface RawClient {
+  socket: Socket
+  /** Every packet received, in order. */
+  packets: Packet[]
+  closed: Promise<void>
+  send(packet: Packet | Buffer): void
+  /** Waits for the first received packet of that type that passes `match`. */
+  next<C extends Packet['cmd']>(cmd: C, match?: (packet: Extract<Packet, { cmd: C }>) => boolean): Promise<Extract<Packet, { cmd: C }>>
+}
+
+const rawSockets = new Set<Socket>()
+
+export function rawClient(port: number, protocolVersion: 3 | 4 | 5 = 4): RawClient {
+  const socket = netConnect(port, '127.0.0.1')
+  rawSockets.add(socket)
+  socket.once('close', () => rawSockets.delete(socket))
+  const packets: Packet[] = []
+  const parser = createParser({ protocolVersion })
+  parser.on('packet', (packet) => packets.push(packet))
+  socket.on('data', (chunk: Buffer) => parser.parse(chunk))
+  socket.on('error', () => {})
+  return {
+    socket,
+    packets,
+    closed: new Promise((resolve) => socket.once('close', () => resolve())),
+    send: (packet) => socket.write(Buffer.isBuffer(packet) ? packet : generate(packet, { protocolVersion })),
+    next: (cmd, match) =>
+      waitFor(() => packets.find((p) => p.cmd === cmd && (!match || match(p as never))) as never, `a ${cmd} packet`),
+  }
+}
+
+/** Destroys every raw socket still open (for afterEach). */
+export function destroyRawClients(): void {
+  for (const socket of rawSockets) socket.destroy()
+  rawSockets.clear()
+}
+
+/** A CONNECT packet with sensible defaults (MQTT 3.1.1, clean, keep alive 60). */
+export function connectPacket(fields: Partial<IConnectPacket> & { protocolVersion?: 3 | 4 | 5 }): IConnectPacket {
+  return { cmd: 'connect', protocolId: fields.protocolVersion === 3 ? 'MQIsdp' : 'MQTT', protocolVersion: 4, clean: true, keepalive: 60, clientId: '', ...fields }
 }
