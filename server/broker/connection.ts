@@ -490,11 +490,10 @@ export class Connection {
         return
       }
       if (slot === 'full') {
+        // More than `max_awaiting_rel`: dropped and DISCONNECT 0x93, as EMQX does (0x93 is no valid PUBREC code).
         metrics.inc('packets.publish.dropped')
         session.stats['recv_msg.dropped']++
-        if (v5) this.send({ cmd: 'pubrec', messageId, reasonCode: RC.RECEIVE_MAXIMUM_EXCEEDED })
-        else this.close('receive_maximum_exceeded')
-        return
+        return this.close('receive_maximum_exceeded', RC.RECEIVE_MAXIMUM_EXCEEDED)
       }
     }
     session.stats.recv_msg++
