@@ -10,7 +10,7 @@ import { createMessage, type Message } from './message.ts'
 import { Metrics } from './metrics.ts'
 import { Retainer } from './features/retainer.ts'
 import { RC } from './reason-codes.ts'
-import { Session } from './session.ts'
+import { Session, type Delivery } from './session.ts'
 import {
   defaultMqttSettings,
   defaultSysTopics,
@@ -53,7 +53,13 @@ interface Route {
   clientid: string
   /** Share group for shared subscriptions. */
   share: string | undefined
+  /** The filter as the client subscribed it (`$share/g/a`, `$queue/a`), its key in the session. */
+  topic: string
 }
+
+/** Marks a delivery made through a shared subscription, so it can go to another member if this one ends. */
+const SHARED_FROM = Symbol('sharedFrom')
+type SharedDelivery = Delivery & { [SHARED_FROM]?: { group: string; filter: string } }
 
 export interface SubscribeResult {
   /** Granted QoS, or an MQTT 5 failure reason code (>= 0x80). */
@@ -87,8 +93,10 @@ export class Broker {
   readonly retainer = new Retainer()
   /** Extra `/stats` figures from the broker features (delayed messages). */
   featureStats: () => BrokerStats = () => ({})
-  /** Round-robin position per shared group and filter. */
+  /** round_robin_per_group: one position per shared group and filter, whoever publishes. */
   private readonly shareCursor = new Map<string, number>()
+  /** round_robin: like EMQX, each publisher keeps its own position per group and filter. */
+  private readonly publisherCursors = new Map<string, Map<string, number>>()
   /** The member a sticky group keeps sending to, per group and filter. */
   private readonly stickyMembers = new Map<string, string>()
   private liveCount = 0
@@ -135,6 +143,12 @@ export class Broker {
     this.listeners = await startListeners((stream, meta) => this.accept(stream, meta), options, 256 * 1024 * 1024)
     this.sys.start()
     return { tcpPort: this.listeners.tcpPort, wsPort: this.listeners.wsPort }
+  }
+
+  /** The local port of a listener (`tcp:default`, `ws:default`), as EMQX's `sockport`; 0 before listening. */
+  listenerPort(listener: string): number {
+    if (!this.listeners) return 0
+    return listener.startsWith('ws') ? this.listeners.wsPort : this.listeners.tcpPort
   }
 
   /** Takes over a new client stream (a socket, or a WebSocket wrapped as a stream). */
@@ -311,7 +325,7 @@ export class Broker {
     }
     const isNew = !session.subscriptions.has(topic)
     session.subscriptions.set(topic, options)
-    this.router.add(parsed.filter, routeKey(session.clientid, parsed.group), { clientid: session.clientid, share: parsed.group })
+    this.router.add(parsed.filter, routeKey(session.clientid, parsed.group), { clientid: session.clientid, share: parsed.group, topic })
     if (isNew) {
       this.subscriptionCount++
       if (parsed.group !== undefined) this.sharedSubscriptionCount++
@@ -358,7 +372,11 @@ export class Broker {
       return -1
     }
     // With `stop_publish_clear_msg`, a retained message that clears its topic goes no further.
-    if (accepted.retain && !this.retainer.onPublish(accepted)) return 0
+    if (accepted.retain) {
+      // EMQX counts every message published with the retain flag that reaches the retainer.
+      if (this.retainer.enabled) this.metrics.inc('messages.retained')
+      if (!this.retainer.onPublish(accepted)) return 0
+    }
     const matched = this.route(accepted)
     if (matched === 0) {
       this.metrics.inc('messages.dropped')
@@ -462,8 +480,34 @@ export class Broker {
 
   private removeSession(session: Session): void {
     clearTimeout(session.expiryTimer)
+    // Like EMQX, QoS 1/2 messages a shared member received but never acknowledged (or still had
+    // queued) go to another member of the same group when the member's session ends.
+    const unacked: SharedDelivery[] = [
+      ...[...session.inflight.values()].filter((entry) => entry.phase === 'publish').map((entry) => entry.delivery),
+      ...session.mqueue,
+    ].filter((delivery: SharedDelivery) => delivery.qos > 0 && delivery[SHARED_FROM] !== undefined)
+    session.inflight.clear()
+    session.mqueue.length = 0
     for (const [topic, options] of [...session.subscriptions]) this.dropSubscription(session, topic, options)
     if (this.sessions.get(session.clientid) === session) this.sessions.delete(session.clientid)
+    this.publisherCursors.delete(session.clientid)
+    for (const delivery of unacked) this.redispatch(delivery)
+  }
+
+  /** Gives a shared message to another member of its group; dropped when the group has nobody left. */
+  private redispatch(delivery: SharedDelivery): void {
+    const { group, filter } = delivery[SHARED_FROM]!
+    const members: Route[] = []
+    this.router.match(delivery.message.topic, (route, matched) => {
+      if (route.share === group && matched === filter) members.push(route)
+    })
+    if (members.length === 0) {
+      this.metrics.inc('messages.dropped')
+      this.hooks.run('message.dropped', delivery.message, 'no_subscribers')
+      return
+    }
+    const member = this.pickShared(`${group}\u0000${filter}`, members, delivery.message)
+    this.dispatch(member, delivery.message, { group, filter })
   }
 
   private dropSubscription(session: Session, topic: string, options: SubOptions): void {
@@ -486,22 +530,22 @@ export class Broker {
 
   private route(message: Message): number {
     let matched = 0
-    let groups: Map<string, { group: string; filter: string; members: string[] }> | undefined
+    let groups: Map<string, { group: string; filter: string; members: Route[] }> | undefined
     this.router.match(message.topic, (route, filter) => {
       if (route.share === undefined) {
-        if (this.dispatch(route.clientid, filter, message)) matched++
+        if (this.dispatch(route, message)) matched++
         return
       }
       groups ??= new Map()
       const key = `${route.share}\u0000${filter}`
       const entry = groups.get(key) ?? { group: route.share, filter, members: [] }
-      entry.members.push(route.clientid)
+      entry.members.push(route)
       groups.set(key, entry)
     })
     if (groups) {
       for (const [key, { group, filter, members }] of groups) {
-        const member = this.pickShared(key, group, members, message)
-        if (this.dispatch(member, `$share/${group}/${filter}`, message)) matched++
+        const member = this.pickShared(key, members, message)
+        if (this.dispatch(member, message, { group, filter })) matched++
       }
     }
     return matched
@@ -511,8 +555,8 @@ export class Broker {
    * Picks the group member that gets a shared message, by `shared_subscription_strategy`. Connected
    * members are preferred; offline ones (persistent sessions) only when nobody is online.
    */
-  private pickShared(key: string, group: string, members: string[], message: Message): string {
-    const online = members.filter((clientid) => this.sessions.get(clientid)?.connected)
+  private pickShared(key: string, members: Route[], message: Message): Route {
+    const online = members.filter((route) => this.sessions.get(route.clientid)?.connected)
     const pool = online.length > 0 ? online : members
     switch (this.options.sharedStrategy) {
       case 'random':
@@ -523,22 +567,25 @@ export class Broker {
       case 'hash_clientid':
         return pool[hash(message.from) % pool.length]
       case 'sticky': {
-        const current = this.stickyMembers.get(key)
-        if (current !== undefined && pool.includes(current)) return current
+        const current = pool.find((route) => route.clientid === this.stickyMembers.get(key))
+        if (current) return current
         const chosen = pool[Math.floor(Math.random() * pool.length)]
-        this.stickyMembers.set(key, chosen)
+        this.stickyMembers.set(key, chosen.clientid)
         return chosen
       }
       case 'round_robin_per_group': {
-        // One cursor per group, whatever filter matched.
-        const cursor = this.shareCursor.get(`group\u0000${group}`) ?? 0
-        this.shareCursor.set(`group\u0000${group}`, cursor + 1)
-        return pool[cursor % pool.length]
+        const cursor = ((this.shareCursor.get(key) ?? -1) + 1) % pool.length
+        this.shareCursor.set(key, cursor)
+        return pool[cursor]
       }
       default: {
-        const cursor = this.shareCursor.get(key) ?? 0
-        this.shareCursor.set(key, (cursor + 1) % pool.length)
-        return pool[cursor % pool.length]
+        // round_robin: the publisher's own rotation, starting at a random member (as EMQX does).
+        let cursors = this.publisherCursors.get(message.from)
+        if (!cursors) this.publisherCursors.set(message.from, (cursors = new Map()))
+        const previous = cursors.get(key)
+        const cursor = previous === undefined ? Math.floor(Math.random() * pool.length) : (previous + 1) % pool.length
+        cursors.set(key, cursor)
+        return pool[cursor]
       }
     }
   }
@@ -548,9 +595,10 @@ export class Broker {
     return this.options.upgradeQos ? subscribed : (Math.min(published, subscribed) as QoS)
   }
 
-  private dispatch(clientid: string, topic: string, message: Message): boolean {
+  private dispatch(route: Route, message: Message, shared?: { group: string; filter: string }): boolean {
+    const { clientid } = route
     const session = this.sessions.get(clientid)
-    const options = session?.subscriptions.get(topic)
+    const options = session?.subscriptions.get(route.topic)
     if (!session || !options) return false
     // No Local, or EMQX's `ignore_loop_deliver` for every client (MQTT 3 has no No Local).
     if ((options.nl || this.options.ignoreLoopDeliver) && message.from === clientid) {
@@ -558,13 +606,15 @@ export class Broker {
       this.metrics.inc('delivery.dropped.no_local')
       return false
     }
-    session.deliver({
+    const delivery: SharedDelivery = {
       message,
       qos: this.deliveryQos(message.qos, options.qos),
       // Without Retain As Published, a live delivery never carries the retain flag (MQTT 3.3.1.3).
       retain: options.rap && message.retain,
       subids: options.subid !== undefined ? [options.subid] : [],
-    })
+    }
+    if (shared) delivery[SHARED_FROM] = shared
+    session.deliver(delivery)
     return true
   }
 }

@@ -58,6 +58,7 @@ export const METRIC_NAMES = [
   'messages.dropped.no_subscribers',
   'messages.forward',
   'messages.delayed',
+  'messages.retained',
   'messages.delivered',
   'messages.acked',
   'messages.persisted',

@@ -1,6 +1,7 @@
-// `$SYS` topics as EMQX publishes them: the node's identity (retained), its uptime and time every
-// `sys_heartbeat_interval`, every stat and metric every `sys_msg_interval`, and client event
-// messages (connected, disconnected, subscribed, unsubscribed) when `sys_event_messages` says so.
+// `$SYS` topics as EMQX 5 publishes them (emqx_sys): the node's identity (retained) at start and
+// with every stat and metric every `sys_msg_interval`, its uptime (ms) and RFC 3339 time every
+// `sys_heartbeat_interval`, and client event messages (connected, disconnected, subscribed,
+// unsubscribed) when `sys_event_messages` says so.
 import type { Broker } from './broker.ts'
 import type { ClientInfo, SubOptions } from './hooks.ts'
 import { createMessage } from './message.ts'
@@ -11,9 +12,18 @@ export const SYS_VERSION = '5.8.0'
 export const SYS_DESCR = 'EMQX'
 const MAX_TIMER_MS = 2 ** 31 - 1
 
-/** `2026-11-22 01:02:03`, as EMQX's `$SYS/brokers/{node}/datetime`. */
-function datetime(now = new Date()): string {
-  return now.toISOString().slice(0, 19).replace('T', ' ')
+/**
+ * RFC 3339 local time with nanoseconds and the UTC offset, as EMQX's `$SYS/brokers/{node}/datetime`
+ * (`calendar:system_time_to_rfc3339(erlang:system_time(), [{unit, nanosecond}])`).
+ */
+export function datetime(now = new Date()): string {
+  const pad = (n: number, width = 2) => String(Math.abs(n)).padStart(width, '0')
+  const offset = -now.getTimezoneOffset()
+  const sign = offset < 0 ? '-' : '+'
+  return (
+    `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}T${pad(now.getHours())}:${pad(now.getMinutes())}:${pad(now.getSeconds())}` +
+    `.${pad(now.getMilliseconds(), 3)}000000${sign}${pad(Math.trunc(offset / 60))}:${pad(offset % 60)}`
+  )
 }
 
 export class SysTopics {
@@ -40,10 +50,15 @@ export class SysTopics {
 
   /** Publishes the retained identity topics and arms the timers from the current settings. */
   start(): void {
-    this.publish('$SYS/brokers', this.broker.node, true)
+    this.publishIdentity()
+    this.rearm()
+  }
+
+  /** `$SYS/brokers` (the running nodes, comma-separated), version and description, all retained. */
+  private publishIdentity(): void {
     this.publish(`${this.prefix}/version`, SYS_VERSION, true)
     this.publish(`${this.prefix}/sysdescr`, SYS_DESCR, true)
-    this.rearm()
+    this.publish('$SYS/brokers', this.broker.node, true)
   }
 
   /** The settings changed: the intervals start over with their new values. */
@@ -75,55 +90,65 @@ export class SysTopics {
   }
 
   publishStatsAndMetrics(): void {
+    this.publishIdentity()
     for (const [name, value] of Object.entries(this.broker.stats())) this.publish(`${this.prefix}/stats/${name.replaceAll('.', '/')}`, String(value))
     for (const [name, value] of Object.entries(this.broker.metrics.snapshot())) this.publish(`${this.prefix}/metrics/${name.replaceAll('.', '/')}`, String(value))
+  }
+
+  /** The fields every client event carries (EMQX `common_infos`). */
+  private common(info: ClientInfo) {
+    const session = this.broker.getSession(info.clientid)
+    return {
+      clientid: info.clientid,
+      username: info.username ?? null,
+      ipaddress: info.peerhost,
+      sockport: this.broker.listenerPort(info.listener),
+      protocol: 'mqtt',
+      proto_name: info.protoVer === 3 ? 'MQIsdp' : 'MQTT',
+      proto_ver: info.protoVer,
+      connected_at: session?.connectedAt ?? Date.now(),
+      ts: Date.now(),
+    }
   }
 
   private clientConnected(info: ClientInfo): void {
     if (!this.broker.sysTopics.sys_event_messages.client_connected) return
     const session = this.broker.getSession(info.clientid)
-    const now = Date.now()
     this.event(`clients/${info.clientid}/connected`, {
-      username: info.username ?? null,
-      ts: now,
-      sockport: 0,
-      proto_ver: info.protoVer,
-      proto_name: info.protoVer === 3 ? 'MQIsdp' : 'MQTT',
+      ...this.common(info),
       keepalive: session?.keepalive ?? 0,
-      ipaddress: info.peerhost,
-      expiry_interval: (session?.expiryInterval ?? 0) * 1000,
-      connected_at: session?.connectedAt ?? now,
-      connack: 0,
-      clientid: info.clientid,
       clean_start: session?.cleanStart ?? true,
+      // EMQX keeps the session expiry interval in milliseconds in its connection info.
+      expiry_interval: (session?.expiryInterval ?? 0) * 1000,
     })
   }
 
   private clientDisconnected(info: ClientInfo, reason: string): void {
     if (!this.broker.sysTopics.sys_event_messages.client_disconnected) return
-    const now = Date.now()
-    this.event(`clients/${info.clientid}/disconnected`, {
-      username: info.username ?? null,
-      ts: now,
-      sockport: 0,
-      reason,
-      proto_ver: info.protoVer,
-      proto_name: info.protoVer === 3 ? 'MQIsdp' : 'MQTT',
-      ipaddress: info.peerhost,
-      disconnected_at: now,
-      clientid: info.clientid,
-    })
+    this.event(`clients/${info.clientid}/disconnected`, { ...this.common(info), reason, disconnected_at: Date.now() })
   }
 
   private sessionEvent(kind: 'subscribed' | 'unsubscribed', info: ClientInfo, topic: string, options?: SubOptions): void {
     const enabled = this.broker.sysTopics.sys_event_messages[kind === 'subscribed' ? 'client_subscribed' : 'client_unsubscribed']
     if (!enabled) return
     this.event(`session/${info.clientid}/${kind}`, {
-      username: info.username ?? null,
-      ts: Date.now(),
       clientid: info.clientid,
+      username: info.username ?? null,
+      protocol: 'mqtt',
       topic,
-      ...(options ? { subopts: { qos: options.qos, nl: options.nl ? 1 : 0, rap: options.rap ? 1 : 0, rh: options.rh } } : {}),
+      ...(options
+        ? {
+            subopts: {
+              qos: options.qos,
+              nl: options.nl ? 1 : 0,
+              rap: options.rap ? 1 : 0,
+              rh: options.rh,
+              ...(options.subid !== undefined ? { subid: options.subid } : {}),
+              ...(options.share !== undefined ? { share: options.share } : {}),
+            },
+          }
+        : {}),
+      ts: Date.now(),
     })
   }
 

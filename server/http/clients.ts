@@ -11,8 +11,11 @@ import { parseTimeFilter, rfc3339 } from './time.ts'
 
 const clientNotFound = () => new ApiError(404, 'CLIENTID_NOT_FOUND', 'Client ID not found')
 
+/** A limit as EMQX shows it: a number, or `infinity` when there is none. */
+const limit = (value: number): number | 'infinity' => (Number.isFinite(value) ? value : 'infinity')
+
 /** One client the way EMQX's `GET /clients/{clientid}` returns it. */
-export function clientRecord(session: Session, node: string) {
+export function clientRecord(session: Session, node: string, maxSubscriptions = Infinity) {
   const { info, connection } = session
   return {
     clientid: session.clientid,
@@ -40,14 +43,14 @@ export function clientRecord(session: Session, node: string) {
     zone: 'default',
     listener: info.listener,
     subscriptions_cnt: session.subscriptions.size,
-    subscriptions_max: 'infinity',
+    subscriptions_max: limit(maxSubscriptions),
     inflight_cnt: session.inflight.size,
-    inflight_max: session.inflightMax,
+    inflight_max: limit(session.inflightMax),
     mqueue_len: session.mqueue.length,
-    mqueue_max: session.limits.mqueueMax,
+    mqueue_max: limit(session.limits.mqueueMax),
     mqueue_dropped: session.mqueueDropped,
     awaiting_rel_cnt: session.awaitingRel.size,
-    awaiting_rel_max: session.limits.awaitingRelMax,
+    awaiting_rel_max: limit(session.limits.awaitingRelMax),
     // Erlang process figures have no Node twin; these are their closest honest meanings:
     // heap_size = bytes held for this client (unwritten socket buffer + queued and unacknowledged payloads),
     heap_size: (connection?.stream.writableLength ?? 0) + session.bufferedBytes(),
@@ -135,13 +138,16 @@ export async function clientRoutes(app: FastifyInstance, deps: { broker: Broker 
       q.page,
       q.limit,
     )
-    return { data: page.data.map((session) => project(clientRecord(session, broker.node), q.fields)), meta: page.meta }
+    return {
+      data: page.data.map((session) => project(clientRecord(session, broker.node, broker.options.maxSubscriptions), q.fields)),
+      meta: page.meta,
+    }
   })
 
   app.get<ClientParams>('/clients/:clientid', async (request) => {
     const session = broker.getSession(request.params.clientid)
     if (!session) throw clientNotFound()
-    return clientRecord(session, broker.node)
+    return clientRecord(session, broker.node, broker.options.maxSubscriptions)
   })
 
   app.delete<ClientParams>('/clients/:clientid', async (request, reply) => {
