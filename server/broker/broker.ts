@@ -342,9 +342,7 @@ export class Broker {
     if (options.share !== undefined || options.rh === 2 || (options.rh === 1 && !isNew)) return
     const filter = parseShare(topic)!.filter
     const subids = options.subid !== undefined ? [options.subid] : []
-    for (const message of this.retainer.forSubscription(filter)) {
-      session.deliver({ message, qos: this.deliveryQos(message.qos, options.qos), retain: true, subids })
-    }
+    this.retainer.dispatch(filter, (message) => session.deliver({ message, qos: this.deliveryQos(message.qos, options.qos), retain: true, subids }))
   }
 
   unsubscribe(session: Session, filter: string): boolean {

@@ -4,7 +4,7 @@ import * as v from 'valibot'
 import type { Broker } from '../broker/broker.ts'
 import { createMessage, type PublishProperties } from '../broker/message.ts'
 import { isValidTopicName } from '../broker/topic-trie.ts'
-import { badRequest, parseInput } from './errors.ts'
+import { parseInput } from './errors.ts'
 
 const RC_NO_MATCHING_SUBSCRIBERS = 16
 const uint32 = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(4294967295))
@@ -42,39 +42,84 @@ function toProperties(input: PublishInput['properties']): PublishProperties | un
   return Object.keys(properties).length > 0 ? properties : undefined
 }
 
-/** Validates one body; a topic with wildcards (or otherwise invalid) is a bad request, as in EMQX. */
-function checked(input: PublishInput) {
-  if (!isValidTopicName(input.topic)) throw badRequest(`topic_name_invalid: ${input.topic}`)
-  if (input.payload_encoding === 'base64' && !/^[A-Za-z0-9+/]*={0,2}$/.test(input.payload)) throw badRequest('payload: invalid base64')
-  return input
+/**
+ * A message EMQX refuses after reading the body: 400 with the MQTT reason code beside our
+ * `{code, message}` (EMQX answers `{reason_code, message}` here, e.g. 144 `topic_name_invalid`).
+ */
+class Refused extends Error {
+  readonly reasonCode: number
+
+  constructor(reasonCode: number, message: string) {
+    super(message)
+    this.reasonCode = reasonCode
+  }
+
+  get body() {
+    return { code: 'BAD_REQUEST', reason_code: this.reasonCode, message: this.message }
+  }
+}
+
+const RC_IMPLEMENTATION_SPECIFIC_ERROR = 131
+const RC_TOPIC_NAME_INVALID = 144
+const RC_QUOTA_EXCEEDED = 151
+
+interface Checked {
+  input: PublishInput
+  payload: Buffer
+}
+
+/** Checks one body as EMQX does: a valid topic name (no wildcards), a decodable payload, under max_packet_size. */
+function checked(broker: Broker, input: PublishInput): Checked {
+  if (!isValidTopicName(input.topic)) throw new Refused(RC_TOPIC_NAME_INVALID, 'topic_name_invalid')
+  if (input.payload_encoding === 'base64' && !/^[A-Za-z0-9+/]*={0,2}$/.test(input.payload)) {
+    throw new Refused(RC_IMPLEMENTATION_SPECIFIC_ERROR, 'decode_base64_payload_failed')
+  }
+  const payload = Buffer.from(input.payload, input.payload_encoding === 'base64' ? 'base64' : 'utf8')
+  if (payload.length + Buffer.byteLength(input.topic) > broker.options.maxPacketSize) throw new Refused(RC_QUOTA_EXCEEDED, 'packet_too_large')
+  return { input, payload }
 }
 
 /** Publishes; the HTTP status and body EMQX answers for the result. */
-function publish(broker: Broker, input: PublishInput): { status: number; body: object } {
+function publish(broker: Broker, { input, payload }: Checked): { status: number; body: object } {
   const message = createMessage({
     topic: input.topic,
-    payload: Buffer.from(input.payload, input.payload_encoding === 'base64' ? 'base64' : 'utf8'),
+    payload,
     qos: input.qos,
     retain: input.retain,
     from: input.clientid ?? 'http_api',
     properties: toProperties(input.properties),
   })
   const matched = broker.publish(message)
-  if (matched <= 0) return { status: 202, body: { reason_code: RC_NO_MATCHING_SUBSCRIBERS, message: 'no_matching_subscribers' } }
-  return { status: 200, body: { id: message.id } }
+  // A delayed message has no subscribers yet: EMQX answers 200 for it.
+  if (matched > 0 || input.topic.startsWith('$delayed/')) return { status: 200, body: { id: message.id } }
+  return { status: 202, body: { reason_code: RC_NO_MATCHING_SUBSCRIBERS, message: 'no_matching_subscribers' } }
 }
 
 export async function publishRoutes(app: FastifyInstance, deps: { broker: Broker }): Promise<void> {
+  const { broker } = deps
+
   app.post('/publish', async (request, reply) => {
-    const input = checked(parseInput(PublishBody, request.body, 'body'))
-    const result = publish(deps.broker, input)
-    return reply.status(result.status).send(result.body)
+    const input = parseInput(PublishBody, request.body, 'body')
+    try {
+      const result = publish(broker, checked(broker, input))
+      return reply.status(result.status).send(result.body)
+    } catch (error) {
+      if (error instanceof Refused) return reply.status(400).send(error.body)
+      throw error
+    }
   })
 
   app.post('/publish/bulk', async (request, reply) => {
+    const inputs = parseInput(v.pipe(v.array(PublishBody), v.minLength(1, 'empty_batch')), request.body, 'body')
     // Every message is checked before any goes out, so a bad one publishes nothing.
-    const inputs = parseInput(v.array(PublishBody), request.body, 'body').map(checked)
-    const results = inputs.map((input) => publish(deps.broker, input))
+    let messages: Checked[]
+    try {
+      messages = inputs.map((input) => checked(broker, input))
+    } catch (error) {
+      if (error instanceof Refused) return reply.status(400).send(error.body)
+      throw error
+    }
+    const results = messages.map((message) => publish(broker, message))
     const allDelivered = results.every((result) => result.status === 200)
     return reply.status(allDelivered ? 200 : 202).send(results.map((result) => result.body))
   })

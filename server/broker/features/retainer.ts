@@ -39,6 +39,73 @@ export class MemoryRetainedStore implements RetainedStore {
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0))
 
+const RATE = /^(\d+)\/(\d*)(ms|s|m|h|d)$/
+const RATE_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+
+/** EMQX's rate strings (`1000/s`, `10/100ms`, `infinity`): how many per how long, or 'infinity'. */
+export function parseRate(text: string): { count: number; windowMs: number } | 'infinity' | undefined {
+  if (text.trim() === 'infinity') return 'infinity'
+  const m = RATE.exec(text.trim())
+  if (!m) return undefined
+  const windowMs = Number(m[2] || '1') * RATE_UNIT_MS[m[3]]
+  return Number(m[1]) > 0 && windowMs > 0 ? { count: Number(m[1]), windowMs } : undefined
+}
+
+const rateText = v.pipe(
+  v.string(),
+  v.check((text) => parseRate(text) !== undefined, 'must be a rate such as 1000/s, 10/100ms or infinity'),
+)
+
+/**
+ * Paces deliveries of retained messages to `delivery_rate` for the whole node (a token bucket, as
+ * EMQX's limiter): what does not fit now goes out, in order, as tokens come back.
+ */
+class DeliveryPacer {
+  private rate: { count: number; windowMs: number } | 'infinity' = 'infinity'
+  private tokens = 0
+  private refilledAt = Date.now()
+  private readonly queue: Array<() => void> = []
+  private timer: NodeJS.Timeout | undefined
+
+  setRate(rate: { count: number; windowMs: number } | 'infinity'): void {
+    this.rate = rate
+    this.tokens = rate === 'infinity' ? 0 : rate.count
+    this.refilledAt = Date.now()
+    this.drain()
+  }
+
+  run(jobs: Array<() => void>): void {
+    this.queue.push(...jobs)
+    this.drain()
+  }
+
+  stop(): void {
+    clearTimeout(this.timer)
+    this.timer = undefined
+    this.queue.length = 0
+  }
+
+  private drain(): void {
+    clearTimeout(this.timer)
+    this.timer = undefined
+    const rate = this.rate
+    if (rate === 'infinity') {
+      for (const job of this.queue.splice(0)) job()
+      return
+    }
+    const now = Date.now()
+    this.tokens = Math.min(rate.count, this.tokens + ((now - this.refilledAt) * rate.count) / rate.windowMs)
+    this.refilledAt = now
+    while (this.queue.length > 0 && this.tokens >= 1) {
+      this.tokens--
+      this.queue.shift()!()
+    }
+    if (this.queue.length === 0) return
+    this.timer = setTimeout(() => this.drain(), Math.ceil(((1 - this.tokens) * rate.windowMs) / rate.count))
+    this.timer.unref()
+  }
+}
+
 /** The settings as EMQX's `GET /mqtt/retainer` shows them. */
 export const RetainerConfigSchema = v.object({
   enable: v.optional(v.boolean(), true),
@@ -46,7 +113,7 @@ export const RetainerConfigSchema = v.object({
   msg_clear_interval: v.optional(durationText, '0s'),
   max_payload_size: v.optional(sizeText, '1MB'),
   stop_publish_clear_msg: v.optional(v.boolean(), false),
-  delivery_rate: v.optional(v.string()),
+  delivery_rate: v.optional(rateText, '1000/s'),
   flow_control: v.optional(
     v.object({
       batch_read_number: v.optional(count, 0),
@@ -78,9 +145,14 @@ export class Retainer {
   private store: RetainedStore = new MemoryRetainedStore()
   private settings: RetainerConfig = defaultRetainerConfig
   private clearTimer: NodeJS.Timeout | undefined
+  private readonly pacer = new DeliveryPacer()
   private max = 0
   /** Called when a retained message is refused; the feature wiring counts it. */
   onRefused: (message: Message, reason: RetainRefusal) => void = () => {}
+
+  constructor() {
+    this.pacer.setRate(parseRate(this.settings.delivery_rate) ?? 'infinity')
+  }
 
   get config(): RetainerConfig {
     return this.settings
@@ -94,6 +166,7 @@ export class Retainer {
 
   configure(config: RetainerConfig): void {
     this.settings = config
+    this.pacer.setRate(parseRate(config.delivery_rate) ?? 'infinity')
     clearInterval(this.clearTimer)
     this.clearTimer = undefined
     const clearMs = parseDuration(config.msg_clear_interval) ?? 0
@@ -105,6 +178,12 @@ export class Retainer {
 
   stop(): void {
     clearInterval(this.clearTimer)
+    this.pacer.stop()
+  }
+
+  /** Sends the retained messages for a new subscription through `send`, no faster than `delivery_rate`. */
+  dispatch(filter: string, send: (message: Message) => void): void {
+    this.pacer.run(this.forSubscription(filter).map((message) => () => send(message)))
   }
 
   get enabled(): boolean {
