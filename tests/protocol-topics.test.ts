@@ -115,4 +115,16 @@ describe('MQTT protocol: topics', () => {
     raw.send({ cmd: 'subscribe', messageId: 1, subscriptions: ['a/+', 'a/#', 'a/b', '$share/g/a/b'].map((topic) => ({ topic, qos: 0 as const })) })
     expect((await raw.next('suback')).granted).toEqual([0xa2, 0xa2, 0, 0x9e])
   })
+
+  it('refuses subscriptions beyond max_subscriptions with 0x97 (quota exceeded); re-subscribing an existing filter still works', async () => {
+    suite.t.server.broker!.configure({ max_subscriptions: 2 })
+    const raw = rawClient(port(), 5)
+    raw.send(connectPacket({ protocolVersion: 5, clientId: 'quota' }))
+    await raw.next('connack')
+    raw.send({ cmd: 'subscribe', messageId: 1, subscriptions: ['q/1', 'q/2', 'q/3'].map((topic) => ({ topic, qos: 1 as const })) })
+    expect((await raw.next('suback', (p) => p.messageId === 1)).granted).toEqual([1, 1, 0x97])
+    raw.send({ cmd: 'subscribe', messageId: 2, subscriptions: [{ topic: 'q/1', qos: 0 }] })
+    expect((await raw.next('suback', (p) => p.messageId === 2)).granted).toEqual([0])
+    expect((await suite.api.get('/clients/quota')).body.subscriptions_cnt).toBe(2)
+  })
 })
