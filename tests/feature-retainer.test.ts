@@ -180,6 +180,23 @@ describe('retained messages', () => {
     expect((await retainedFor('off/#', 'off-sub2')).map((m) => m.topic)).toEqual(['off/old'])
   })
 
+  it('reads retained messages batch_read_number at a time and still delivers every match once', async () => {
+    const { api, t } = s
+    const pub = await t.connect({ clientId: 'batch-pub' })
+    const topics = ['bt', 'bt/1', 'bt/2', 'bt/2/deep', 'bt/3', 'bt/x/4', 'bt/x/5', 'btz']
+    for (const topic of topics) await pub.publishAsync(topic, topic, { qos: 1, retain: true })
+    for (const batch of [1, 2, 3]) {
+      await api.request('PUT', '/mqtt/retainer', { flow_control: { batch_read_number: batch } })
+      const all = await retainedFor('bt/#', `batch-${batch}-all`)
+      expect(all.map((m) => m.topic)).toEqual(['bt', 'bt/1', 'bt/2', 'bt/2/deep', 'bt/3', 'bt/x/4', 'bt/x/5'])
+      // Rows under the prefix that the filter skips do not end a batch early.
+      const plus = await retainedFor('bt/+', `batch-${batch}-plus`)
+      expect(plus.map((m) => m.topic)).toEqual(['bt/1', 'bt/2', 'bt/3'])
+      const deep = await retainedFor('bt/+/+', `batch-${batch}-deep`)
+      expect(deep.map((m) => m.topic)).toEqual(['bt/2/deep', 'bt/x/4', 'bt/x/5'])
+    }
+  })
+
   it('delivers retained messages no faster than delivery_rate, all of them in the end', async () => {
     const { api, t } = s
     await api.request('PUT', '/mqtt/retainer', { delivery_rate: '1/s' })

@@ -98,6 +98,28 @@ export class SqliteRetainedStore implements RetainedStore {
     return parent && matchesFilter(filter, parent.topic) ? [parent, ...messages] : messages
   }
 
+  matchPage(filter: string, after: string | undefined, limit: number): Message[] {
+    const prefix = literalPrefix(filter)
+    if (prefix === filter) return after === undefined ? this.match(filter) : []
+    // `a/#` also matches `a` itself, which sorts before `a/`.
+    const parent = filter.endsWith('/#') && prefix === filter.slice(0, -1) ? filter.slice(0, -2) : null
+    const range =
+      prefix === ''
+        ? 'topic > ?'
+        : '((topic >= ? AND topic < ?) OR topic = ?) AND topic > ?'
+    const statement = this.db.sql.prepare(`SELECT ${COLUMNS} FROM retained_messages WHERE ${range} ORDER BY topic LIMIT ?`)
+    const upper = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)
+    const found: Message[] = []
+    let cursor = after ?? ''
+    // Rows under the prefix that the filter does not match are skipped; read on until the page is full.
+    for (;;) {
+      const rows = (prefix === '' ? statement.all(cursor, limit) : statement.all(prefix, upper, parent, cursor, limit)) as unknown as RetainedRow[]
+      for (const row of rows) if (matchesFilter(filter, row.topic)) found.push(fromRow(row))
+      if (rows.length < limit || found.length >= limit) return found.slice(0, limit)
+      cursor = rows[rows.length - 1].topic
+    }
+  }
+
   page(offset: number, limit: number): Message[] {
     const rows = this.db.sql.prepare(`SELECT ${COLUMNS} FROM retained_messages ORDER BY publish_at, topic LIMIT ? OFFSET ?`).all(limit, offset)
     return rows.map((row) => fromRow(row as unknown as RetainedRow))

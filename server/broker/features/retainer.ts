@@ -10,8 +10,10 @@ export interface RetainedStore {
   get(topic: string): Message | undefined
   put(message: Message): void
   delete(topic: string): boolean
-  /** Messages whose topic the filter matches (expired ones included). */
+  /** Messages whose topic the filter matches (expired ones included), in topic order. */
   match(filter: string): Message[]
+  /** Up to `limit` of those, the next ones after topic `after` (for reading in batches). */
+  matchPage(filter: string, after: string | undefined, limit: number): Message[]
   /** Every message, oldest first, one page of them. */
   page(offset: number, limit: number): Message[]
   count(): number
@@ -24,7 +26,12 @@ export class MemoryRetainedStore implements RetainedStore {
   get = (topic: string) => this.messages.get(topic)
   put = (message: Message) => void this.messages.set(message.topic, message)
   delete = (topic: string) => this.messages.delete(topic)
-  match = (filter: string) => [...this.messages.values()].filter((message) => matchesFilter(filter, message.topic))
+  match = (filter: string) =>
+    [...this.messages.values()].filter((message) => matchesFilter(filter, message.topic)).sort((a, b) => (a.topic < b.topic ? -1 : 1))
+  matchPage = (filter: string, after: string | undefined, limit: number) =>
+    this.match(filter)
+      .filter((message) => after === undefined || message.topic > after)
+      .slice(0, limit)
   page = (offset: number, limit: number) => [...this.messages.values()].slice(offset, offset + limit)
   count = () => this.messages.size
   clear = () => this.messages.clear()
@@ -101,6 +108,8 @@ class DeliveryPacer {
       this.queue.shift()!()
     }
     if (this.queue.length === 0) return
+    // A job may have run `run` (and armed a timer) itself.
+    clearTimeout(this.timer)
     this.timer = setTimeout(() => this.drain(), Math.ceil(((1 - this.tokens) * rate.windowMs) / rate.count))
     this.timer.unref()
   }
@@ -183,7 +192,33 @@ export class Retainer {
 
   /** Sends the retained messages for a new subscription through `send`, no faster than `delivery_rate`. */
   dispatch(filter: string, send: (message: Message) => void): void {
-    this.pacer.run(this.forSubscription(filter).map((message) => () => send(message)))
+    if (!this.settings.enable) return
+    const batch = this.settings.flow_control.batch_read_number
+    if (batch === 0) return this.pacer.run(this.forSubscription(filter).map((message) => () => send(message)))
+    // `batch_read_number` at a time: the next batch is read once the last one has gone out.
+    const readFrom = (after: string | undefined): void => {
+      const page = this.store.matchPage(filter, after, batch)
+      const more = page.length === batch ? () => readFrom(page[page.length - 1].topic) : () => {}
+      const live = this.withoutExpired(page)
+      if (live.length === 0) return more()
+      this.pacer.run(
+        live.map((message, i) => () => {
+          send(message)
+          if (i === live.length - 1) more()
+        }),
+      )
+    }
+    readFrom(undefined)
+  }
+
+  /** Drops (and deletes) the expired ones. */
+  private withoutExpired(messages: Message[]): Message[] {
+    const now = Date.now()
+    return messages.filter((message) => {
+      const expired = message.expiresAt !== undefined && now >= message.expiresAt
+      if (expired) this.store.delete(message.topic)
+      return !expired
+    })
   }
 
   get enabled(): boolean {
@@ -221,12 +256,7 @@ export class Retainer {
   /** The retained messages a new subscription to `filter` gets: none while disabled, expired ones removed. */
   forSubscription(filter: string): Message[] {
     if (!this.settings.enable) return []
-    const now = Date.now()
-    return this.store.match(filter).filter((message) => {
-      const expired = message.expiresAt !== undefined && now >= message.expiresAt
-      if (expired) this.store.delete(message.topic)
-      return !expired
-    })
+    return this.withoutExpired(this.store.match(filter))
   }
 
   /** Live (unexpired) retained messages whose topic matches `filter`, or all of them. */
