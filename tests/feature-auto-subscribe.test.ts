@@ -64,9 +64,16 @@ describe('auto-subscribe', () => {
     await pub.publishAsync('welcome', 'hello', { qos: 1, retain: true })
     await api.request('PUT', '/mqtt/auto_subscribe', [{ topic: 'welcome', qos: 1 }])
     const got: Array<{ topic: string; payload: string; retain: boolean }> = []
-    await t.connect({ clientId: 'ret-sub' }, (client) => client.on('message', (topic, payload, packet) => got.push({ topic, payload: payload.toString(), retain: packet.retain })))
+    const sub = await t.connect({ clientId: 'ret-sub' }, (client) => client.on('message', (topic, payload, packet) => got.push({ topic, payload: payload.toString(), retain: packet.retain })))
     await waitFor(() => got.length >= 1, 'the retained message')
-    expect(got[0]).toEqual({ topic: 'welcome', payload: 'hello', retain: true })
+    // Once, not again as a DUP when the session resumes after CONNACK.
+    await sub.subscribeAsync('marker')
+    await pub.publishAsync('marker', 'm', { qos: 1 })
+    await waitFor(() => got.some((m) => m.topic === 'marker'), 'the marker')
+    expect(got).toEqual([
+      { topic: 'welcome', payload: 'hello', retain: true },
+      { topic: 'marker', payload: 'm', retain: false },
+    ])
     await pub.publishAsync('welcome', '', { qos: 1, retain: true })
   })
 

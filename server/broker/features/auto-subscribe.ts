@@ -40,16 +40,22 @@ export class AutoSubscribeFeature {
   constructor(broker: Broker) {
     this.unhook = broker.hooks.add('client.connected', (info) => {
       if (this.topics.length === 0) return
-      const session = broker.getSession(info.clientid)
-      if (!session) return
-      for (const entry of this.topics) {
-        const topic = fillPlaceholders(entry.topic, info)
-        if (topic === undefined) continue
-        const subscription = { topic, qos: entry.qos, nl: entry.nl === 1, rap: entry.rap === 1, rh: entry.rh }
-        const result = broker.subscribe(session, subscription, undefined)
-        if (result.options) broker.deliverRetained(session, subscription.topic, result.options, result.isNew)
-      }
+      // After the connection has finished connecting (its session resumed): a retained message
+      // sent from inside the hook would otherwise be resent at once as a DUP with the session's inflight.
+      queueMicrotask(() => this.subscribe(broker, info))
     })
+  }
+
+  private subscribe(broker: Broker, info: ClientInfo): void {
+    const session = broker.getSession(info.clientid)
+    if (!session?.connected) return
+    for (const entry of this.topics) {
+      const topic = fillPlaceholders(entry.topic, info)
+      if (topic === undefined) continue
+      const subscription = { topic, qos: entry.qos, nl: entry.nl === 1, rap: entry.rap === 1, rh: entry.rh }
+      const result = broker.subscribe(session, subscription, undefined)
+      if (result.options) broker.deliverRetained(session, subscription.topic, result.options, result.isNew)
+    }
   }
 
   get config(): AutoSubscribeTopic[] {
