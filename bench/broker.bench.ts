@@ -1,10 +1,239 @@
-// The embedded broker and its REST API under load, in-process, with real mqtt.js clients.
-import { mkdtempSync, rmSync } from 'node:fs'
+// The embedded broker under load, next to Debian's mosquitto when it is installed, and the REST API
+// with 1,000 clients. The broker runs in a process of its own (bench/broker-process.ts) and the load
+// comes from another (bench/mqtt-load.ts), so neither shares an event loop with the other.
+//   BENCH_SECONDS=<n>      measured seconds per load case (default 4, after a 1 s warm-up)
+//   BENCH_CPU_PROF=<dir>   runs the embedded broker under `node --cpu-prof`, profiles written to <dir>
+//   BENCH_NO_MOSQUITTO=1   skips mosquitto even when installed
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { connect as netConnect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import mqtt, { type MqttClient } from 'mqtt'
-import type { Broker } from '../server/broker/broker.ts'
 import { startServer } from '../server/start.ts'
+import type { Job, LoadResult } from './mqtt-load.ts'
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
+const IDLE_CONNECTIONS = 10_000
+const here = new URL('.', import.meta.url)
+/** Node flags the bench itself runs with (type stripping, SQLite), for the child processes. */
+const nodeFlags = process.execArgv.filter((flag) => !flag.startsWith('--cpu-prof'))
+
+interface Target {
+  name: string
+  port: number
+  pid: number
+  /** Resident memory, and the JS heap where there is one (after a full GC). */
+  memory(): Promise<{ rss: number; heapUsed?: number }>
+  stop(): Promise<void>
+}
+
+function message<T>(child: ChildProcess, type: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (data: { type: string; message?: string }) => {
+      if (data.type === 'error') reject(new Error(data.message))
+      if (data.type !== type) return
+      child.off('message', onMessage)
+      resolve(data as T)
+    }
+    child.on('message', onMessage)
+    child.once('exit', (code) => reject(new Error(`process exited (${code}) before '${type}'`)))
+  })
+}
+
+async function startEmbedded(): Promise<Target> {
+  const profile = process.env.BENCH_CPU_PROF
+  const child = fork(new URL('broker-process.ts', here), {
+    execArgv: [...nodeFlags, '--expose-gc', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
+  const { mqttPort } = await message<{ mqttPort: number }>(child, 'ready')
+  return {
+    name: 'embedded',
+    port: mqttPort,
+    pid: child.pid!,
+    async memory() {
+      const reply = message<{ rss: number; heapUsed: number }>(child, 'memory')
+      child.send({ type: 'memory' })
+      const { rss, heapUsed } = await reply
+      return { rss, heapUsed }
+    },
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.send({ type: 'stop' })
+      await exited
+    },
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+async function waitForPort(port: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = netConnect(port, '127.0.0.1')
+      socket.once('connect', () => {
+        socket.destroy()
+        resolve(true)
+      })
+      socket.once('error', () => resolve(false))
+    })
+    if (open) return
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`nothing listens on ${port}`)
+}
+
+function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024
+}
+
+/** Seconds of CPU a process has used so far (user + system), from /proc. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+function mosquittoInstalled(): boolean {
+  return !process.env.BENCH_NO_MOSQUITTO && spawnSync('mosquitto', ['-h']).error === undefined
+}
+
+async function startMosquitto(): Promise<Target> {
+  const port = await freePort()
+  const dir = mkdtempSync(join(tmpdir(), 'emqx-console-bench-mosquitto-'))
+  const config = join(dir, 'mosquitto.conf')
+  writeFileSync(config, `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest none\n`)
+  const child = spawn('mosquitto', ['-c', config], { stdio: 'ignore' })
+  await waitForPort(port)
+  return {
+    name: 'mosquitto',
+    port,
+    pid: child.pid!,
+    memory: async () => ({ rss: rssOf(child.pid!) }),
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGTERM')
+      await exited
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Runs one job in a fresh load process; returns its figures and the broker's CPU use meanwhile. */
+async function load(target: Target, job: Job): Promise<LoadResult & { brokerCpu: number }> {
+  const child = fork(new URL('mqtt-load.ts', here), { execArgv: nodeFlags, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  // The broker's CPU time over the measured window only (set-up and warm-up excluded).
+  let cpuBefore = 0
+  let started = 0
+  let brokerCpu = NaN
+  child.on('message', (data: { type: string }) => {
+    if (data.type === 'measuring') {
+      cpuBefore = cpuSeconds(target.pid)
+      started = performance.now()
+    }
+    if (data.type === 'measured') brokerCpu = +((cpuSeconds(target.pid) - cpuBefore) / ((performance.now() - started) / 1000)).toFixed(2)
+  })
+  const reply = message<{ result: LoadResult }>(child, 'result')
+  child.send(job)
+  const { result } = await reply
+  await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))
+  return { ...result, brokerCpu }
+}
+
+/** Memory the broker holds for `connections` idle MQTT connections, measured between two full GCs. */
+async function idleMemory(target: Target, connections: number) {
+  const before = await target.memory()
+  const child = fork(new URL('mqtt-load.ts', here), { execArgv: nodeFlags, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const holding = message<{ connections: number }>(child, 'holding')
+  child.send({ kind: 'idle', port: target.port, connections } satisfies Job)
+  await holding
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  const after = await target.memory()
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.send({ type: 'release' })
+  await exited
+  return {
+    rss: after.rss - before.rss,
+    heap: after.heapUsed !== undefined && before.heapUsed !== undefined ? after.heapUsed - before.heapUsed : undefined,
+  }
+}
+
+const CASES: Array<{ label: string; job: (port: number) => Job }> = [
+  { label: 'fan-in QoS 0: 100 publishers -> 1 subscriber', job: (port) => ({ kind: 'fan-in', port, qos: 0, publishers: 100, window: 1000, seconds: SECONDS }) },
+  { label: 'fan-in QoS 1: 100 publishers -> 1 subscriber', job: (port) => ({ kind: 'fan-in', port, qos: 1, publishers: 100, window: 1000, seconds: SECONDS }) },
+  { label: 'fan-out QoS 0: 1 publisher -> 100 subscribers', job: (port) => ({ kind: 'fan-out', port, qos: 0, subscribers: 100, window: 10, seconds: SECONDS }) },
+  { label: 'fan-out QoS 1: 1 publisher -> 100 subscribers', job: (port) => ({ kind: 'fan-out', port, qos: 1, subscribers: 100, window: 10, seconds: SECONDS }) },
+  { label: 'latency QoS 1: 1 -> 1 at 1,000 msg/s', job: (port) => ({ kind: 'latency', port, qos: 1, rate: 1000, seconds: SECONDS }) },
+]
+
+const mb = (bytes: number) => +(bytes / 1024 / 1024).toFixed(1)
+const ratio = (ours: number, theirs: number | undefined) => (theirs ? +(ours / theirs).toFixed(2) : '-')
+
+async function brokerTable(): Promise<void> {
+  const targets: Array<() => Promise<Target>> = [startEmbedded]
+  if (mosquittoInstalled()) targets.push(startMosquitto)
+  else console.log('mosquitto is not installed (apt-get install -y mosquitto): embedded figures only')
+  const results = new Map<string, Map<string, LoadResult & { brokerCpu: number }>>()
+  const memory = new Map<string, { rss: number; heap: number | undefined }>()
+  for (const start of targets) {
+    const target = await start()
+    try {
+      // Memory first, on a fresh broker, so earlier runs' garbage does not blur it.
+      memory.set(target.name, await idleMemory(target, IDLE_CONNECTIONS))
+      for (const { label, job } of CASES) {
+        const byTarget = results.get(label) ?? new Map()
+        byTarget.set(target.name, await load(target, job(target.port)))
+        results.set(label, byTarget)
+      }
+    } finally {
+      await target.stop()
+    }
+  }
+
+  console.log(`\nMQTT 3.1.1, 64-byte payloads, ${SECONDS} s per case after a 1 s warm-up; the load generator is a separate process.`)
+  console.log('msg/s counts messages received by subscribers; latency is publish -> receive in the load process, under that load.')
+  console.table(
+    CASES.map(({ label }) => {
+      const ours = results.get(label)!.get('embedded')!
+      const theirs = results.get(label)!.get('mosquitto')
+      return {
+        case: label,
+        'msg/s': ours.perSecond,
+        'p50 ms': ours.p50,
+        'p99 ms': ours.p99,
+        'mosquitto msg/s': theirs?.perSecond ?? '-',
+        'mosquitto p50/p99 ms': theirs ? `${theirs.p50} / ${theirs.p99}` : '-',
+        'ratio (msg/s)': ratio(ours.perSecond, theirs?.perSecond),
+        'broker CPU': ours.brokerCpu,
+        'mosquitto CPU': theirs?.brokerCpu ?? '-',
+        'load CPU': ours.loadCpu,
+        lost: ours.lost + (theirs?.lost ?? 0),
+      }
+    }),
+  )
+  const ours = memory.get('embedded')!
+  const theirs = memory.get('mosquitto')
+  console.table([
+    {
+      case: `${IDLE_CONNECTIONS.toLocaleString('en')} idle MQTT 3.1.1 connections`,
+      'RSS MB': mb(ours.rss),
+      'heap MB': ours.heap !== undefined ? mb(ours.heap) : '-',
+      'bytes/connection (RSS)': Math.round(ours.rss / IDLE_CONNECTIONS),
+      'mosquitto RSS MB': theirs ? mb(theirs.rss) : '-',
+      'ratio (RSS)': ratio(ours.rss, theirs?.rss),
+    },
+  ])
+}
 
 function connect(url: string, clientId: string): Promise<MqttClient> {
   const client = mqtt.connect(url, { clientId, reconnectPeriod: 0 })
@@ -12,38 +241,6 @@ function connect(url: string, clientId: string): Promise<MqttClient> {
     client.once('connect', () => resolve(client))
     client.once('error', reject)
   })
-}
-
-/**
- * One publisher bursts `messages` at `subscribers`. A burst beyond the inflight window (32) plus the
- * session queue (1000) is dropped oldest-first, as in EMQX, so the run ends when every delivery has
- * either arrived or been counted as dropped.
- */
-async function fanOut(broker: Broker, url: string, qos: 0 | 1, subscribers: number, messages: number) {
-  const subs = await Promise.all(Array.from({ length: subscribers }, (_, i) => connect(url, `bench-sub-${qos}-${i}`)))
-  let received = 0
-  for (const sub of subs) sub.on('message', () => received++)
-  await Promise.all(subs.map((sub) => sub.subscribeAsync(`bench/${qos}/#`, { qos })))
-  const pub = await connect(url, `bench-pub-${qos}`)
-  const droppedBefore = broker.metrics.snapshot()['delivery.dropped']
-  const expected = subscribers * messages
-  const payload = Buffer.alloc(64, 'x')
-  const started = performance.now()
-  for (let i = 0; i < messages; i++) pub.publish(`bench/${qos}/${i % 10}`, payload, { qos })
-  let dropped = 0
-  while (received + dropped < expected) {
-    await new Promise((resolve) => setTimeout(resolve, 10))
-    dropped = broker.metrics.snapshot()['delivery.dropped'] - droppedBefore
-  }
-  const seconds = (performance.now() - started) / 1000
-  await Promise.all([...subs, pub].map((client) => client.endAsync()))
-  return {
-    case: `QoS ${qos}: 1 publisher -> ${subscribers} subscribers, ${messages} messages`,
-    delivered: received,
-    'dropped (queue full)': dropped,
-    seconds: +seconds.toFixed(2),
-    'deliveries/s': Math.round(received / seconds),
-  }
 }
 
 async function timed(label: string, runs: number, work: () => Promise<unknown>) {
@@ -57,14 +254,12 @@ async function timed(label: string, runs: number, work: () => Promise<unknown>) 
   return { case: label, runs, 'median ms': +times[Math.floor(runs / 2)].toFixed(1), 'p90 ms': +times[Math.floor(runs * 0.9)].toFixed(1) }
 }
 
-export default async function run(): Promise<void> {
+/** REST list latency with 1,000 connected clients (server in-process: only HTTP is timed here). */
+async function restTable(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'emqx-console-bench-'))
   const server = await startServer({ port: 0, mqttPort: 0, wsPort: 0, host: '127.0.0.1', dataDir })
   const url = `mqtt://127.0.0.1:${server.mqttPort}`
   try {
-    const broker = server.broker!
-    console.table([await fanOut(broker, url, 0, 10, 20_000), await fanOut(broker, url, 1, 10, 1_000), await fanOut(broker, url, 1, 10, 5_000)])
-
     const clients = await Promise.all(Array.from({ length: 1000 }, (_, i) => connect(url, `bench-idle-${i}`)))
     const login = await fetch(`${server.url}/api/v5/login`, {
       method: 'POST',
@@ -84,4 +279,9 @@ export default async function run(): Promise<void> {
     await server.close()
     rmSync(dataDir, { recursive: true, force: true })
   }
+}
+
+export default async function run(): Promise<void> {
+  await brokerTable()
+  await restTable()
 }

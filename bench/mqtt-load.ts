@@ -1,0 +1,398 @@
+// The MQTT load generator of bench/broker.bench.ts, run in a process of its own (never in the
+// broker's). Raw MQTT 3.1.1 clients on node:net with hand-written framing: far cheaper per message
+// than mqtt.js, so one core of load drives a broker harder. Gets one job over IPC, answers with
+// its figures. Every run is closed-loop (a bounded number of messages in flight end to end), so no
+// broker's queue limits are reached and both brokers see the same offered load.
+import { connect as netConnect, type Socket } from 'node:net'
+import { performance } from 'node:perf_hooks'
+
+export type Job =
+  | { kind: 'fan-in'; port: number; qos: 0 | 1; publishers: number; window: number; seconds: number }
+  | { kind: 'fan-out'; port: number; qos: 0 | 1; subscribers: number; window: number; seconds: number }
+  | { kind: 'latency'; port: number; qos: 0 | 1; rate: number; seconds: number }
+  | { kind: 'idle'; port: number; connections: number }
+
+export interface LoadResult {
+  /** Messages received by subscribers per second (deliveries). */
+  perSecond: number
+  /** Messages published per second. */
+  publishedPerSecond: number
+  p50: number
+  p99: number
+  /** Deliveries given up on (no progress for a second); 0 when nothing was lost. */
+  lost: number
+  /** CPU the load generator used, as a share of one core. */
+  loadCpu: number
+}
+
+function send(message: object): void {
+  process.send?.(message)
+}
+
+const PAYLOAD = 64
+const WARMUP_MS = 1000
+
+/** One raw MQTT 3.1.1 client. */
+class Client {
+  readonly socket: Socket
+  private pending: Buffer | undefined
+  onPublish: (payload: Buffer, qos: number, packetId: number) => void = () => {}
+  onAck: (type: number) => void = () => {}
+  private waiting: Array<{ type: number; resolve: () => void }> = []
+  readonly closed: Promise<void>
+
+  constructor(port: number) {
+    this.socket = netConnect({ port, host: '127.0.0.1', noDelay: true })
+    this.socket.on('data', (chunk: Buffer) => this.onData(chunk))
+    this.socket.on('error', () => {})
+    this.closed = new Promise((resolve) => this.socket.once('close', () => resolve()))
+  }
+
+  async connect(clientId: string): Promise<void> {
+    const id = Buffer.from(clientId)
+    const body = Buffer.concat([Buffer.from([0, 4, 0x4d, 0x51, 0x54, 0x54, 4, 0x02, 0, 0, id.length >> 8, id.length & 0xff]), id])
+    const acked = this.expect(0x20)
+    this.socket.write(Buffer.concat([Buffer.from([0x10]), varint(body.length), body]))
+    await acked
+  }
+
+  async subscribe(filter: string, qos: number): Promise<void> {
+    const topic = Buffer.from(filter)
+    const body = Buffer.concat([Buffer.from([0, 1, topic.length >> 8, topic.length & 0xff]), topic, Buffer.from([qos])])
+    const acked = this.expect(0x90)
+    this.socket.write(Buffer.concat([Buffer.from([0x82]), varint(body.length), body]))
+    await acked
+  }
+
+  end(): Promise<void> {
+    this.socket.end(Buffer.from([0xe0, 0x00]))
+    return this.closed
+  }
+
+  private expect(type: number): Promise<void> {
+    return new Promise((resolve) => this.waiting.push({ type, resolve }))
+  }
+
+  private onData(chunk: Buffer): void {
+    let data = this.pending ? Buffer.concat([this.pending, chunk]) : chunk
+    this.pending = undefined
+    let at = 0
+    const acks: number[] = []
+    while (at < data.length) {
+      // Fixed header: type byte and a variable-length remaining length.
+      let length = 0
+      let multiplier = 1
+      let pos = at + 1
+      let complete = false
+      while (pos < data.length) {
+        const byte = data[pos++]
+        length += (byte & 0x7f) * multiplier
+        multiplier *= 128
+        if ((byte & 0x80) === 0) {
+          complete = true
+          break
+        }
+      }
+      if (!complete || pos + length > data.length) break
+      const first = data[at]
+      const type = first & 0xf0
+      if (type === 0x30) {
+        const qos = (first >> 1) & 3
+        const topicLength = data.readUInt16BE(pos)
+        let payloadAt = pos + 2 + topicLength
+        let packetId = 0
+        if (qos > 0) {
+          packetId = data.readUInt16BE(payloadAt)
+          payloadAt += 2
+          acks.push(packetId)
+        }
+        this.onPublish(data.subarray(payloadAt, pos + length), qos, packetId)
+      } else {
+        const waiter = this.waiting.findIndex((w) => w.type === type)
+        if (waiter >= 0) this.waiting.splice(waiter, 1)[0].resolve()
+        else this.onAck(type)
+      }
+      at = pos + length
+    }
+    if (at < data.length) this.pending = Buffer.from(data.subarray(at))
+    if (acks.length > 0) {
+      // Every PUBACK of this chunk in one write.
+      const out = Buffer.allocUnsafe(acks.length * 4)
+      acks.forEach((id, i) => {
+        out[i * 4] = 0x40
+        out[i * 4 + 1] = 2
+        out.writeUInt16BE(id, i * 4 + 2)
+      })
+      this.socket.write(out)
+    }
+  }
+}
+
+function varint(n: number): Buffer {
+  const out: number[] = []
+  do {
+    let byte = n % 128
+    n = Math.floor(n / 128)
+    if (n > 0) byte |= 0x80
+    out.push(byte)
+  } while (n > 0)
+  return Buffer.from(out)
+}
+
+/** A PUBLISH with the send time and the sender in the payload. */
+function publishPacket(topic: Buffer, qos: number, packetId: number, sender: number, seq: number): Buffer {
+  const remaining = 2 + topic.length + (qos > 0 ? 2 : 0) + PAYLOAD
+  const packet = Buffer.alloc(1 + (remaining < 128 ? 1 : 2) + remaining)
+  let at = 0
+  packet[at++] = 0x30 | (qos << 1)
+  if (remaining < 128) packet[at++] = remaining
+  else {
+    packet[at++] = (remaining & 0x7f) | 0x80
+    packet[at++] = remaining >> 7
+  }
+  packet.writeUInt16BE(topic.length, at)
+  at += 2
+  topic.copy(packet, at)
+  at += topic.length
+  if (qos > 0) {
+    packet.writeUInt16BE(packetId, at)
+    at += 2
+  }
+  packet.writeDoubleLE(performance.now(), at)
+  packet.writeUInt32LE(sender, at + 8)
+  packet.writeUInt32LE(seq, at + 12)
+  return packet
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return NaN
+  return +sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))].toFixed(2)
+}
+
+/** Latency samples of the measured part of a run (after the warm-up). */
+class Samples {
+  private values = new Float64Array(1 << 16)
+  private count = 0
+  add(ms: number): void {
+    if (this.count === this.values.length) {
+      const bigger = new Float64Array(this.values.length * 2)
+      bigger.set(this.values)
+      this.values = bigger
+    }
+    this.values[this.count++] = ms
+  }
+  sorted(): Float64Array {
+    return this.values.slice(0, this.count).sort()
+  }
+}
+
+async function connectAll(port: number, ids: string[], parallel = 200): Promise<Client[]> {
+  const clients: Client[] = new Array(ids.length)
+  let next = 0
+  await Promise.all(
+    Array.from({ length: Math.min(parallel, ids.length) }, async () => {
+      while (next < ids.length) {
+        const i = next++
+        const client = new Client(port)
+        await client.connect(ids[i])
+        clients[i] = client
+      }
+    }),
+  )
+  return clients
+}
+
+/** Runs `pump` until `seconds` are over; counts only what happens after the warm-up. */
+async function measure(seconds: number, setup: (state: { measuring: boolean; stopped: boolean }) => void) {
+  const state = { measuring: false, stopped: false }
+  setup(state)
+  await new Promise((resolve) => setTimeout(resolve, WARMUP_MS))
+  state.measuring = true
+  // The orchestrator reads the broker's CPU time over exactly this window.
+  send({ type: 'measuring' })
+  const cpu = process.cpuUsage()
+  const started = performance.now()
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000))
+  state.stopped = true
+  send({ type: 'measured' })
+  const elapsed = (performance.now() - started) / 1000
+  const used = process.cpuUsage(cpu)
+  state.measuring = false
+  return { elapsed, loadCpu: +((used.user + used.system) / 1e6 / elapsed).toFixed(2) }
+}
+
+/** Many publishers -> one subscriber; `window` messages in flight end to end, shared evenly. */
+async function fanIn(job: Extract<Job, { kind: 'fan-in' }>): Promise<LoadResult> {
+  const run = Date.now().toString(36)
+  const [sub] = await connectAll(job.port, [`bench-in-sub-${run}`])
+  await sub.subscribe('bench/in/+', job.qos)
+  const pubs = await connectAll(job.port, Array.from({ length: job.publishers }, (_, i) => `bench-in-pub-${run}-${i}`))
+  const perPublisher = Math.max(1, Math.floor(job.window / job.publishers))
+  const outstanding = new Int32Array(job.publishers)
+  const seq = new Uint32Array(job.publishers)
+  const packetIds = new Uint16Array(job.publishers)
+  const topics = pubs.map((_, i) => Buffer.from(`bench/in/${i}`))
+  const samples = new Samples()
+  let received = 0
+  let published = 0
+  let lost = 0
+  let lastProgress = performance.now()
+  let state = { measuring: false, stopped: false }
+  const pump = (i: number) => {
+    if (state.stopped) return
+    const pub = pubs[i]
+    pub.socket.cork()
+    while (outstanding[i] < perPublisher) {
+      packetIds[i] = packetIds[i] === 65535 ? 1 : packetIds[i] + 1
+      pub.socket.write(publishPacket(topics[i], job.qos, packetIds[i], i, seq[i]++))
+      outstanding[i]++
+      if (state.measuring) published++
+    }
+    pub.socket.uncork()
+  }
+  sub.onPublish = (payload) => {
+    const sender = payload.readUInt32LE(8)
+    outstanding[sender]--
+    lastProgress = performance.now()
+    if (state.measuring) {
+      received++
+      samples.add(lastProgress - payload.readDoubleLE(0))
+    }
+    pump(sender)
+  }
+  // A message lost on the way (QoS 0) would stall its publisher for good: give up on it after a second.
+  const stall = setInterval(() => {
+    if (performance.now() - lastProgress < 1000 || state.stopped) return
+    for (let i = 0; i < job.publishers; i++) {
+      lost += outstanding[i]
+      outstanding[i] = 0
+      pump(i)
+    }
+  }, 250)
+  const { elapsed, loadCpu } = await measure(job.seconds, (s) => {
+    state = s
+    for (let i = 0; i < job.publishers; i++) pump(i)
+  })
+  clearInterval(stall)
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  await Promise.all([sub, ...pubs].map((client) => client.end()))
+  const sorted = samples.sorted()
+  return { perSecond: Math.round(received / elapsed), publishedPerSecond: Math.round(published / elapsed), p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), lost, loadCpu }
+}
+
+/** One publisher -> many subscribers; `window` publishes in flight until every subscriber has it. */
+async function fanOut(job: Extract<Job, { kind: 'fan-out' }>): Promise<LoadResult> {
+  const run = Date.now().toString(36)
+  const subs = await connectAll(job.port, Array.from({ length: job.subscribers }, (_, i) => `bench-out-sub-${run}-${i}`))
+  await Promise.all(subs.map((sub) => sub.subscribe('bench/out/#', job.qos)))
+  const [pub] = await connectAll(job.port, [`bench-out-pub-${run}`])
+  const topic = Buffer.from('bench/out/x')
+  const RING = 1 << 16
+  const counts = new Uint16Array(RING)
+  const samples = new Samples()
+  let sent = 0
+  let completed = 0
+  let received = 0
+  let published = 0
+  let lost = 0
+  let packetId = 0
+  let lastProgress = performance.now()
+  let state = { measuring: false, stopped: false }
+  const pump = () => {
+    if (state.stopped) return
+    pub.socket.cork()
+    while (sent - completed < job.window) {
+      packetId = packetId === 65535 ? 1 : packetId + 1
+      counts[sent % RING] = 0
+      pub.socket.write(publishPacket(topic, job.qos, packetId, 0, sent++))
+      if (state.measuring) published++
+    }
+    pub.socket.uncork()
+  }
+  const onPublish = (payload: Buffer) => {
+    const seq = payload.readUInt32LE(12)
+    lastProgress = performance.now()
+    if (state.measuring) {
+      received++
+      samples.add(lastProgress - payload.readDoubleLE(0))
+    }
+    if (++counts[seq % RING] === job.subscribers) {
+      completed++
+      pump()
+    }
+  }
+  for (const sub of subs) sub.onPublish = onPublish
+  const stall = setInterval(() => {
+    if (performance.now() - lastProgress < 1000 || state.stopped) return
+    lost += (sent - completed) * job.subscribers
+    completed = sent
+    pump()
+  }, 250)
+  const { elapsed, loadCpu } = await measure(job.seconds, (s) => {
+    state = s
+    pump()
+  })
+  clearInterval(stall)
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  await Promise.all([pub, ...subs].map((client) => client.end()))
+  const sorted = samples.sorted()
+  return { perSecond: Math.round(received / elapsed), publishedPerSecond: Math.round(published / elapsed), p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), lost, loadCpu }
+}
+
+/** One publisher -> one subscriber at a steady, modest rate: latency without queueing in the load. */
+async function latency(job: Extract<Job, { kind: 'latency' }>): Promise<LoadResult> {
+  const run = Date.now().toString(36)
+  const [sub, pub] = await connectAll(job.port, [`bench-lat-sub-${run}`, `bench-lat-pub-${run}`])
+  await sub.subscribe('bench/lat', job.qos)
+  const topic = Buffer.from('bench/lat')
+  const samples = new Samples()
+  let received = 0
+  let published = 0
+  let seq = 0
+  let packetId = 0
+  let state = { measuring: false, stopped: false }
+  sub.onPublish = (payload) => {
+    if (!state.measuring) return
+    received++
+    samples.add(performance.now() - payload.readDoubleLE(0))
+  }
+  // One message every 1000/rate ms, sent from a timer that catches up when it fires late.
+  const started = performance.now()
+  const tick = setInterval(() => {
+    if (state.stopped) return
+    const due = Math.floor(((performance.now() - started) / 1000) * job.rate)
+    while (seq < due) {
+      packetId = packetId === 65535 ? 1 : packetId + 1
+      pub.socket.write(publishPacket(topic, job.qos, packetId, 0, seq++))
+      if (state.measuring) published++
+    }
+  }, 1)
+  const { elapsed, loadCpu } = await measure(job.seconds, (s) => (state = s))
+  clearInterval(tick)
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  await Promise.all([sub, pub].map((client) => client.end()))
+  const sorted = samples.sorted()
+  return { perSecond: Math.round(received / elapsed), publishedPerSecond: Math.round(published / elapsed), p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), lost: 0, loadCpu }
+}
+
+/** Opens `connections` idle clients, says so, and holds them until told to let go. */
+async function idle(job: Extract<Job, { kind: 'idle' }>): Promise<void> {
+  const run = Date.now().toString(36)
+  const clients = await connectAll(job.port, Array.from({ length: job.connections }, (_, i) => `bench-idle-${run}-${i}`))
+  send({ type: 'holding', connections: clients.length })
+  await new Promise<void>((resolve) => process.once('message', () => resolve()))
+  await Promise.all(clients.map((client) => client.end()))
+}
+
+process.once('message', async (job: Job) => {
+  try {
+    if (job.kind === 'idle') await idle(job)
+    else {
+      const result = job.kind === 'fan-in' ? await fanIn(job) : job.kind === 'fan-out' ? await fanOut(job) : await latency(job)
+      send({ type: 'result', result })
+    }
+  } catch (error) {
+    send({ type: 'error', message: (error as Error).stack ?? String(error) })
+  }
+  process.disconnect?.()
+})
