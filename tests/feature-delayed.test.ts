@@ -132,6 +132,40 @@ describe('delayed publish', () => {
     expect((await delayedList()).meta.count).toBe(0)
   })
 
+  it('drops every stored delayed message when turned off, as EMQX does', async () => {
+    const { api, t } = s
+    const sub = await t.connect({ clientId: 'drop-sub' })
+    await sub.subscribeAsync('dropped/#', { qos: 1 })
+    const got = collect(sub)
+    const pub = await t.connect({ clientId: 'drop-pub' })
+    await pub.publishAsync('$delayed/1/dropped/old', 'old', { qos: 1 })
+    expect((await delayedList()).meta.count).toBe(1)
+    await api.request('PUT', '/mqtt/delayed', { enable: false })
+    expect((await delayedList()).meta.count).toBe(0)
+    await api.request('PUT', '/mqtt/delayed', { enable: true })
+    await pub.publishAsync('$delayed/1/dropped/marker', 'marker', { qos: 1 })
+    await waitFor(() => got.length >= 1, 'the marker')
+    expect(got.map((m) => m.payload)).toEqual(['marker'])
+  })
+
+  it('does not publish a delayed message whose publisher is banned by the time it is due', async () => {
+    const { api, t } = s
+    const sub = await t.connect({ clientId: 'bd-sub' })
+    await sub.subscribeAsync('bd/#', { qos: 1 })
+    const got = collect(sub)
+    const banned = await t.connect({ clientId: 'bd-pub' })
+    await banned.publishAsync('$delayed/1/bd/from-banned', 'no', { qos: 1 })
+    await api.post('/banned', { as: 'clientid', who: 'bd-pub' })
+    const other = await t.connect({ clientId: 'bd-other' })
+    await other.publishAsync('$delayed/1/bd/marker', 'marker', { qos: 1 })
+    try {
+      await waitFor(() => got.length >= 1, 'the marker')
+      expect(got.map((m) => m.payload)).toEqual(['marker'])
+    } finally {
+      await api.delete('/banned/clientid/bd-pub')
+    }
+  })
+
   it('answers bad settings with 400 and keeps the old ones', async () => {
     const { api } = s
     for (const body of [{ max_delayed_messages: -1 }, { max_delayed_messages: 1.5 }, { enable: 'yes' }]) {

@@ -21,7 +21,7 @@ function delayedRecord(delayed: DelayedMessage, node: string) {
     node,
     publish_at: rfc3339(delayed.publishAt),
     delayed_interval: delayed.delayedInterval,
-    delayed_remaining: Math.max(0, Math.round((delayed.expectedAt - Date.now()) / 1000)),
+    delayed_remaining: Math.max(0, Math.trunc((delayed.expectedAt - Date.now()) / 1000)),
     expected_at: rfc3339(delayed.expectedAt),
     topic: message.topic,
     qos: message.qos,

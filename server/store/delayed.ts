@@ -103,6 +103,10 @@ export class DelayedRepository {
     return Number(this.db.sql.prepare('DELETE FROM delayed_messages WHERE topic = ?').run(topic).changes)
   }
 
+  clear(): void {
+    this.db.sql.exec('DELETE FROM delayed_messages')
+  }
+
   /** When the next message is due, epoch ms. */
   nextDue(): number | undefined {
     const row = this.db.sql.prepare('SELECT MIN(expected_at) AS at FROM delayed_messages').get() as { at: number | null }

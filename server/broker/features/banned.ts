@@ -118,6 +118,12 @@ export class BannedFeature {
     return repo.listRules().some((ban) => active(ban) && banMatches(ban, info))
   }
 
+  /** Whether this exact client id has an active ban (what EMQX checks before publishing a delayed message). */
+  isClientIdBanned(clientid: string, now = Date.now()): boolean {
+    const ban = this.repository.find('clientid', clientid)
+    return ban !== undefined && (ban.until === undefined || ban.until > now)
+  }
+
   /**
    * Adds a ban; an existing active one for the same (as, who) is returned instead (an expired one is
    * replaced). Connected clients the ban covers are kicked.

@@ -41,10 +41,13 @@ export class DelayedFeature {
   private timer: NodeJS.Timeout | undefined
   private readonly unhook: () => void
   private max = 0
+  /** Whether a client id is banned: its delayed messages are not published when due, as in EMQX. */
+  private readonly isBanned: (clientid: string) => boolean
 
-  constructor(broker: Broker, repository: DelayedRepository) {
+  constructor(broker: Broker, repository: DelayedRepository, isBanned: (clientid: string) => boolean = () => false) {
     this.broker = broker
     this.repository = repository
+    this.isBanned = isBanned
     this.max = repository.count()
     this.unhook = broker.hooks.add('message.publish', (message) => (message.topic.startsWith('$delayed/') ? this.intercept(message) : undefined), 100)
     this.schedule()
@@ -54,8 +57,11 @@ export class DelayedFeature {
     return this.settings
   }
 
+  /** Turning delayed publish off drops every stored delayed message, as EMQX does. */
   configure(config: DelayedConfig): void {
     this.settings = config
+    if (!config.enable) this.repository.clear()
+    this.schedule()
   }
 
   stop(): void {
@@ -119,7 +125,13 @@ export class DelayedFeature {
 
   private fire(): void {
     try {
-      for (const { message } of this.repository.takeDue(Date.now())) this.broker.publish(message)
+      for (const { message } of this.repository.takeDue(Date.now())) {
+        if (this.isBanned(message.from)) {
+          console.warn(`delayed message ${message.id} not published: client ${message.from} is banned`)
+          continue
+        }
+        this.broker.publish(message)
+      }
     } catch (error) {
       console.error('publishing delayed messages failed:', error)
     }

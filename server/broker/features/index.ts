@@ -46,7 +46,7 @@ export function installFeatures(broker: Broker, db: Database): Features {
   const flapping = new FlappingFeature(broker, banned)
   const rewrite = new TopicRewriteFeature(broker)
   const autoSubscribe = new AutoSubscribeFeature(broker)
-  const delayed = new DelayedFeature(broker, new DelayedRepository(db))
+  const delayed = new DelayedFeature(broker, new DelayedRepository(db), (clientid) => banned.isClientIdBanned(clientid))
 
   const flappingConfig = stored(configs, 'flapping_detect', FlappingConfigSchema)
   if (flappingConfig) flapping.configure(flappingConfig)
