@@ -116,6 +116,33 @@ describe('MQTT protocol: malformed input', () => {
     await others.stillWork()
   })
 
+  it('refuses a malformed CONNECT: will QoS 3 (MQTT 5: CONNACK 0x81), a password without a user name in MQTT 3.1.1 (closed)', async () => {
+    const others = await bystanders()
+    const willQos3 = generate(
+      connectPacket({ protocolVersion: 5, clientId: 'will-qos3', will: { topic: 'w', payload: Buffer.from('p'), qos: 1, retain: false } }),
+      { protocolVersion: 5 },
+    )
+    willQos3[9] |= 0x18
+    const v5 = rawClient(port(), 5)
+    v5.send(willQos3)
+    expect(await v5.next('connack')).toMatchObject({ reasonCode: 0x81 })
+    await v5.closed
+    // Flags 0x42: password and clean session, no user name.
+    const v4 = rawClient(port(), 4)
+    v4.send(Buffer.from([0x10, 0x12, 0x00, 0x04, 0x4d, 0x51, 0x54, 0x54, 0x04, 0x42, 0x00, 0x3c, 0x00, 0x02, 0x69, 0x64, 0x00, 0x02, 0x70, 0x77]))
+    await v4.closed
+    expect(v4.packets).toEqual([])
+    // MQTT 5 allows a password alone (mqtt-packet will not encode that: by hand, flags 0x42, no properties).
+    const passwordOnly = rawClient(port(), 5)
+    const id = Buffer.from('password-only')
+    const body = Buffer.concat([Buffer.from([0x00, 0x04, 0x4d, 0x51, 0x54, 0x54, 0x05, 0x42, 0x00, 0x3c, 0x00, 0x00, id.length]), id, Buffer.from([0x00, 0x02, 0x70, 0x77])])
+    passwordOnly.send(Buffer.concat([Buffer.from([0x10, body.length]), body]))
+    expect(await passwordOnly.next('connack')).toMatchObject({ reasonCode: 0 })
+    passwordOnly.send(generate({ cmd: 'disconnect', reasonCode: 0 }, { protocolVersion: 5 }))
+    await passwordOnly.closed
+    await others.stillWork()
+  })
+
   it('closes a connection whose first packet is not CONNECT, without answering it', async () => {
     const others = await bystanders()
     const packets = [

@@ -44,6 +44,19 @@ describe('MQTT protocol: sessions', () => {
     await suite.api.delete('/clients/s5')
   })
 
+  it('MQTT 5: caps the Session Expiry Interval at session_expiry_interval and says so in CONNACK', async () => {
+    const raw = rawClient(suite.t.server.mqttPort, 5)
+    raw.send(connectPacket({ protocolVersion: 5, clientId: 'capped', properties: { sessionExpiryInterval: 100_000 } }))
+    expect((await raw.next('connack')).properties?.sessionExpiryInterval).toBe(7200)
+    expect((await record('capped')).expiry_interval).toBe(7200)
+    const asked = rawClient(suite.t.server.mqttPort, 5)
+    asked.send(connectPacket({ protocolVersion: 5, clientId: 'uncapped', properties: { sessionExpiryInterval: 60 } }))
+    expect((await asked.next('connack')).properties?.sessionExpiryInterval).toBeUndefined()
+    raw.send({ cmd: 'disconnect', reasonCode: 0, properties: { sessionExpiryInterval: 0 } })
+    asked.send({ cmd: 'disconnect', reasonCode: 0, properties: { sessionExpiryInterval: 0 } })
+    await Promise.all([raw.closed, asked.closed])
+  })
+
   it('MQTT 5: the session ends when its Session Expiry Interval runs out, and at once with interval 0', async () => {
     const short = await suite.t.connect({ clientId: 'exp-1s', protocolVersion: 5, clean: false, properties: { sessionExpiryInterval: 1 } })
     const none = await suite.t.connect({ clientId: 'exp-0', protocolVersion: 5, clean: false, properties: { sessionExpiryInterval: 0 } })

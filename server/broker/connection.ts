@@ -274,10 +274,14 @@ export class Connection {
       // Both must be at least 1 (MQTT 3.1.2.11.3, 3.1.2.11.4).
       return this.refuse(RC.PROTOCOL_ERROR, 'protocol_error')
     }
+    // Malformed: MQTT 5 clients get CONNACK 0x81; MQTT 3 has no code for it, the connection just closes.
+    const malformed = () => (this.protocolVersion === 5 ? this.refuse(RC.MALFORMED_PACKET, 'malformed_packet') : this.close('malformed_packet'))
+    // MQTT 3.1.1 forbids a password without a user name (MQTT-3.1.2-22); MQTT 5 allows it.
+    if (this.protocolVersion < 5 && packet.password !== undefined && packet.username === undefined) return malformed()
     const will = packet.will
     if (will) {
-      // Not valid UTF-8: MQTT 5 clients get CONNACK 0x81; MQTT 3 has no code for it, the connection just closes.
-      if (will.topic.includes('\uFFFD')) return this.protocolVersion === 5 ? this.refuse(RC.MALFORMED_PACKET, 'malformed_packet') : this.close('malformed_packet')
+      // Will QoS 3 (both bits set), or a will topic that is not valid UTF-8 (decoded to U+FFFD).
+      if ((will.qos ?? 0) > 2 || will.topic.includes('\uFFFD')) return malformed()
       if (!isValidTopicName(will.topic) || topicLevels(will.topic) > limits.maxTopicLevels) return this.refuse(RC.TOPIC_NAME_INVALID, 'invalid_will_topic')
       if ((will.qos ?? 0) > limits.maxQosAllowed) return this.refuse(RC.QOS_NOT_SUPPORTED, 'will_qos_not_supported')
       if (will.retain && !limits.retainAvailable) return this.refuse(RC.RETAIN_NOT_SUPPORTED, 'will_retain_not_supported')
@@ -370,6 +374,10 @@ export class Connection {
       properties: v5
         ? {
             ...(assigned ? { assignedClientIdentifier: info.clientid } : {}),
+            // The interval was capped at `session_expiry_interval`: the client learns the one in force.
+            ...(packet.properties?.sessionExpiryInterval !== undefined && packet.properties.sessionExpiryInterval !== session.expiryInterval
+              ? { sessionExpiryInterval: session.expiryInterval }
+              : {}),
             receiveMaximum: this.receiveMaximum,
             topicAliasMaximum: limits.maxTopicAlias,
             maximumPacketSize: limits.maxPacketSize,
