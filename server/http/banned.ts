@@ -8,8 +8,6 @@ import { ApiError, badRequest, parseInput } from './errors.ts'
 import { pageOf, pagingEntries } from './paging.ts'
 import { parseTimeFilter, rfc3339 } from './time.ts'
 
-const YEAR_MS = 365 * 24 * 3600 * 1000
-
 export function banRecord(ban: Ban) {
   return {
     as: ban.as,
@@ -92,7 +90,8 @@ export async function bannedRoutes(app: FastifyInstance, deps: { features: Featu
     const problem = invalidWho(body.as, body.who)
     if (problem) throw badRequest(problem)
     const at = body.at ?? Date.now()
-    const until = body.until === 'infinity' ? undefined : (body.until ?? at + YEAR_MS)
+    // Without `until` a ban never ends (EMQX 5's schema default is `infinity`).
+    const until = body.until === 'infinity' || body.until === undefined ? undefined : body.until
     if (until !== undefined && until <= Date.now()) {
       throw badRequest(`Cannot create expired banned, ${rfc3339(at)} to ${rfc3339(until)}`)
     }
