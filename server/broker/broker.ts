@@ -602,7 +602,8 @@ export class Broker {
     if ((options.nl || this.options.ignoreLoopDeliver) && message.from === clientid) {
       this.metrics.inc('delivery.dropped')
       this.metrics.inc('delivery.dropped.no_local')
-      return false
+      // The message did reach a subscription (dropped on delivery, as in EMQX): not `no_subscribers`.
+      return true
     }
     const delivery: SharedDelivery = {
       message,
