@@ -4,7 +4,7 @@ import { generate, type IConnackPacket, type IDisconnectPacket } from 'mqtt-pack
 import { afterEach, describe, expect, it } from 'vitest'
 import { defaultMqttSettings } from '../server/broker/settings.ts'
 import type { AuthDecision } from '../server/broker/hooks.ts'
-import { closed, connectPacket, destroyRawClients, rawClient, serverPerSuite, waitFor } from './support/server.ts'
+import { closed, connectPacket, destroyRawClients, rawClient, serverPerSuite, startTestServer, waitFor } from './support/server.ts'
 
 describe('MQTT protocol: CONNECT', () => {
   const suite = serverPerSuite(destroyRawClients)
@@ -229,6 +229,20 @@ describe('MQTT protocol: CONNECT', () => {
     expect(await reason).toBe(0x98)
     await gone
     expect((await suite.api.get('/clients/kick-me')).status).toBe(404)
+  })
+
+  it('sends DISCONNECT 0x8B (server shutting down) to MQTT 5 clients when the server stops', async () => {
+    const other = await startTestServer()
+    try {
+      const raw = rawClient(other.server.mqttPort, 5)
+      raw.send(connectPacket({ protocolVersion: 5, clientId: 'shutdown-watch' }))
+      await raw.next('connack')
+      await other.close()
+      expect(await raw.next('disconnect')).toMatchObject({ reasonCode: 0x8b })
+      await raw.closed
+    } finally {
+      await other.close()
+    }
   })
 
   it('refuses a CONNECT whose will topic has a wildcard (0x90) or QoS above max_qos_allowed (0x9B)', async () => {

@@ -1,6 +1,7 @@
 // Malformed and out-of-order input: each closes only the connection that sent it, with the right
 // reason (MQTT 5 clients get a DISCONNECT first once connected), and never disturbs anyone else.
-import { generate } from 'mqtt-packet'
+import { generate, parser as createParser, type Packet } from 'mqtt-packet'
+import { WebSocket } from 'ws'
 import { afterEach, describe, expect, it } from 'vitest'
 import { defaultMqttSettings } from '../server/broker/settings.ts'
 import { connectPacket, destroyRawClients, nextMessage, rawClient, serverPerSuite, waitFor, type RawClient } from './support/server.ts'
@@ -246,6 +247,30 @@ describe('MQTT protocol: malformed input', () => {
     }
     await Promise.all(raws.map((raw) => raw.closed))
     await waitFor(async () => (await suite.api.get('/clients')).body.meta.count === 2, 'only the bystanders left')
+    await others.stillWork()
+  })
+
+  it('treats MQTT over WebSocket the same: a malformed packet closes that WebSocket (DISCONNECT 0x81), others go on', async () => {
+    const others = await bystanders()
+    const ws = new WebSocket(suite.t.wsUrl, 'mqtt')
+    const packets: Packet[] = []
+    const parser = createParser({ protocolVersion: 5 })
+    parser.on('packet', (packet) => packets.push(packet))
+    ws.on('message', (data: Buffer) => parser.parse(data))
+    const wsClosed = new Promise<void>((resolve) => ws.once('close', () => resolve()))
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve())
+      ws.once('error', reject)
+    })
+    ws.send(generate(connectPacket({ protocolVersion: 5, clientId: 'ws-garbage' }), { protocolVersion: 5 }))
+    await waitFor(() => packets.find((p) => p.cmd === 'connack'), 'CONNACK over WebSocket')
+    // PUBLISH with both QoS bits set.
+    ws.send(Buffer.from([0x36, 0x06, 0x00, 0x01, 0x61, 0x00, 0x01, 0x00]))
+    await wsClosed
+    expect(packets.map((p) => [p.cmd, (p as { reasonCode?: number }).reasonCode])).toEqual([
+      ['connack', 0],
+      ['disconnect', 0x81],
+    ])
     await others.stillWork()
   })
 })

@@ -127,4 +127,15 @@ describe('MQTT protocol: topics', () => {
     expect((await raw.next('suback', (p) => p.messageId === 2)).granted).toEqual([0])
     expect((await suite.api.get('/clients/quota')).body.subscriptions_cnt).toBe(2)
   })
+
+  it('answers UNSUBSCRIBE per filter: 0x00 when it existed, 0x11 when it did not (MQTT 5)', async () => {
+    const raw = rawClient(port(), 5)
+    raw.send(connectPacket({ protocolVersion: 5, clientId: 'unsub-codes' }))
+    await raw.next('connack')
+    raw.send({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: 'u/a', qos: 0 }] })
+    await raw.next('suback')
+    raw.send({ cmd: 'unsubscribe', messageId: 2, unsubscriptions: ['u/a', 'u/never'] })
+    expect(await raw.next('unsuback')).toMatchObject({ messageId: 2, granted: [0x00, 0x11] })
+    expect((await suite.api.get('/clients/unsub-codes')).body.subscriptions_cnt).toBe(0)
+  })
 })

@@ -46,6 +46,32 @@ describe('MQTT protocol: MQTT 5 properties, wills, expiry, aliases, sizes', () =
     expect(got.map((m) => m.payload).sort()).toEqual(['04 died', 'drop died', 'end'])
   })
 
+  it('sends a will with its MQTT 5 properties (content type, user properties, response topic), never the Will Delay Interval itself', async () => {
+    const sub = await suite.t.connect({ clientId: 'will-props-watch', protocolVersion: 5 })
+    await sub.subscribeAsync('will-props/#', { qos: 1 })
+    const packets: IPublishPacket[] = []
+    sub.on('message', (_t, _p, packet) => packets.push(packet))
+    const raw = rawClient(port(), 5)
+    raw.send(
+      connectPacket({
+        protocolVersion: 5,
+        clientId: 'will-props',
+        will: {
+          topic: 'will-props/gone',
+          payload: Buffer.from('{"gone":true}'),
+          qos: 1,
+          retain: false,
+          properties: { willDelayInterval: 0, contentType: 'application/json', userProperties: { why: 'test' }, responseTopic: 'will-props/reply', payloadFormatIndicator: true },
+        },
+      }),
+    )
+    await raw.next('connack')
+    raw.socket.destroy()
+    await waitFor(() => packets.length === 1, 'the will')
+    expect(packets[0].properties).toMatchObject({ contentType: 'application/json', userProperties: { why: 'test' }, responseTopic: 'will-props/reply', payloadFormatIndicator: true })
+    expect(packets[0].properties).not.toHaveProperty('willDelayInterval')
+  })
+
   it('waits for the Will Delay Interval, cancels the will when the client comes back, and sends it when the session ends first', async () => {
     const { client, got } = await watcher('delay-watch', 'delayed-wills/#')
     const willOf = (name: string, delay: number) => ({
