@@ -168,9 +168,22 @@ export class Connection {
     this.stats.send_oct += bytes.length
     this.broker.metrics.packetSent(cmd, bytes.length)
     this.pendingWrites++
-    this.stream.write(bytes, () => {
-      this.pendingWrites--
-    })
+    // Packets written during one turn of the event loop leave in one system call (writev), not one each.
+    if (!this.corked) {
+      this.corked = true
+      this.stream.cork()
+      setImmediate(this.uncork)
+    }
+    this.stream.write(bytes, this.written)
+  }
+
+  private corked = false
+  private readonly uncork = (): void => {
+    this.corked = false
+    this.stream.uncork()
+  }
+  private readonly written = (): void => {
+    this.pendingWrites--
   }
 
   private onData(chunk: Buffer): void {
