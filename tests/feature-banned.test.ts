@@ -2,7 +2,7 @@
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { describe, expect, it } from 'vitest'
-import { closed, serverPerSuite, waitFor } from './support/server.ts'
+import { closed, serverPerSuite, startTestServer, waitFor } from './support/server.ts'
 
 const s = serverPerSuite()
 
@@ -228,6 +228,36 @@ describe('flapping detection', () => {
     } finally {
       await api.request('PUT', '/flapping_detect', { enable: false, window_time: '1m' })
       await api.delete('/banned')
+    }
+  })
+})
+
+describe('feature settings across a restart', () => {
+  it('keeps flapping, retainer, delayed, auto-subscribe settings and bans', async () => {
+    const first = await startTestServer()
+    const api = await first.login()
+    const flapping = (await api.request('PUT', '/flapping_detect', { enable: true, max_count: 4, window_time: '30s', ban_time: '10m' })).body
+    const retainer = (await api.request('PUT', '/mqtt/retainer', { msg_expiry_interval: '1h', backend: { max_retained_messages: 7 } })).body
+    const delayed = (await api.request('PUT', '/mqtt/delayed', { max_delayed_messages: 12 })).body
+    const auto = (await api.request('PUT', '/mqtt/auto_subscribe', [{ topic: 'x/${clientid}', qos: 1 }])).body
+    await api.post('/banned', { as: 'username', who: 'kept-ban', reason: 'r' })
+    await first.close({ keepData: true })
+    const second = await startTestServer({ dataDir: first.dataDir })
+    try {
+      const again = await second.login()
+      expect((await again.get('/flapping_detect')).body).toEqual(flapping)
+      expect((await again.get('/mqtt/retainer')).body).toEqual(retainer)
+      expect((await again.get('/mqtt/delayed')).body).toEqual(delayed)
+      expect((await again.get('/mqtt/auto_subscribe')).body).toEqual(auto)
+      expect((await again.get('/banned?username=kept-ban')).body.data).toMatchObject([{ as: 'username', who: 'kept-ban', reason: 'r' }])
+      try {
+        await second.connect({ clientId: 'c', username: 'kept-ban', protocolVersion: 5 })
+        expect.unreachable('the ban should refuse the client')
+      } catch (error) {
+        expect((error as { code?: number }).code).toBe(0x8a)
+      }
+    } finally {
+      await second.close()
     }
   })
 })

@@ -16,7 +16,7 @@ const defaults = {
 }
 
 afterEach(async () => {
-  await s.api.request('PUT', '/mqtt/retainer', defaults)
+  await s.api.request('PUT', '/mqtt/retainer', { ...defaults, stop_publish_clear_msg: false })
   await s.api.delete('/mqtt/retainer/messages')
 })
 
@@ -167,6 +167,28 @@ describe('retained messages', () => {
     const stored = (await api.get('/mqtt/retainer/messages?topic=lim/%23')).body.data.map((m: { topic: string }) => m.topic).sort()
     expect(stored).toEqual(['lim/1', 'lim/2'])
     expect((await retainedFor('lim/1', 'lim-check')).map((m) => m.payload)).toEqual(['uno'])
+  })
+
+  it('with stop_publish_clear_msg, an empty retained message clears its topic without reaching subscribers', async () => {
+    const { api, t } = s
+    const { client: sub, got } = await receiver('spc-sub')
+    await sub.subscribeAsync('spc/#', { qos: 1 })
+    const pub = await t.connect({ clientId: 'spc-pub' })
+    await pub.publishAsync('spc/t', 'kept', { qos: 1, retain: true })
+    await api.request('PUT', '/mqtt/retainer', { stop_publish_clear_msg: true })
+    await pub.publishAsync('spc/t', '', { qos: 1, retain: true })
+    await pub.publishAsync('spc/end', 'end', { qos: 1 })
+    await waitFor(() => got.some((m) => m.topic === 'spc/end'), 'the marker')
+    expect(got.map((m) => [m.topic, m.payload])).toEqual([
+      ['spc/t', 'kept'],
+      ['spc/end', 'end'],
+    ])
+    expect((await api.get(`/mqtt/retainer/message/${encodeURIComponent('spc/t')}`)).status).toBe(404)
+    // Without it, the empty message is routed as usual.
+    await api.request('PUT', '/mqtt/retainer', { stop_publish_clear_msg: false })
+    await pub.publishAsync('spc/t', '', { qos: 1, retain: true })
+    await waitFor(() => got.length === 3, 'the empty message')
+    expect(got[2]).toMatchObject({ topic: 'spc/t', payload: '' })
   })
 
   it('neither stores nor delivers retained messages while disabled', async () => {
