@@ -25,6 +25,38 @@ describe('live MQTT settings', () => {
     expect((await suite.api.get('/configs/mqtt')).body).toMatchObject({ max_inflight: 20, mqueue_default_priority: 'highest' })
   })
 
+  it('global_zone carries flapping_detect: a change there is the one /flapping_detect shows and the broker applies', async () => {
+    const zoneBefore = (await suite.api.get('/configs/global_zone')).body
+    expect(zoneBefore.flapping_detect).toEqual((await suite.api.get('/flapping_detect')).body)
+    const changed = await suite.api.request('PUT', '/configs/global_zone', { flapping_detect: { enable: true, max_count: 2, window_time: '1m', ban_time: '1m' } })
+    expect(changed.status).toBe(200)
+    expect(changed.body.flapping_detect).toEqual({ enable: true, max_count: 2, window_time: '1m', ban_time: '1m' })
+    expect(changed.body.mqtt).toEqual(zoneBefore.mqtt)
+    expect((await suite.api.get('/flapping_detect')).body).toMatchObject({ enable: true, max_count: 2 })
+    try {
+      // Two disconnects within the window: the third CONNECT is refused as banned.
+      for (let i = 0; i < 2; i++) await (await suite.t.connect({ clientId: 'ls-flap', protocolVersion: 5 })).endAsync()
+      await waitFor(async () => (await suite.api.get('/banned')).body.data.some((b: { who: string }) => b.who === 'ls-flap'), 'the ban')
+      const raw = rawClient(suite.t.server.mqttPort, 5)
+      raw.send(connectPacket({ protocolVersion: 5, clientId: 'ls-flap' }))
+      expect((await raw.next('connack')).reasonCode).toBe(0x8a)
+    } finally {
+      await suite.api.request('PUT', '/configs/global_zone', { flapping_detect: zoneBefore.flapping_detect })
+      await suite.api.delete('/banned/clientid/ls-flap')
+    }
+  })
+
+  it('refuses zone roots the embedded broker does not have, and a bad root refuses the whole change', async () => {
+    const before = (await suite.api.get('/configs/global_zone')).body
+    const unsupported = await suite.api.request('PUT', '/configs/global_zone', { mqtt: { max_inflight: 5 }, force_gc: { enable: false } })
+    expect(unsupported.status).toBe(400)
+    expect(unsupported.body).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('force_gc') })
+    const badFlapping = await suite.api.request('PUT', '/configs/global_zone', { mqtt: { max_inflight: 5 }, flapping_detect: { max_count: 0 } })
+    expect(badFlapping.status).toBe(400)
+    expect(badFlapping.body.code).toBe('BAD_REQUEST')
+    expect((await suite.api.get('/configs/global_zone')).body).toEqual(before)
+  })
+
   it('refuses each kind of bad session value with 400 {code, message} and changes nothing', async () => {
     const before = (await suite.api.get('/configs/global_zone')).body
     const bad: Array<Record<string, unknown>> = [
@@ -211,6 +243,7 @@ describe('MQTT settings survive a restart', () => {
       const api = await first.login()
       const changed = await api.request('PUT', '/configs/global_zone', {
         mqtt: { max_inflight: 7, max_mqueue_len: 9, upgrade_qos: true, mqueue_priorities: { 'x/y': 3 }, session_expiry_interval: '10m', shared_subscription_strategy: 'sticky' },
+        flapping_detect: { enable: true, max_count: 4 },
       })
       expect(changed.status).toBe(200)
     } finally {
@@ -223,6 +256,7 @@ describe('MQTT settings survive a restart', () => {
       const mqtt = (await api.get('/configs/global_zone')).body.mqtt
       expect(mqtt).toMatchObject({ max_inflight: 7, max_mqueue_len: 9, upgrade_qos: true, mqueue_priorities: { 'x/y': 3 }, session_expiry_interval: '10m', shared_subscription_strategy: 'sticky' })
       expect((await api.get('/configs/mqtt')).body).toEqual(mqtt)
+      expect((await api.get('/configs/global_zone')).body.flapping_detect).toMatchObject({ enable: true, max_count: 4 })
       await second.connect({ clientId: 'after', protocolVersion: 5, clean: false, properties: { sessionExpiryInterval: 3600 } })
       expect((await api.get('/clients/after')).body).toMatchObject({ inflight_max: 7, mqueue_max: 9, expiry_interval: 600 })
     } finally {
