@@ -65,6 +65,10 @@ describe('MQTT protocol: CONNECT', () => {
     v4.send(connectPacket({ protocolVersion: 4, clientId: long }))
     expect(await v4.next('connack')).toMatchObject({ returnCode: 2 })
     await v4.closed
+    // The limit counts UTF-8 bytes: 12 characters of two bytes each are 24 bytes.
+    const wide = rawClient(port(), 5)
+    wide.send(connectPacket({ protocolVersion: 5, clientId: 'é'.repeat(12) }))
+    expect(await wide.next('connack')).toMatchObject({ reasonCode: 0x85 })
     // Exactly at the limit is fine.
     const ok = rawClient(port(), 4)
     ok.send(connectPacket({ protocolVersion: 4, clientId: 'y'.repeat(23) }))

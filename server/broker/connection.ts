@@ -140,8 +140,12 @@ export class Connection {
         properties = { ...properties, topicAlias: newAlias }
       }
     }
-    const packet: IPublishPacket = { cmd: 'publish', topic, payload: message.payload, qos, retain: delivery.retain, dup, messageId: packetId, properties }
-    const bytes = this.encode(packet)
+    // Without properties (every MQTT 3 delivery, most MQTT 5 ones) the packet is laid out here directly:
+    // mqtt-packet's generic encoder was a tenth of the broker's time when fanning out.
+    const bytes =
+      properties === undefined
+        ? encodePublish(topic, message.payload, qos, delivery.retain, dup, packetId, this.protocolVersion === 5)
+        : this.encode({ cmd: 'publish', topic, payload: message.payload, qos, retain: delivery.retain, dup, messageId: packetId, properties })
     // Never larger than the client's Maximum Packet Size: the caller drops it (counted as too_large).
     if (!bytes || bytes.length > this.maxOutgoingPacketSize) return false
     if (newAlias !== undefined) this.outgoingAliases.set(message.topic, newAlias)
@@ -278,8 +282,8 @@ export class Connection {
       if (this.protocolVersion < 5 && !packet.clean) return this.refuse(RC.CLIENT_IDENTIFIER_NOT_VALID, 'invalid_clientid')
       clientid = this.broker.assignClientId()
       assigned = true
-    } else if (clientid.length > limits.maxClientidLen || clientid.includes('\uFFFD') || clientid.includes('\u0000')) {
-      // Longer than `max_clientid_len`, or not valid UTF-8 (decoded to U+FFFD) / a NUL character.
+    } else if (Buffer.byteLength(clientid) > limits.maxClientidLen || clientid.includes('\uFFFD') || clientid.includes('\u0000')) {
+      // Longer than `max_clientid_len` bytes (as EMQX counts), or not valid UTF-8 (decoded to U+FFFD) / a NUL character.
       return this.refuse(RC.CLIENT_IDENTIFIER_NOT_VALID, 'invalid_clientid')
     }
     const properties = packet.properties
@@ -614,6 +618,32 @@ export class Connection {
 /** Bytes of the Remaining Length field for a packet of `length` remaining bytes. */
 function varintSize(length: number): number {
   return length < 128 ? 1 : length < 16_384 ? 2 : length < 2_097_152 ? 3 : 4
+}
+
+/** A PUBLISH without properties, byte for byte what mqtt-packet's generate() makes of it. */
+export function encodePublish(topic: string, payload: Buffer, qos: QoS, retain: boolean, dup: boolean, packetId: number | undefined, v5: boolean): Buffer {
+  const topicLength = Buffer.byteLength(topic)
+  const remaining = 2 + topicLength + (qos > 0 ? 2 : 0) + (v5 ? 1 : 0) + payload.length
+  const lengthBytes = remaining < 0x80 ? 1 : remaining < 0x4000 ? 2 : remaining < 0x200000 ? 3 : 4
+  const bytes = Buffer.allocUnsafe(1 + lengthBytes + remaining)
+  bytes[0] = 0x30 | (dup ? 0x08 : 0) | (qos << 1) | (retain ? 0x01 : 0)
+  let at = 1
+  for (let left = remaining; ; ) {
+    const digit = left % 0x80
+    left = Math.floor(left / 0x80)
+    bytes[at++] = left > 0 ? digit | 0x80 : digit
+    if (left === 0) break
+  }
+  bytes.writeUInt16BE(topicLength, at)
+  at += 2
+  at += bytes.write(topic, at, 'utf8')
+  if (qos > 0) {
+    bytes.writeUInt16BE(packetId ?? 0, at)
+    at += 2
+  }
+  if (v5) bytes[at++] = 0
+  payload.copy(bytes, at)
+  return bytes
 }
 
 /** Reads the protocol level of a CONNECT from its first bytes (undefined when it cannot). */
