@@ -51,6 +51,8 @@ describe('topic rewrite', () => {
 
   it('rewrites SUBSCRIBE and UNSUBSCRIBE filters for subscribe rules, not PUBLISH topics', async () => {
     const { api, t } = s
+    // A subscribe rule may rewrite to a filter with wildcards.
+    expect((await api.request('PUT', '/mqtt/topic_rewrite', [rule('subscribe', 'any/+', '^any/(.+)$', 'all/$1/#')])).status).toBe(200)
     await api.request('PUT', '/mqtt/topic_rewrite', [rule('subscribe', 'old/#', '^old/(.+)$', 'new/$1')])
     const sub = await t.connect({ clientId: 'sub-rw', protocolVersion: 5 })
     const granted = await sub.subscribeAsync('old/room/#', { qos: 1 })
@@ -85,6 +87,9 @@ describe('topic rewrite', () => {
       [rule('publish', 'a/#/b', 'a', 'b')],
       [rule('publish', 'a/#', '(', 'b')],
       [rule('publish', 'a/#', 'a', '')],
+      // A publish (or all) rule cannot rewrite to a filter with wildcards.
+      [rule('publish', 'a/#', '^a/(.+)$', 'b/#')],
+      [rule('all', 'a/#', '^a/(.+)$', 'b/+/$1')],
       [{ action: 'publish', source_topic: 'a/#', dest_topic: 'b' }],
       { action: 'publish' },
     ]
@@ -94,10 +99,13 @@ describe('topic rewrite', () => {
       expect(response.body.code).toBe('BAD_REQUEST')
       expect(typeof response.body.message).toBe('string')
     }
-    const tooMany = Array.from({ length: 21 }, (_, i) => rule('publish', `t${i}/#`, '^(.+)$', 'u/$1'))
-    const over = await api.request('PUT', '/mqtt/topic_rewrite', tooMany)
+    // EMQX's check is `length < 20`: 19 rules are taken, 20 are refused.
+    const rules = (n: number) => Array.from({ length: n }, (_, i) => rule('publish', `t${i}/#`, '^(.+)$', 'u/$1'))
+    const over = await api.request('PUT', '/mqtt/topic_rewrite', rules(20))
     expect(over.status).toBe(413)
-    expect(over.body.code).toBe('EXCEED_LIMIT')
+    expect(over.body).toEqual({ code: 'EXCEED_LIMIT', message: 'Max rewrite rules count is 20' })
+    expect((await api.request('PUT', '/mqtt/topic_rewrite', rules(19))).status).toBe(200)
+    await api.request('PUT', '/mqtt/topic_rewrite', good)
     expect((await api.get('/mqtt/topic_rewrite')).body).toEqual(good)
   })
 

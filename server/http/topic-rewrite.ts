@@ -12,7 +12,7 @@ export async function topicRewriteRoutes(app: FastifyInstance, deps: { features:
 
   app.put('/mqtt/topic_rewrite', async (request) => {
     const rules = parseInput(v.array(RewriteRuleSchema), request.body, 'body')
-    if (rules.length > MAX_REWRITE_RULES) throw new ApiError(413, 'EXCEED_LIMIT', `Topic rewrite rules count exceed max limit ${MAX_REWRITE_RULES}`)
+    if (rules.length >= MAX_REWRITE_RULES) throw new ApiError(413, 'EXCEED_LIMIT', `Max rewrite rules count is ${MAX_REWRITE_RULES}`)
     configs.set('topic_rewrite', rules)
     rewrite.configure(rules)
     return rewrite.config

@@ -4,27 +4,35 @@
 import * as v from 'valibot'
 import type { Broker } from '../broker.ts'
 import type { ClientInfo } from '../hooks.ts'
-import { isValidFilter, matchesFilter, parseShare } from '../topic-trie.ts'
+import { isValidFilter, isValidTopicName, matchesFilter, parseShare } from '../topic-trie.ts'
 
-/** EMQX refuses more rules than this. */
+/** EMQX answers 413 from this many rules on (its check is `length < 20`, so 19 is the most it takes). */
 export const MAX_REWRITE_RULES = 20
 
-export const RewriteRuleSchema = v.object({
-  action: v.picklist(['publish', 'subscribe', 'all'], 'must be publish, subscribe or all'),
-  source_topic: v.pipe(v.string(), v.check(isValidFilter, 'must be a valid topic filter')),
-  dest_topic: v.pipe(v.string(), v.minLength(1, 'is required')),
-  re: v.pipe(
-    v.string(),
-    v.check((source) => {
-      try {
-        new RegExp(source)
-        return true
-      } catch {
-        return false
-      }
-    }, 'must be a valid regular expression'),
+export const RewriteRuleSchema = v.pipe(
+  v.object({
+    action: v.picklist(['publish', 'subscribe', 'all'], 'must be publish, subscribe or all'),
+    source_topic: v.pipe(v.string(), v.check(isValidFilter, 'must be a valid topic filter')),
+    dest_topic: v.pipe(v.string(), v.minLength(1, 'is required')),
+    re: v.pipe(
+      v.string(),
+      v.check((source) => {
+        try {
+          new RegExp(source)
+          return true
+        } catch {
+          return false
+        }
+      }, 'must be a valid regular expression'),
+    ),
+  }),
+  // A rewritten PUBLISH topic must be a topic name: EMQX refuses wildcards in the destination of
+  // publish and all rules.
+  v.check(
+    (rule) => rule.action === 'subscribe' || isValidTopicName(rule.dest_topic),
+    'cannot_use_wildcard_for_destination_topic',
   ),
-})
+)
 
 export type RewriteRule = v.InferOutput<typeof RewriteRuleSchema>
 
