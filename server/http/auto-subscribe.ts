@@ -12,7 +12,8 @@ export async function autoSubscribeRoutes(app: FastifyInstance, deps: { features
 
   app.put('/mqtt/auto_subscribe', async (request) => {
     const topics = parseInput(v.array(AutoSubscribeTopicSchema), request.body, 'body')
-    if (topics.length > MAX_AUTO_SUBSCRIBE) throw new ApiError(413, 'EXCEED_LIMIT', `max auto subscribe topic count is ${MAX_AUTO_SUBSCRIBE}`)
+    // EMQX answers 409 here (not 413 as for topic rewrite), with this message.
+    if (topics.length > MAX_AUTO_SUBSCRIBE) throw new ApiError(409, 'EXCEED_LIMIT', `Max auto subscribe topic count is  ${MAX_AUTO_SUBSCRIBE}`)
     configs.set('auto_subscribe', topics)
     autoSubscribe.configure(topics)
     return autoSubscribe.config
