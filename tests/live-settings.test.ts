@@ -196,6 +196,24 @@ describe('live MQTT settings', () => {
     expect((await suite.api.delete('/clients/ls-queue')).status).toBe(204)
   })
 
+  it('exclusive_subscription: $exclusive/<filter> is refused while off; once on, one client at a time holds it', async () => {
+    const a = await suite.t.connect({ clientId: 'ls-ex-a', protocolVersion: 5 })
+    const b = await suite.t.connect({ clientId: 'ls-ex-b', protocolVersion: 5 })
+    expect(await subackCodes(a, ['$exclusive/ex/t'], { qos: 1 })).toEqual([0x8f])
+    expect((await suite.api.request('PUT', '/configs/mqtt', { exclusive_subscription: true })).status).toBe(200)
+    expect(await subackCodes(a, ['$exclusive/ex/t'], { qos: 1 })).toEqual([1])
+    expect(await subackCodes(b, ['$exclusive/ex/t'], { qos: 1 })).toEqual([0x97])
+    const got = collect(a)
+    const pub = await suite.t.connect({ clientId: 'ls-ex-pub' })
+    await pub.publishAsync('ex/t', 'only-a', { qos: 1 })
+    await waitFor(() => got.length === 1, 'the holder to get it')
+    expect(got[0]).toMatchObject({ topic: 'ex/t', payload: 'only-a', qos: 1 })
+    expect((await suite.api.get('/subscriptions?clientid=ls-ex-a')).body.data).toEqual([expect.objectContaining({ topic: '$exclusive/ex/t' })])
+    // Released by UNSUBSCRIBE, the filter can be taken by another client.
+    await a.unsubscribeAsync('$exclusive/ex/t')
+    expect(await subackCodes(b, ['$exclusive/ex/t'], { qos: 1 })).toEqual([1])
+  })
+
   it('general settings reach new connections: packet size, QoS, retain, wildcards, server keep alive, response information', async () => {
     expect(
       (

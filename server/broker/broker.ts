@@ -97,6 +97,8 @@ export class Broker {
   private readonly shareCursor = new Map<string, number>()
   /** round_robin: like EMQX, each publisher keeps its own position per group and filter. */
   private readonly publisherCursors = new Map<string, Map<string, number>>()
+  /** `$exclusive/<filter>` subscriptions: which client holds each filter. */
+  private readonly exclusiveHolders = new Map<string, string>()
   /** The member a sticky group keeps sending to, per group and filter. */
   private readonly stickyMembers = new Map<string, string>()
   private liveCount = 0
@@ -287,7 +289,8 @@ export class Broker {
     // Topic rewrite may change the filter; the packet's entry carries the new one on to the
     // retained messages that follow the SUBACK.
     const topic = (subscription.topic = this.hooks.filter('client.subscribe', session.info, subscription.topic))
-    const parsed = parseShare(topic)
+    const exclusive = topic.startsWith(EXCLUSIVE_PREFIX)
+    const parsed = exclusive ? { filter: topic.slice(EXCLUSIVE_PREFIX.length), group: undefined } : parseShare(topic)
     const limits = this.options
     // No Local on a shared subscription is a protocol error (MQTT 3.8.3.1).
     if (
@@ -302,6 +305,14 @@ export class Broker {
     if (parsed.group !== undefined && !limits.sharedSubscription) {
       this.metrics.inc('packets.subscribe.error')
       return { code: RC.SHARED_SUBSCRIPTIONS_NOT_SUPPORTED, isNew: false }
+    }
+    if (exclusive) {
+      // As EMQX: `$exclusive/` needs `exclusive_subscription`, and one client at a time holds each filter.
+      const holder = this.exclusiveHolders.get(parsed.filter)
+      if (!limits.exclusiveSubscription || (holder !== undefined && holder !== session.clientid)) {
+        this.metrics.inc('packets.subscribe.error')
+        return { code: limits.exclusiveSubscription ? RC.QUOTA_EXCEEDED : RC.TOPIC_FILTER_INVALID, isNew: false }
+      }
     }
     if (!limits.wildcardSubscription && /(^|\/)[+#](\/|$)/.test(parsed.filter)) {
       this.metrics.inc('packets.subscribe.error')
@@ -325,7 +336,8 @@ export class Broker {
     }
     const isNew = !session.subscriptions.has(topic)
     session.subscriptions.set(topic, options)
-    this.router.add(parsed.filter, routeKey(session.clientid, parsed.group), { clientid: session.clientid, share: parsed.group, topic })
+    this.router.add(parsed.filter, routeKey(session.clientid, parsed.group, exclusive), { clientid: session.clientid, share: parsed.group, topic })
+    if (exclusive) this.exclusiveHolders.set(parsed.filter, session.clientid)
     if (isNew) {
       this.subscriptionCount++
       if (parsed.group !== undefined) this.sharedSubscriptionCount++
@@ -340,7 +352,7 @@ export class Broker {
   /** Sends the retained messages a new subscription asks for (Retain Handling; never for shared subscriptions). */
   deliverRetained(session: Session, topic: string, options: SubOptions, isNew: boolean): void {
     if (options.share !== undefined || options.rh === 2 || (options.rh === 1 && !isNew)) return
-    const filter = parseShare(topic)!.filter
+    const filter = routeFilter(topic)
     const subids = options.subid !== undefined ? [options.subid] : []
     this.retainer.dispatch(filter, (message) => session.deliver({ message, qos: this.deliveryQos(message.qos, options.qos), retain: true, subids }))
   }
@@ -510,7 +522,10 @@ export class Broker {
 
   private dropSubscription(session: Session, topic: string, options: SubOptions): void {
     session.subscriptions.delete(topic)
-    this.router.remove(parseShare(topic)!.filter, routeKey(session.clientid, options.share))
+    const filter = routeFilter(topic)
+    const exclusive = topic.startsWith(EXCLUSIVE_PREFIX)
+    this.router.remove(filter, routeKey(session.clientid, options.share, exclusive))
+    if (exclusive && this.exclusiveHolders.get(filter) === session.clientid) this.exclusiveHolders.delete(filter)
     this.subscriptionCount--
     if (options.share !== undefined) this.sharedSubscriptionCount--
   }
@@ -628,8 +643,16 @@ function hash(text: string): number {
   return h >>> 0
 }
 
-function routeKey(clientid: string, share: string | undefined): string {
+function routeKey(clientid: string, share: string | undefined, exclusive = false): string {
+  if (exclusive) return `\u0000exclusive\u0000${clientid}`
   return share === undefined ? clientid : `${share}\u0000${clientid}`
+}
+
+const EXCLUSIVE_PREFIX = '$exclusive/'
+
+/** The filter a stored subscription routes on: without `$share/<group>/`, `$queue/` or `$exclusive/`. */
+function routeFilter(topic: string): string {
+  return topic.startsWith(EXCLUSIVE_PREFIX) ? topic.slice(EXCLUSIVE_PREFIX.length) : parseShare(topic)!.filter
 }
 
 /** Waits until every stream has closed, destroying the stragglers after `ms`. */
