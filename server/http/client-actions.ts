@@ -76,7 +76,8 @@ export async function clientActionRoutes(app: FastifyInstance, deps: { broker: B
     const result = broker.subscribe(session, subscription, undefined)
     if (!result.options) throw badRequest(`subscribe to ${input.topic} failed with reason code 0x${result.code.toString(16)}`)
     broker.deliverRetained(session, subscription.topic, result.options, result.isNew)
-    return { clientid: session.clientid, node: broker.node, topic: input.topic, qos: result.options.qos, nl: input.nl, rap: input.rap, rh: input.rh }
+    // EMQX answers with the options as asked (a lower QoS granted under max_qos_allowed shows in the subscription).
+    return { clientid: session.clientid, node: broker.node, topic: input.topic, qos: input.qos, nl: input.nl, rap: input.rap, rh: input.rh }
   }
 
   app.post<ClientParams>('/clients/:clientid/subscribe', async (request) => {
