@@ -237,4 +237,15 @@ describe('MQTT protocol: QoS', () => {
     expect(await raw.next('disconnect')).toMatchObject({ reasonCode: 0x9b })
     await raw.closed
   })
+
+  it('closes a connection publishing a retained message when retain_available is off (MQTT 5: DISCONNECT 0x9A)', async () => {
+    suite.t.server.broker!.configure({ retain_available: false })
+    const raw = rawClient(suite.t.server.mqttPort, 5)
+    raw.send(connectPacket({ protocolVersion: 5, clientId: 'no-retain' }))
+    expect((await raw.next('connack')).properties?.retainAvailable).toBe(false)
+    raw.send({ cmd: 'publish', topic: 'keep/me', payload: Buffer.from('x'), qos: 1, retain: true, dup: false, messageId: 1 })
+    expect(await raw.next('disconnect')).toMatchObject({ reasonCode: 0x9a })
+    await raw.closed
+    expect(raw.packets.some((p) => p.cmd === 'puback')).toBe(false)
+  })
 })

@@ -221,6 +221,30 @@ describe('MQTT protocol: MQTT 5 properties, wills, expiry, aliases, sizes', () =
     expect(await record('small-max')).toMatchObject({ 'send_msg.dropped.too_large': 2, inflight_cnt: 0 })
   })
 
+  it('drops an unacknowledged message instead of resending it when the client comes back with a smaller Maximum Packet Size', async () => {
+    const first = rawClient(port(), 5)
+    first.send(connectPacket({ protocolVersion: 5, clientId: 'shrinks', clean: false, properties: { sessionExpiryInterval: 60 } }))
+    await first.next('connack')
+    first.send({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: 'shrink/t', qos: 1 }] })
+    await first.next('suback')
+    const pub = await suite.t.connect({ clientId: 'shrink-pub' })
+    await pub.publishAsync('shrink/t', Buffer.alloc(300, 'x'), { qos: 1 })
+    await first.next('publish')
+    first.socket.destroy()
+    await waitFor(async () => (await record('shrinks')).connected === false, 'offline')
+    expect((await record('shrinks')).inflight_cnt).toBe(1)
+
+    const again = rawClient(port(), 5)
+    again.send(connectPacket({ protocolVersion: 5, clientId: 'shrinks', clean: false, properties: { sessionExpiryInterval: 0, maximumPacketSize: 100 } }))
+    expect(await again.next('connack')).toMatchObject({ sessionPresent: true })
+    await waitFor(async () => (await record('shrinks')).inflight_cnt === 0, 'the oversized message dropped')
+    expect((await record('shrinks'))['send_msg.dropped.too_large']).toBe(1)
+    await pub.publishAsync('shrink/t', 'small', { qos: 1 })
+    const delivered = await again.next('publish')
+    expect(delivered.payload.toString()).toBe('small')
+    expect(again.packets.filter((p) => p.cmd === 'publish')).toHaveLength(1)
+  })
+
   it('gives each delivery the Subscription Identifier of the subscription it matched', async () => {
     const raw = rawClient(port(), 5)
     raw.send(connectPacket({ protocolVersion: 5, clientId: 'subids' }))
