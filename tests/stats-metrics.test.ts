@@ -111,6 +111,25 @@ describe('metrics, stats and client counters', () => {
     expect(after['bytes.sent']).toBeGreaterThan(before['bytes.sent'])
   })
 
+  it("does not count the broker's own $SYS messages as published or dropped, as EMQX", async () => {
+    const broker = suite.t.server.broker!
+    const sysDropped: string[] = []
+    const unhook = broker.hooks.add('message.dropped', (message) => {
+      if (message.topic.startsWith('$SYS/')) sysDropped.push(message.topic)
+    })
+    await put('/mqtt/sys_topics', { sys_event_messages: { client_connected: true } })
+    try {
+      const before = await metrics()
+      await suite.t.connect({ clientId: 'mt-sys' })
+      // Nobody subscribes to $SYS here: the event message is published and dropped, uncounted.
+      await waitFor(() => sysDropped.includes('$SYS/brokers/emqx@127.0.0.1/clients/mt-sys/connected'), 'the connected event')
+      await grows(before, { 'client.connected': 1, 'messages.publish': 0, 'messages.dropped': 0, 'messages.dropped.no_subscribers': 0 })
+    } finally {
+      unhook()
+      await put('/mqtt/sys_topics', { sys_event_messages: { client_connected: false } })
+    }
+  })
+
   it('counts PINGREQ, stray acknowledgements (missed) and a reused QoS 2 packet id (inuse)', async () => {
     const raw = rawClient(port(), 5)
     raw.send(connectPacket({ protocolVersion: 5, clientId: 'mt-raw' }))

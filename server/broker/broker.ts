@@ -372,7 +372,9 @@ export class Broker {
    * Returns how many subscriptions it went to, or -1 when a `message.publish` hook dropped it.
    */
   publish(message: Message): number {
-    this.metrics.inc('messages.publish')
+    // Like EMQX, the broker's own `$SYS` messages count neither as published nor as dropped.
+    const sys = isSysMessage(message)
+    if (!sys) this.metrics.inc('messages.publish')
     const accepted = this.hooks.publish(message)
     // Taken over by a feature (delayed publish): routed later, if ever.
     if (accepted === 'stop') return 0
@@ -389,8 +391,10 @@ export class Broker {
     }
     const matched = this.route(accepted)
     if (matched === 0) {
-      this.metrics.inc('messages.dropped')
-      this.metrics.inc('messages.dropped.no_subscribers')
+      if (!sys) {
+        this.metrics.inc('messages.dropped')
+        this.metrics.inc('messages.dropped.no_subscribers')
+      }
       this.hooks.run('message.dropped', accepted, 'no_subscribers')
     }
     return matched
@@ -649,6 +653,11 @@ function routeKey(clientid: string, share: string | undefined, exclusive = false
 }
 
 const EXCLUSIVE_PREFIX = '$exclusive/'
+
+/** A message the broker itself published under `$SYS/` (EMQX's `sys` flag). */
+function isSysMessage(message: Message): boolean {
+  return message.from === '' && message.topic.startsWith('$SYS/')
+}
 
 /** The filter a stored subscription routes on: without `$share/<group>/`, `$queue/` or `$exclusive/`. */
 function routeFilter(topic: string): string {
