@@ -214,6 +214,35 @@ describe('live MQTT settings', () => {
     expect(await subackCodes(b, ['$exclusive/ex/t'], { qos: 1 })).toEqual([1])
   })
 
+  it('ignore_loop_deliver keeps a client from getting its own messages, MQTT 3.1.1 clients included', async () => {
+    const c = await suite.t.connect({ clientId: 'ls-loop' })
+    await c.subscribeAsync(['loop/t', 'loop/marker'])
+    const got = collect(c)
+    const other = await suite.t.connect({ clientId: 'ls-loop-other' })
+    await c.publishAsync('loop/t', 'own-1', { qos: 1 })
+    await waitFor(() => got.length === 1, 'its own message while the setting is off')
+    expect((await suite.api.request('PUT', '/configs/mqtt', { ignore_loop_deliver: true })).status).toBe(200)
+    await c.publishAsync('loop/t', 'own-2', { qos: 1 })
+    await other.publishAsync('loop/t', 'from-other', { qos: 1 })
+    await other.publishAsync('loop/marker', 'marker', { qos: 1 })
+    await waitFor(() => got.some((m) => m.payload === 'marker'), 'the marker')
+    expect(got.map((m) => m.payload)).toEqual(['own-1', 'from-other', 'marker'])
+  })
+
+  it('idle_timeout closes a connection that sends no CONNECT; a client silent past keep alive × keepalive_multiplier gets 0x8D', async () => {
+    expect((await suite.api.request('PUT', '/configs/mqtt', { idle_timeout: '200ms', keepalive_multiplier: 1 })).status).toBe(200)
+    const idle = rawClient(suite.t.server.mqttPort, 4)
+    await idle.closed
+    expect(idle.packets).toEqual([])
+
+    // Keep alive 1s with multiplier 1: one silent second is enough.
+    const quiet = rawClient(suite.t.server.mqttPort, 5)
+    quiet.send(connectPacket({ protocolVersion: 5, clientId: 'ls-quiet', keepalive: 1 }))
+    await quiet.next('connack')
+    const disconnect = await quiet.next('disconnect')
+    expect(disconnect.reasonCode).toBe(0x8d)
+  })
+
   it('general settings reach new connections: packet size, QoS, retain, wildcards, server keep alive, response information', async () => {
     expect(
       (
