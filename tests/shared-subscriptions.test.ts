@@ -1,11 +1,9 @@
 // Shared subscriptions ($share/<group>/<filter> and $queue/<filter>) with real mqtt.js clients: each
 // strategy's distinguishing behaviour, the strategy changed live through /configs/mqtt, and
 // unacknowledged QoS 1 messages going to another member when a member's session ends.
-import { connect as tcpConnect, type Socket } from 'node:net'
 import type { MqttClient } from 'mqtt'
-import { generate, parser as mqttParser, type Packet } from 'mqtt-packet'
 import { afterAll, describe, expect, it } from 'vitest'
-import { serverPerSuite, subackCodes, waitFor } from './support/server.ts'
+import { connectPacket, destroyRawClients, rawClient, serverPerSuite, subackCodes, waitFor } from './support/server.ts'
 
 type Strategy = 'random' | 'round_robin' | 'round_robin_per_group' | 'sticky' | 'local' | 'hash_topic' | 'hash_clientid'
 
@@ -17,37 +15,27 @@ interface Receipt {
 }
 
 /**
- * A raw MQTT 5 client that subscribes and then never acknowledges anything (mqtt.js stops reading
- * while an acknowledgement is held back, so it cannot play this part). `received` collects payloads.
+ * A bare-socket MQTT 5 member that subscribes and then never acknowledges anything (mqtt.js stops
+ * reading while an acknowledgement is held back, so it cannot play this part).
  */
-async function silentMember(mqttUrl: string, clientId: string, filter: string) {
-  const { hostname, port } = new URL(mqttUrl)
-  const socket: Socket = tcpConnect(Number(port), hostname)
-  const received: string[] = []
-  const packets: Packet[] = []
-  const parser = mqttParser({ protocolVersion: 5 })
-  parser.on('packet', (packet) => {
-    packets.push(packet)
-    if (packet.cmd === 'publish') received.push(String(packet.payload))
-  })
-  socket.on('data', (chunk: Buffer) => parser.parse(chunk))
-  const send = (packet: Packet) => socket.write(generate(packet, { protocolVersion: 5 }))
-  send({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 5, clean: true, clientId, keepalive: 0 })
-  await waitFor(() => packets.some((p) => p.cmd === 'connack'), 'CONNACK')
-  send({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: filter, qos: 1 }] })
-  await waitFor(() => packets.some((p) => p.cmd === 'suback'), 'SUBACK')
+async function silentMember(port: number, clientId: string, filter: string) {
+  const raw = rawClient(port, 5)
+  raw.send(connectPacket({ protocolVersion: 5, clientId, keepalive: 0 }))
+  await raw.next('connack')
+  raw.send({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: filter, qos: 1 }] })
+  await raw.next('suback')
   return {
-    received,
-    /** A normal DISCONNECT, then the socket closes: the clean session ends. */
-    disconnect: () => new Promise<void>((resolve) => {
-      send({ cmd: 'disconnect', reasonCode: 0 })
-      socket.end(() => resolve())
-    }),
+    received: () => raw.packets.flatMap((p) => (p.cmd === 'publish' ? [String(p.payload)] : [])),
+    /** A normal DISCONNECT: the clean session ends. */
+    disconnect: async () => {
+      raw.send({ cmd: 'disconnect', reasonCode: 0 })
+      await raw.closed
+    },
   }
 }
 
 describe('shared subscriptions', () => {
-  const suite = serverPerSuite()
+  const suite = serverPerSuite(destroyRawClients)
   const setStrategy = async (strategy: Strategy) => {
     const response = await suite.api.request('PUT', '/configs/mqtt', { shared_subscription_strategy: strategy })
     expect(response.status).toBe(200)
@@ -226,14 +214,13 @@ describe('shared subscriptions', () => {
   it('redispatches QoS 1 messages a member never acknowledged to another member when it goes away', async () => {
     await setStrategy('sticky')
     // A member that receives but never sends PUBACK; alone in the group at first, sticky picks it.
-    const silent = await silentMember(suite.t.mqttUrl, 'rd-silent', '$share/rd/rd/t')
-    const unacked = silent.received
+    const silent = await silentMember(suite.t.server.mqttPort, 'rd-silent', '$share/rd/rd/t')
     const pub = await suite.t.connect({ clientId: 'rd-pub' })
     await pub.publishAsync('rd/t', 'u1', { qos: 1 })
     const receipts: Receipt[] = []
     await members(['rd-other'], '$share/rd/rd/t', receipts)
     for (const payload of ['u2', 'u3']) await pub.publishAsync('rd/t', payload, { qos: 1 })
-    await waitFor(() => unacked.length === 3, 'the silent member to get three')
+    await waitFor(() => silent.received().length === 3, 'the silent member to get three')
     expect(receipts).toEqual([])
     const before = (await suite.api.get('/clients/rd-silent')).body
     expect(before.inflight_cnt).toBe(3)
@@ -247,17 +234,33 @@ describe('shared subscriptions', () => {
     expect(receipts[3]).toMatchObject({ member: 'rd-other', payload: 'after' })
   })
 
+  it('redispatches the messages still queued behind a full inflight window too', async () => {
+    await setStrategy('sticky')
+    expect((await suite.api.request('PUT', '/configs/mqtt', { max_inflight: 1 })).status).toBe(200)
+    try {
+      const silent = await silentMember(suite.t.server.mqttPort, 'rdq-silent', '$share/rdq/rdq/t')
+      const pub = await suite.t.connect({ clientId: 'rdq-pub' })
+      await pub.publishAsync('rdq/t', 'v1', { qos: 1 })
+      const receipts: Receipt[] = []
+      await members(['rdq-other'], '$share/rdq/rdq/t', receipts)
+      for (const payload of ['v2', 'v3']) await pub.publishAsync('rdq/t', payload, { qos: 1 })
+      await waitFor(() => silent.received().length === 1, 'one in flight')
+      expect(await suite.api.get('/clients/rdq-silent')).toMatchObject({ body: { inflight_cnt: 1, mqueue_len: 2 } })
+      await silent.disconnect()
+      await waitFor(() => receipts.length === 3, 'the other member to get all three')
+      expect(receipts.map((r) => r.payload).sort()).toEqual(['v1', 'v2', 'v3'])
+    } finally {
+      await suite.api.request('PUT', '/configs/mqtt', { max_inflight: 32 })
+    }
+  })
+
   it('drops (and counts) unacknowledged shared messages when the group has nobody left', async () => {
     await setStrategy('round_robin')
-    // The `$SYS` disconnected event nobody subscribes to is dropped too, counted as no_subscribers as well.
-    const metric = async () => {
-      const m = (await suite.api.get('/metrics?aggregate=true')).body
-      return (m['messages.dropped'] - m['messages.dropped.no_subscribers']) as number
-    }
-    const silent = await silentMember(suite.t.mqttUrl, 'rd-alone', '$share/alone/alone/t')
+    const metric = async () => (await suite.api.get('/metrics?aggregate=true')).body['messages.dropped'] as number
+    const silent = await silentMember(suite.t.server.mqttPort, 'rd-alone', '$share/alone/alone/t')
     const pub = await suite.t.connect({ clientId: 'alone-pub' })
     await pub.publishAsync('alone/t', 'lost', { qos: 1 })
-    await waitFor(() => silent.received.length === 1, 'the delivery')
+    await waitFor(() => silent.received().length === 1, 'the delivery')
     const before = await metric()
     await silent.disconnect()
     await waitFor(async () => (await metric()) === before + 1, 'messages.dropped to count the message')
