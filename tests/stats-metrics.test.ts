@@ -461,13 +461,15 @@ describe('metrics, stats and client counters', () => {
     expect(grew('connections.count')).toBe(2)
     expect(grew('live_connections.count')).toBe(2)
     expect(grew('sessions.count')).toBe(2)
+    expect(grew('cluster_sessions.count')).toBe(2)
+    expect(now['durable_subscriptions.count']).toBe(0)
     expect(grew('channels.count')).toBe(2)
     expect(grew('subscriptions.count')).toBe(4)
     expect(grew('suboptions.count')).toBe(4)
     expect(grew('subscribers.count')).toBe(4)
     expect(grew('subscriptions.shared.count')).toBe(2)
     expect(grew('topics.count')).toBe(3)
-    for (const name of ['connections', 'live_connections', 'sessions', 'topics', 'subscriptions', 'subscriptions.shared', 'suboptions', 'retained', 'delayed']) {
+    for (const name of ['connections', 'live_connections', 'sessions', 'cluster_sessions', 'topics', 'subscriptions', 'subscriptions.shared', 'suboptions', 'retained', 'delayed']) {
       expect(now[`${name}.max`], name).toBeGreaterThanOrEqual(now[`${name}.count`])
     }
 

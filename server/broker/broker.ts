@@ -435,6 +435,11 @@ export class Broker {
       'channels.max': h.connections,
       'sessions.count': sessions,
       'sessions.max': h.connections,
+      // One node: the cluster's session registry holds exactly this node's sessions.
+      'cluster_sessions.count': sessions,
+      'cluster_sessions.max': h.connections,
+      // No durable (disk-backed) sessions in the embedded broker, so no durable subscriptions.
+      'durable_subscriptions.count': 0,
       'topics.count': this.router.filterCount,
       'topics.max': h.topics,
       'subscriptions.count': this.subscriptionCount,
