@@ -203,6 +203,7 @@ describe('metrics, stats and client counters', () => {
       await grows(before, {
         'packets.publish.received': 4,
         'packets.publish.dropped': 1,
+        'messages.dropped.receive_maximum': 1,
         'packets.disconnect.sent': 1,
         'messages.received': 3,
         'messages.qos2.received': 3,

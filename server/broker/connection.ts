@@ -505,6 +505,7 @@ export class Connection {
       // More QoS 2 messages awaiting PUBREL than the Receive Maximum we announced (MQTT 3.3.4).
       if (v5 && !session.awaitingRel.has(messageId!) && session.awaitingRel.size >= this.receiveMaximum) {
         metrics.inc('packets.publish.dropped')
+        metrics.inc('messages.dropped.receive_maximum')
         return this.close('receive_maximum_exceeded', RC.RECEIVE_MAXIMUM_EXCEEDED)
       }
       const slot = session.awaitRel(messageId!)
@@ -517,6 +518,7 @@ export class Connection {
       if (slot === 'full') {
         // More than `max_awaiting_rel`: dropped and DISCONNECT 0x93, as EMQX does (0x93 is no valid PUBREC code).
         metrics.inc('packets.publish.dropped')
+        metrics.inc('messages.dropped.receive_maximum')
         session.stats['recv_msg.dropped']++
         return this.close('receive_maximum_exceeded', RC.RECEIVE_MAXIMUM_EXCEEDED)
       }

@@ -56,6 +56,7 @@ export const METRIC_NAMES = [
   'messages.dropped',
   'messages.dropped.await_pubrel_timeout',
   'messages.dropped.no_subscribers',
+  'messages.dropped.receive_maximum',
   'messages.forward',
   'messages.delayed',
   'messages.retained',
