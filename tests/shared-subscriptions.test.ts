@@ -141,6 +141,19 @@ describe('shared subscriptions', () => {
     expect(next.has(first)).toBe(false)
   })
 
+  it('a strategy change applies at once to the groups already subscribed', async () => {
+    await setStrategy('round_robin')
+    const receipts: Receipt[] = []
+    await members(['live-a', 'live-b'], '$share/live/live/t', receipts)
+    const pub = await suite.t.connect({ clientId: 'live-pub' })
+    await publishAll(pub, numbered('live/t', 'rr', 4), receipts)
+    expect(new Set(receipts.map((r) => r.member)).size).toBe(2)
+    await setStrategy('sticky')
+    receipts.length = 0
+    await publishAll(pub, numbered('live/t', 'st', 8), receipts)
+    expect(new Set(receipts.map((r) => r.member)).size).toBe(1)
+  })
+
   it('hash_clientid: all messages of one publisher go to the same member', async () => {
     await setStrategy('hash_clientid')
     const receipts: Receipt[] = []
