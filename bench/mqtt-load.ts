@@ -17,8 +17,11 @@ export interface LoadResult {
   perSecond: number
   /** Messages published per second. */
   publishedPerSecond: number
-  p50: number
-  p99: number
+  /** null: that share of the messages had not arrived 3 s after the measured window. */
+  p50: number | null
+  p99: number | null
+  /** Deliveries of messages sent in the window that had not arrived 3 s after it. */
+  late: number
   /** Deliveries given up on (no progress for a second); 0 when nothing was lost. */
   lost: number
   /** CPU the load generator used, as a share of one core. */
@@ -164,25 +167,68 @@ function publishPacket(topic: Buffer, qos: number, packetId: number, sender: num
   return packet
 }
 
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return NaN
-  return +sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))].toFixed(2)
-}
-
-/** Latency samples of the measured part of a run (after the warm-up). */
-class Samples {
+/**
+ * One run's figures. Throughput counts deliveries received during the measured window. Latency is
+ * taken over every delivery due for a message *sent* in that window, waiting for stragglers after
+ * it: a broker that serves some clients and starves others must not look fast because the starved
+ * messages never arrived to be sampled. What has not arrived 3 s after the window counts as late.
+ */
+class Run {
+  measuring = false
+  stopped = false
+  /** Send-time window whose messages are sampled for latency (performance.now()). */
+  private from = Infinity
+  private to = Infinity
+  received = 0
+  published = 0
+  /** Deliveries due for messages sent in the window. */
+  expected = 0
   private values = new Float64Array(1 << 16)
   private count = 0
-  add(ms: number): void {
+
+  start(): void {
+    this.measuring = true
+    this.from = performance.now()
+  }
+
+  stop(): void {
+    this.stopped = true
+    this.measuring = false
+    this.to = performance.now()
+  }
+
+  sent(deliveries: number): void {
+    if (!this.measuring) return
+    this.published++
+    this.expected += deliveries
+  }
+
+  got(sentAt: number, now: number): void {
+    if (this.measuring) this.received++
+    if (sentAt < this.from || sentAt >= this.to) return
     if (this.count === this.values.length) {
       const bigger = new Float64Array(this.values.length * 2)
       bigger.set(this.values)
       this.values = bigger
     }
-    this.values[this.count++] = ms
+    this.values[this.count++] = now - sentAt
   }
-  sorted(): Float64Array {
-    return this.values.slice(0, this.count).sort()
+
+  /** Waits until every sampled message has arrived, for at most `ms`. */
+  async drain(ms: number): Promise<void> {
+    const deadline = performance.now() + ms
+    while (this.count < this.expected && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+
+  /** p50 / p99 in ms; null when that share of the messages had not arrived 3 s after the window. */
+  latency(): { p50: number | null; p99: number | null; late: number } {
+    const sorted = this.values.slice(0, this.count).sort()
+    const total = Math.max(this.expected, this.count)
+    const at = (p: number) => {
+      const index = Math.min(total - 1, Math.floor(total * p))
+      return index < sorted.length ? +sorted[index].toFixed(2) : null
+    }
+    return { p50: total > 0 ? at(0.5) : null, p99: total > 0 ? at(0.99) : null, late: Math.max(0, this.expected - this.count) }
   }
 }
 
@@ -202,177 +248,159 @@ async function connectAll(port: number, ids: string[], parallel = 200): Promise<
   return clients
 }
 
-/** Runs `pump` until `seconds` are over; counts only what happens after the warm-up. */
-async function measure(seconds: number, setup: (state: { measuring: boolean; stopped: boolean }) => void) {
-  const state = { measuring: false, stopped: false }
-  setup(state)
+/** Starts the load, warms up, measures for `seconds`, then stops sending and waits for stragglers. */
+async function measure(seconds: number, run: Run, begin: () => void) {
+  begin()
   await new Promise((resolve) => setTimeout(resolve, WARMUP_MS))
-  state.measuring = true
+  run.start()
   // The orchestrator reads the broker's CPU time over exactly this window.
   send({ type: 'measuring' })
   const cpu = process.cpuUsage()
   const started = performance.now()
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000))
-  state.stopped = true
+  run.stop()
   send({ type: 'measured' })
   const elapsed = (performance.now() - started) / 1000
   const used = process.cpuUsage(cpu)
-  state.measuring = false
+  await run.drain(3000)
   return { elapsed, loadCpu: +((used.user + used.system) / 1e6 / elapsed).toFixed(2) }
+}
+
+function result(run: Run, elapsed: number, loadCpu: number, lost: number): LoadResult {
+  return { perSecond: Math.round(run.received / elapsed), publishedPerSecond: Math.round(run.published / elapsed), ...run.latency(), lost, loadCpu }
 }
 
 /** Many publishers -> one subscriber; `window` messages in flight end to end, shared evenly. */
 async function fanIn(job: Extract<Job, { kind: 'fan-in' }>): Promise<LoadResult> {
-  const run = Date.now().toString(36)
-  const [sub] = await connectAll(job.port, [`bench-in-sub-${run}`])
+  const id = Date.now().toString(36)
+  const [sub] = await connectAll(job.port, [`bench-in-sub-${id}`])
   await sub.subscribe('bench/in/+', job.qos)
-  const pubs = await connectAll(job.port, Array.from({ length: job.publishers }, (_, i) => `bench-in-pub-${run}-${i}`))
+  const pubs = await connectAll(job.port, Array.from({ length: job.publishers }, (_, i) => `bench-in-pub-${id}-${i}`))
   const perPublisher = Math.max(1, Math.floor(job.window / job.publishers))
   const outstanding = new Int32Array(job.publishers)
   const seq = new Uint32Array(job.publishers)
   const packetIds = new Uint16Array(job.publishers)
+  const lastProgress = new Float64Array(job.publishers)
   const topics = pubs.map((_, i) => Buffer.from(`bench/in/${i}`))
-  const samples = new Samples()
-  let received = 0
-  let published = 0
+  const run = new Run()
   let lost = 0
-  let lastProgress = performance.now()
-  let state = { measuring: false, stopped: false }
   const pump = (i: number) => {
-    if (state.stopped) return
+    if (run.stopped) return
     const pub = pubs[i]
     pub.socket.cork()
     while (outstanding[i] < perPublisher) {
       packetIds[i] = packetIds[i] === 65535 ? 1 : packetIds[i] + 1
       pub.socket.write(publishPacket(topics[i], job.qos, packetIds[i], i, seq[i]++))
       outstanding[i]++
-      if (state.measuring) published++
+      run.sent(1)
     }
     pub.socket.uncork()
   }
   sub.onPublish = (payload) => {
     const sender = payload.readUInt32LE(8)
+    const now = performance.now()
     outstanding[sender]--
-    lastProgress = performance.now()
-    if (state.measuring) {
-      received++
-      samples.add(lastProgress - payload.readDoubleLE(0))
-    }
+    lastProgress[sender] = now
+    run.got(payload.readDoubleLE(0), now)
     pump(sender)
   }
-  // A message lost on the way (QoS 0) would stall its publisher for good: give up on it after a second.
+  // A message lost on the way (QoS 0) would stall its publisher for good: give up on it after 3 s.
   const stall = setInterval(() => {
-    if (performance.now() - lastProgress < 1000 || state.stopped) return
+    const now = performance.now()
     for (let i = 0; i < job.publishers; i++) {
+      if (run.stopped || outstanding[i] === 0 || now - lastProgress[i] < 3000) continue
       lost += outstanding[i]
       outstanding[i] = 0
+      lastProgress[i] = now
       pump(i)
     }
   }, 250)
-  const { elapsed, loadCpu } = await measure(job.seconds, (s) => {
-    state = s
+  const { elapsed, loadCpu } = await measure(job.seconds, run, () => {
+    lastProgress.fill(performance.now())
     for (let i = 0; i < job.publishers; i++) pump(i)
   })
   clearInterval(stall)
-  await new Promise((resolve) => setTimeout(resolve, 200))
   await Promise.all([sub, ...pubs].map((client) => client.end()))
-  const sorted = samples.sorted()
-  return { perSecond: Math.round(received / elapsed), publishedPerSecond: Math.round(published / elapsed), p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), lost, loadCpu }
+  return result(run, elapsed, loadCpu, lost)
 }
 
 /** One publisher -> many subscribers; `window` publishes in flight until every subscriber has it. */
 async function fanOut(job: Extract<Job, { kind: 'fan-out' }>): Promise<LoadResult> {
-  const run = Date.now().toString(36)
-  const subs = await connectAll(job.port, Array.from({ length: job.subscribers }, (_, i) => `bench-out-sub-${run}-${i}`))
+  const id = Date.now().toString(36)
+  const subs = await connectAll(job.port, Array.from({ length: job.subscribers }, (_, i) => `bench-out-sub-${id}-${i}`))
   await Promise.all(subs.map((sub) => sub.subscribe('bench/out/#', job.qos)))
-  const [pub] = await connectAll(job.port, [`bench-out-pub-${run}`])
+  const [pub] = await connectAll(job.port, [`bench-out-pub-${id}`])
   const topic = Buffer.from('bench/out/x')
   const RING = 1 << 16
   const counts = new Uint16Array(RING)
-  const samples = new Samples()
+  const run = new Run()
   let sent = 0
   let completed = 0
-  let received = 0
-  let published = 0
   let lost = 0
   let packetId = 0
   let lastProgress = performance.now()
-  let state = { measuring: false, stopped: false }
   const pump = () => {
-    if (state.stopped) return
+    if (run.stopped) return
     pub.socket.cork()
     while (sent - completed < job.window) {
       packetId = packetId === 65535 ? 1 : packetId + 1
       counts[sent % RING] = 0
       pub.socket.write(publishPacket(topic, job.qos, packetId, 0, sent++))
-      if (state.measuring) published++
+      run.sent(job.subscribers)
     }
     pub.socket.uncork()
   }
   const onPublish = (payload: Buffer) => {
     const seq = payload.readUInt32LE(12)
     lastProgress = performance.now()
-    if (state.measuring) {
-      received++
-      samples.add(lastProgress - payload.readDoubleLE(0))
-    }
+    run.got(payload.readDoubleLE(0), lastProgress)
     if (++counts[seq % RING] === job.subscribers) {
       completed++
       pump()
     }
   }
   for (const sub of subs) sub.onPublish = onPublish
+  // A delivery lost on the way (QoS 0) would stall the window for good: give up on it after 3 s.
   const stall = setInterval(() => {
-    if (performance.now() - lastProgress < 1000 || state.stopped) return
+    if (run.stopped || performance.now() - lastProgress < 3000) return
     lost += (sent - completed) * job.subscribers
     completed = sent
+    lastProgress = performance.now()
     pump()
   }, 250)
-  const { elapsed, loadCpu } = await measure(job.seconds, (s) => {
-    state = s
-    pump()
-  })
+  const { elapsed, loadCpu } = await measure(job.seconds, run, pump)
   clearInterval(stall)
-  await new Promise((resolve) => setTimeout(resolve, 200))
   await Promise.all([pub, ...subs].map((client) => client.end()))
-  const sorted = samples.sorted()
-  return { perSecond: Math.round(received / elapsed), publishedPerSecond: Math.round(published / elapsed), p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), lost, loadCpu }
+  return result(run, elapsed, loadCpu, lost)
 }
 
 /** One publisher -> one subscriber at a steady, modest rate: latency without queueing in the load. */
 async function latency(job: Extract<Job, { kind: 'latency' }>): Promise<LoadResult> {
-  const run = Date.now().toString(36)
-  const [sub, pub] = await connectAll(job.port, [`bench-lat-sub-${run}`, `bench-lat-pub-${run}`])
+  const id = Date.now().toString(36)
+  const [sub, pub] = await connectAll(job.port, [`bench-lat-sub-${id}`, `bench-lat-pub-${id}`])
   await sub.subscribe('bench/lat', job.qos)
   const topic = Buffer.from('bench/lat')
-  const samples = new Samples()
-  let received = 0
-  let published = 0
+  const run = new Run()
   let seq = 0
   let packetId = 0
-  let state = { measuring: false, stopped: false }
-  sub.onPublish = (payload) => {
-    if (!state.measuring) return
-    received++
-    samples.add(performance.now() - payload.readDoubleLE(0))
-  }
+  sub.onPublish = (payload) => run.got(payload.readDoubleLE(0), performance.now())
   // One message every 1000/rate ms, sent from a timer that catches up when it fires late.
-  const started = performance.now()
-  const tick = setInterval(() => {
-    if (state.stopped) return
-    const due = Math.floor(((performance.now() - started) / 1000) * job.rate)
-    while (seq < due) {
-      packetId = packetId === 65535 ? 1 : packetId + 1
-      pub.socket.write(publishPacket(topic, job.qos, packetId, 0, seq++))
-      if (state.measuring) published++
-    }
-  }, 1)
-  const { elapsed, loadCpu } = await measure(job.seconds, (s) => (state = s))
+  let tick: NodeJS.Timeout | undefined
+  const { elapsed, loadCpu } = await measure(job.seconds, run, () => {
+    const started = performance.now()
+    tick = setInterval(() => {
+      if (run.stopped) return
+      const due = Math.floor(((performance.now() - started) / 1000) * job.rate)
+      while (seq < due) {
+        packetId = packetId === 65535 ? 1 : packetId + 1
+        pub.socket.write(publishPacket(topic, job.qos, packetId, 0, seq++))
+        run.sent(1)
+      }
+    }, 1)
+  })
   clearInterval(tick)
-  await new Promise((resolve) => setTimeout(resolve, 200))
   await Promise.all([sub, pub].map((client) => client.end()))
-  const sorted = samples.sorted()
-  return { perSecond: Math.round(received / elapsed), publishedPerSecond: Math.round(published / elapsed), p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), lost: 0, loadCpu }
+  return result(run, elapsed, loadCpu, 0)
 }
 
 /** Opens `connections` idle clients, says so, and holds them until told to let go. */
