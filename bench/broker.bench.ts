@@ -4,6 +4,7 @@
 //   BENCH_SECONDS=<n>      measured seconds per load case (default 4, after a 1 s warm-up)
 //   BENCH_CPU_PROF=<dir>   runs the embedded broker under `node --cpu-prof`, profiles written to <dir>
 //   BENCH_NO_MOSQUITTO=1   skips mosquitto even when installed
+//   BENCH_CASES=<text>     only the load cases whose label contains <text> (e.g. "fan-in"), and no memory case
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { connect as netConnect, createServer } from 'node:net'
@@ -170,7 +171,7 @@ async function idleMemory(target: Target, connections: number) {
   }
 }
 
-const CASES: Array<{ label: string; job: (port: number) => Job }> = [
+const ALL_CASES: Array<{ label: string; job: (port: number) => Job }> = [
   { label: 'fan-in QoS 0: 100 publishers -> 1 subscriber', job: (port) => ({ kind: 'fan-in', port, qos: 0, publishers: 100, window: 1000, seconds: SECONDS }) },
   { label: 'fan-in QoS 1: 100 publishers -> 1 subscriber', job: (port) => ({ kind: 'fan-in', port, qos: 1, publishers: 100, window: 1000, seconds: SECONDS }) },
   { label: 'fan-out QoS 0: 1 publisher -> 100 subscribers', job: (port) => ({ kind: 'fan-out', port, qos: 0, subscribers: 100, window: 10, seconds: SECONDS }) },
@@ -180,6 +181,8 @@ const CASES: Array<{ label: string; job: (port: number) => Job }> = [
 
 /** p50 / p99; a percentile whose messages had not arrived 3 s after the run reads "late". */
 const latencyText = (result: LoadResult) => `${result.p50 ?? 'late'} / ${result.p99 ?? 'late'}`
+const CASES = ALL_CASES.filter(({ label }) => !process.env.BENCH_CASES || label.includes(process.env.BENCH_CASES))
+
 const mb = (bytes: number) => +(bytes / 1024 / 1024).toFixed(1)
 const ratio = (ours: number, theirs: number | undefined) => (theirs ? +(ours / theirs).toFixed(2) : '-')
 
@@ -193,7 +196,7 @@ async function brokerTable(): Promise<void> {
     const target = await start()
     try {
       // Memory first, on a fresh broker, so earlier runs' garbage does not blur it.
-      memory.set(target.name, await idleMemory(target, IDLE_CONNECTIONS))
+      if (!process.env.BENCH_CASES) memory.set(target.name, await idleMemory(target, IDLE_CONNECTIONS))
       for (const { label, job } of CASES) {
         const byTarget = results.get(label) ?? new Map()
         byTarget.set(target.name, await load(target, job(target.port)))
@@ -226,8 +229,9 @@ async function brokerTable(): Promise<void> {
       }
     }),
   )
-  const ours = memory.get('embedded')!
+  const ours = memory.get('embedded')
   const theirs = memory.get('mosquitto')
+  if (!ours) return
   console.table([
     {
       case: `${IDLE_CONNECTIONS.toLocaleString('en')} idle MQTT 3.1.1 connections`,
@@ -288,5 +292,5 @@ async function restTable(): Promise<void> {
 
 export default async function run(): Promise<void> {
   await brokerTable()
-  await restTable()
+  if (!process.env.BENCH_CASES) await restTable()
 }

@@ -24,10 +24,17 @@ export interface Message {
 
 const nodePart = randomBytes(6).toString('hex')
 let sequence = 0
+// The time part changes once a millisecond, not once a message: formatted once per millisecond.
+let lastNow = -1
+let nowPart = ''
 
 function nextId(now: number): string {
   sequence = (sequence + 1) % 0x1_0000_0000
-  return now.toString(16).padStart(12, '0') + sequence.toString(16).padStart(8, '0') + nodePart
+  if (now !== lastNow) {
+    lastNow = now
+    nowPart = now.toString(16).padStart(12, '0')
+  }
+  return nowPart + sequence.toString(16).padStart(8, '0') + nodePart
 }
 
 export function createMessage(fields: {
