@@ -400,8 +400,20 @@ describe('metrics, stats and client counters', () => {
     expect(now['retained.count'] - statsBefore['retained.count']).toBe(1)
     expect(now['delayed.max']).toBeGreaterThanOrEqual(now['delayed.count'])
     expect(now['retained.max']).toBeGreaterThanOrEqual(now['retained.count'])
+    // Clearing a topic, or a message the retainer refuses as too large, is not counted.
+    const counted = await metrics()
     await c.publishAsync('dr/kept', '', { qos: 1, retain: true })
     await waitFor(async () => (await stats())['retained.count'] === statsBefore['retained.count'], 'the retained message cleared')
+    expect((await put('/mqtt/retainer', { max_payload_size: '8B' })).status).toBe(200)
+    try {
+      await c.publishAsync('dr/big', 'far more than eight bytes', { qos: 1, retain: true })
+      await c.publishAsync('dr/small', 'tiny', { qos: 1, retain: true })
+      await grows(counted, { 'messages.retained': 1 })
+      expect((await stats())['retained.count']).toBe(statsBefore['retained.count'] + 1)
+    } finally {
+      await put('/mqtt/retainer', { max_payload_size: '1MB' })
+      await c.publishAsync('dr/small', '', { qos: 1, retain: true })
+    }
   })
 
   it("reports a client's traffic, inflight, queue and limits under EMQX's names, in /clients and /clients/{id}", async () => {

@@ -385,9 +385,10 @@ export class Broker {
     }
     // With `stop_publish_clear_msg`, a retained message that clears its topic goes no further.
     if (accepted.retain) {
-      // EMQX counts every message published with the retain flag that reaches the retainer.
-      if (this.retainer.enabled) this.metrics.inc('messages.retained')
-      if (!this.retainer.onPublish(accepted)) return 0
+      const goesOn = this.retainer.onPublish(accepted)
+      // As EMQX's retainer: counted when stored (not a clearing message, not refused as too large or full).
+      if (accepted.payload.length > 0 && this.retainer.get(accepted.topic)?.id === accepted.id) this.metrics.inc('messages.retained')
+      if (!goesOn) return 0
     }
     const matched = this.route(accepted)
     if (matched === 0) {
