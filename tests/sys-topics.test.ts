@@ -82,6 +82,22 @@ describe('$SYS topics', () => {
     }
   })
 
+  it('keeps the heartbeat going while other settings keep changing', async () => {
+    const { got } = await watcher(`${PREFIX}/uptime`)
+    expect((await put({ sys_heartbeat_interval: '300ms' })).status).toBe(200)
+    try {
+      // Settings changes far more often than the heartbeat: the timer must not start over each time.
+      for (let round = 0; got.length === 0 && round < 60; round++) {
+        expect((await suite.api.request('PUT', '/configs/mqtt', { max_inflight: 32 })).status).toBe(200)
+        expect((await put({ sys_event_messages: { client_subscribed: false } })).status).toBe(200)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      expect(got.map((m) => m.topic)[0]).toBe(`${PREFIX}/uptime`)
+    } finally {
+      await put({ sys_heartbeat_interval: '30s' })
+    }
+  })
+
   it('stops the periodic messages when the intervals are disabled, live', async () => {
     const { got } = await watcher(`${PREFIX}/+`)
     await put({ sys_heartbeat_interval: '100ms' })

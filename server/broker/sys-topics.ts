@@ -32,6 +32,8 @@ export class SysTopics {
   private heartbeatTimer: NodeJS.Timeout | undefined
   private readonly unhook: Array<() => void> = []
   private stopped = false
+  /** The intervals the timers run with, so an unrelated settings change leaves them alone. */
+  private armedFor: string | undefined
 
   constructor(broker: Broker) {
     this.broker = broker
@@ -61,13 +63,16 @@ export class SysTopics {
     this.publish('$SYS/brokers', this.broker.node, true)
   }
 
-  /** The settings changed: the intervals start over with their new values. */
+  /** Settings changed: if an interval did, the timers start over with the new values; otherwise they keep running. */
   rearm(): void {
+    const { msgIntervalMs, heartbeatIntervalMs } = toSysTopicTimers(this.broker.sysTopics)
+    const armedFor = this.stopped ? undefined : `${msgIntervalMs}/${heartbeatIntervalMs}`
+    if (armedFor !== undefined && armedFor === this.armedFor) return
+    this.armedFor = armedFor
     clearInterval(this.msgTimer)
     clearInterval(this.heartbeatTimer)
     this.msgTimer = this.heartbeatTimer = undefined
     if (this.stopped) return
-    const { msgIntervalMs, heartbeatIntervalMs } = toSysTopicTimers(this.broker.sysTopics)
     if (Number.isFinite(msgIntervalMs) && msgIntervalMs > 0) {
       this.msgTimer = setInterval(() => this.publishStatsAndMetrics(), Math.max(100, Math.min(msgIntervalMs, MAX_TIMER_MS)))
       this.msgTimer.unref()
