@@ -104,7 +104,7 @@ export class Broker {
   private liveCount = 0
   private subscriptionCount = 0
   private sharedSubscriptionCount = 0
-  private readonly highWater = { connections: 0, live: 0, topics: 0, subscriptions: 0, shared: 0, retained: 0 }
+  private readonly highWater = { connections: 0, live: 0, topics: 0, subscriptions: 0, shared: 0, subscribers: 0, retained: 0 }
   private readonly housekeeping: NodeJS.Timeout
   private listeners: Listeners | undefined
 
@@ -343,6 +343,7 @@ export class Broker {
       if (parsed.group !== undefined) this.sharedSubscriptionCount++
       this.highWater.subscriptions = Math.max(this.highWater.subscriptions, this.subscriptionCount)
       this.highWater.shared = Math.max(this.highWater.shared, this.sharedSubscriptionCount)
+      this.highWater.subscribers = Math.max(this.highWater.subscribers, this.subscriptionCount - this.sharedSubscriptionCount)
       this.highWater.topics = Math.max(this.highWater.topics, this.router.filterCount)
     }
     this.hooks.run('session.subscribed', session.info, topic, options)
@@ -445,8 +446,9 @@ export class Broker {
       'topics.max': h.topics,
       'subscriptions.count': this.subscriptionCount,
       'subscriptions.max': h.subscriptions,
-      'subscribers.count': this.subscriptionCount,
-      'subscribers.max': h.subscriptions,
+      // EMQX's subscriber table holds the plain (non-shared) subscriptions only.
+      'subscribers.count': this.subscriptionCount - this.sharedSubscriptionCount,
+      'subscribers.max': h.subscribers,
       'suboptions.count': this.subscriptionCount,
       'suboptions.max': h.subscriptions,
       'subscriptions.shared.count': this.sharedSubscriptionCount,
