@@ -187,6 +187,7 @@ const MUTATIONS = [
   'valid-odd',
   'connect-flags',
   'split-valid-odd',
+  'takeover',
 ] as const
 type Mutation = (typeof MUTATIONS)[number]
 
@@ -281,6 +282,21 @@ function makeCase(rng: Rng, n: number): Case {
       const flagsAt = at + 2 + bytes.readUInt16BE(at) + 1
       if (flagsAt < bytes.length) bytes[flagsAt] = rng.int(256)
       chunks = [bytes]
+      break
+    }
+    case 'takeover': {
+      // A few client ids shared by many concurrent cases: sessions taken over mid-exchange, resumed
+      // (clean start off, expiry set) with QoS 1/2 messages in flight both ways.
+      const shared = encodeSome(
+        rng,
+        () => ({ ...(connectPacket(rng, version, n) as any), clientId: `fuzz-take-${n % 8}`, username: undefined, password: undefined, clean: rng.chance(0.5), properties: version === 5 ? { sessionExpiryInterval: rng.pick([0, 5, 0xffffffff]) } : undefined }),
+        version,
+      )
+      const subscribe = encodeSome(rng, () => ({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: `take/${rng.int(3)}/#`, qos: rng.pick([0, 1, 2] as const) }] }) as Packet, version)
+      const publishes = Array.from({ length: 1 + rng.int(6) }, (_, i) =>
+        encodeSome(rng, () => ({ cmd: 'publish', topic: `take/${rng.int(3)}/x`, payload: rng.bytes(8), qos: rng.pick([0, 1, 2] as const), retain: false, dup: false, messageId: 10 + i }) as Packet, version),
+      )
+      chunks = [shared, subscribe, ...publishes, ...(rng.chance(0.5) ? [encodeSome(rng, () => randomPacket(rng, version), version)] : [])]
       break
     }
     case 'split-valid-odd': {
@@ -432,6 +448,19 @@ describe('broker under a storm of malformed and odd packets', () => {
 
     // Every fuzz connection is gone: only the five good clients remain live.
     await waitFor(async () => (await api.get('/stats?aggregate=true')).body['live_connections.count'] === 5, `only the good clients live (seed ${SEED})`, 10_000)
+
+    // The broker's counters agree with what it lists, and forgetting every fuzz session leaves exactly
+    // the good clients' subscriptions and topics behind (nothing leaked in the router).
+    const stats = async () => (await api.get('/stats?aggregate=true')).body
+    const clients = (await api.get('/clients?limit=10000')).body
+    expect((await stats())['connections.count'], `seed ${SEED}`).toBe(clients.meta.count)
+    expect((await stats())['subscriptions.count'], `seed ${SEED}`).toBe((await api.get('/subscriptions?limit=1')).body.meta.count)
+    const goodIds = new Set(['fuzz-good', 'fuzz-watch-5', 'fuzz-watch-4', 'fuzz-after-tcp', 'fuzz-after-ws'])
+    for (const { clientid } of clients.data as Array<{ clientid: string }>) {
+      if (!goodIds.has(clientid)) expect((await api.delete(`/clients/${encodeURIComponent(clientid)}`)).status, clientid).toBe(204)
+    }
+    expect((await api.get('/clients')).body.meta.count).toBe(5)
+    expect(await stats(), `seed ${SEED}`).toMatchObject({ 'subscriptions.count': 4, 'topics.count': 3, 'subscriptions.shared.count': 0 })
     expect(failures, `seed ${SEED}`).toEqual([])
   })
 })
