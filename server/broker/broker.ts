@@ -141,8 +141,8 @@ export class Broker {
 
   /** Starts the TCP and WebSocket listeners; returns the ports they really got. */
   async listen(options: ListenOptions): Promise<{ tcpPort: number; wsPort: number }> {
-    // The WebSocket frame limit is fixed at start; MQTT's own limit below it follows the settings live.
-    this.listeners = await startListeners((stream, meta) => this.accept(stream, meta), options, 256 * 1024 * 1024)
+    // The WebSocket frame limit follows max_packet_size for each new connection (see startListeners).
+    this.listeners = await startListeners((stream, meta) => this.accept(stream, meta), options, () => this.options.maxPacketSize)
     this.sys.start()
     return { tcpPort: this.listeners.tcpPort, wsPort: this.listeners.wsPort }
   }

@@ -1,6 +1,6 @@
 // Network listeners: MQTT over TCP, and MQTT over WebSocket at /mqtt. Each accepted client is
 // handed to the broker as a plain duplex stream, so the protocol code never knows the transport.
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http'
+import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer } from 'node:http'
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { createWebSocketStream, WebSocketServer } from 'ws'
@@ -44,10 +44,15 @@ function closeServer(server: TcpServer | HttpServer): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()))
 }
 
+/**
+ * `maxPacketSize` is read for every new WebSocket connection: ws buffers a whole message before the
+ * broker sees any of it, so its frame limit must follow `max_packet_size` (live), not sit at the
+ * 256 MB maximum, or one client could make the broker hold 256 MB per connection.
+ */
 export async function startListeners(
   accept: (stream: Duplex, meta: ConnectionMeta) => void,
   options: ListenOptions,
-  maxPacketSize: number,
+  maxPacketSize: () => number,
 ): Promise<Listeners> {
   const tcp = createTcpServer((socket) => {
     socket.setNoDelay(true)
@@ -57,21 +62,38 @@ export async function startListeners(
   const http = createHttpServer((_request, response) => {
     response.writeHead(404, { 'content-type': 'text/plain' }).end('MQTT over WebSocket lives at /mqtt\n')
   })
-  const wss = new WebSocketServer({
-    server: http,
-    path: '/mqtt',
-    perMessageDeflate: false,
-    // One WebSocket message carries at most one MQTT packet in practice; leave room for its header.
-    maxPayload: maxPacketSize + 16,
-    handleProtocols: (offered) => SUBPROTOCOLS.find((protocol) => offered.has(protocol)) ?? false,
-  })
-  wss.on('connection', (ws, request) => {
-    const stream = createWebSocketStream(ws)
-    accept(stream, {
-      listener: 'ws:default',
-      peerhost: peerAddress(request.socket.remoteAddress),
-      peerport: request.socket.remotePort ?? 0,
-    })
+  // One WebSocket server per frame limit in use (ws fixes maxPayload per server); a settings change
+  // applies to connections made after it, while MQTT's own size check covers the ones before.
+  const servers = new Map<number, WebSocketServer>()
+  const serverFor = (limit: number): WebSocketServer => {
+    let wss = servers.get(limit)
+    if (!wss) {
+      wss = new WebSocketServer({
+        noServer: true,
+        perMessageDeflate: false,
+        // One WebSocket message carries at most one MQTT packet in practice; leave room for its header.
+        maxPayload: limit + 16,
+        handleProtocols: (offered) => SUBPROTOCOLS.find((protocol) => offered.has(protocol)) ?? false,
+      })
+      wss.on('connection', (ws, request: IncomingMessage) => {
+        const stream = createWebSocketStream(ws)
+        accept(stream, {
+          listener: 'ws:default',
+          peerhost: peerAddress(request.socket.remoteAddress),
+          peerport: request.socket.remotePort ?? 0,
+        })
+      })
+      servers.set(limit, wss)
+    }
+    return wss
+  }
+  http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/mqtt') {
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n')
+      return
+    }
+    const wss = serverFor(maxPacketSize())
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request))
   })
 
   let tcpPort: number
@@ -89,7 +111,7 @@ export async function startListeners(
     tcpPort,
     wsPort,
     async close() {
-      wss.close()
+      for (const wss of servers.values()) wss.close()
       http.closeAllConnections()
       await Promise.all([closeServer(tcp), closeServer(http)])
     },
