@@ -133,7 +133,7 @@ describe('MQTT settings API', () => {
       const find = (topic: string) => got.find((m) => m.topic === topic)
       const connected = await waitFor(() => find(`$SYS/brokers/${node}/clients/sys-other/connected`), 'connected event')
       expect(JSON.parse(connected.payload)).toMatchObject({ clientid: 'sys-other', username: 'u1', proto_ver: 4, ipaddress: '127.0.0.1' })
-      const subscribed = await waitFor(() => find(`$SYS/brokers/${node}/session/sys-other/subscribed`), 'subscribed event')
+      const subscribed = await waitFor(() => find(`$SYS/brokers/${node}/clients/sys-other/subscribed`), 'subscribed event')
       expect(JSON.parse(subscribed.payload)).toMatchObject({ clientid: 'sys-other', topic: 'sys/evt', subopts: { qos: 1 } })
       const disconnected = await waitFor(() => find(`$SYS/brokers/${node}/clients/sys-other/disconnected`), 'disconnected event')
       expect(JSON.parse(disconnected.payload)).toMatchObject({ clientid: 'sys-other', reason: 'normal' })

@@ -292,12 +292,12 @@ describe('MQTT settings', () => {
       sys_event_messages: expect.objectContaining({ client_subscribed: true }),
     })
     const watcher = await ts.connect({ clientId: 'sys-watcher' })
-    await subscribed(watcher, '$SYS/brokers/+/session/+/subscribed')
+    await subscribed(watcher, '$SYS/brokers/+/clients/+/subscribed')
     const event = nextMessage(watcher)
     const other = await ts.connect({ clientId: 'sys-other' })
     await subscribed(other, 'watched/topic')
     const { topic, payload } = await event
-    expect(topic).toMatch(/\/session\/sys-other\/subscribed$/)
+    expect(topic).toMatch(/\/clients\/sys-other\/subscribed$/)
     expect(JSON.parse(payload)).toMatchObject({ clientid: 'sys-other', topic: 'watched/topic' })
     await run('sysTopics.update', { client_subscribed: 'false' })
   })

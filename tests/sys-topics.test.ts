@@ -167,12 +167,12 @@ describe('$SYS topics', () => {
     const client = await suite.t.connect({ clientId: 'ev-live', protocolVersion: 5 })
     await client.subscribeAsync('ev/live', { qos: 1 })
     await client.unsubscribeAsync('ev/live')
-    const unsubscribed = await waitFor(() => find('session/ev-live/unsubscribed')[0], 'unsubscribed event')
+    const unsubscribed = await waitFor(() => find('clients/ev-live/unsubscribed')[0], 'unsubscribed event')
     expect(JSON.parse(unsubscribed.payload)).toEqual({ clientid: 'ev-live', username: null, protocol: 'mqtt', topic: 'ev/live', ts: expect.any(Number) })
     await client.endAsync()
     await waitFor(() => find('clients/ev-live/disconnected')[0], 'disconnected event')
     expect(find('clients/ev-live/connected')).toEqual([])
-    expect(find('session/ev-live/subscribed')).toEqual([])
+    expect(find('clients/ev-live/subscribed')).toEqual([])
 
     // Now the other way round.
     expect(
@@ -182,7 +182,7 @@ describe('$SYS topics', () => {
     const again = await suite.t.connect({ clientId: 'ev-live2', protocolVersion: 5 })
     await waitFor(() => find('clients/ev-live2/connected')[0], 'connected event')
     await again.subscribeAsync('$share/grp/ev/#', { qos: 2, rap: true, rh: 2, properties: { subscriptionIdentifier: 7 } })
-    const subscribed = await waitFor(() => find('session/ev-live2/subscribed')[0], 'subscribed event')
+    const subscribed = await waitFor(() => find('clients/ev-live2/subscribed')[0], 'subscribed event')
     expect(JSON.parse(subscribed.payload)).toEqual({
       clientid: 'ev-live2',
       username: null,
@@ -195,7 +195,7 @@ describe('$SYS topics', () => {
     // A marker event after the unsubscribe: if an unsubscribed event were published, it came before this.
     await suite.t.connect({ clientId: 'ev-marker' })
     await waitFor(() => find('clients/ev-marker/connected')[0], 'marker event')
-    expect(find('session/ev-live2/unsubscribed')).toEqual([])
+    expect(find('clients/ev-live2/unsubscribed')).toEqual([])
     await put(defaults)
   })
 

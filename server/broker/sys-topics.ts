@@ -136,7 +136,7 @@ export class SysTopics {
   private sessionEvent(kind: 'subscribed' | 'unsubscribed', info: ClientInfo, topic: string, options?: SubOptions): void {
     const enabled = this.broker.sysTopics.sys_event_messages[kind === 'subscribed' ? 'client_subscribed' : 'client_unsubscribed']
     if (!enabled) return
-    this.event(`session/${info.clientid}/${kind}`, {
+    this.event(`clients/${info.clientid}/${kind}`, {
       clientid: info.clientid,
       username: info.username ?? null,
       protocol: 'mqtt',
