@@ -1,8 +1,8 @@
 // The broker's hot-path shortcuts (from profiling `npm run bench`) keep MQTT's behaviour exactly.
 import { connect as netConnect } from 'node:net'
-import { generate, type QoS } from 'mqtt-packet'
+import { generate, type Packet, type QoS } from 'mqtt-packet'
 import { describe, expect, it } from 'vitest'
-import { encodePublish } from '../server/broker/connection.ts'
+import { encodeAck, encodePublish } from '../server/broker/connection.ts'
 import { serverPerSuite, waitFor } from './support/server.ts'
 
 describe('broker hot path', () => {
@@ -29,6 +29,30 @@ describe('broker hot path', () => {
       }
     }
     expect(compared).toBe(topics.length * sizes.length * 3 * 4 * 3)
+  })
+
+  it('the direct acknowledgement encoder makes the same bytes as mqtt-packet, and leaves failures and properties to it', () => {
+    let direct = 0
+    for (const cmd of ['puback', 'pubrec', 'pubrel', 'pubcomp'] as const) {
+      for (const version of [3, 4, 5] as const) {
+        for (const reasonCode of [undefined, 0, 0x10, 0x87]) {
+          for (const messageId of [1, 255, 256, 65535]) {
+            for (const properties of [undefined, { reasonString: 'why' }]) {
+              const packet = { cmd, messageId, reasonCode, properties } as Packet
+              const bytes = encodeAck(packet, version)
+              const fast = properties === undefined && (version < 5 || reasonCode === 0)
+              expect(bytes !== undefined, JSON.stringify({ cmd, version, reasonCode, properties })).toBe(fast)
+              if (bytes) {
+                expect(bytes.equals(generate(packet, { protocolVersion: version }))).toBe(true)
+                direct++
+              }
+            }
+          }
+        }
+      }
+    }
+    expect(direct).toBe(4 * (2 * 4 * 4 + 4))
+    expect(encodeAck({ cmd: 'pingresp' }, 4)).toBeUndefined()
   })
 
   it('packets written in one turn of the event loop (gathered into one write) all arrive, in order', async () => {

@@ -122,7 +122,7 @@ export class Connection {
   /** Writes a packet; false when the connection is gone or the packet cannot be encoded. */
   send(packet: Packet): boolean {
     if (this.state === 'closed' || this.stream.destroyed) return false
-    const bytes = this.encode(packet)
+    const bytes = encodeAck(packet, this.protocolVersion) ?? this.encode(packet)
     if (!bytes) return false
     this.write(packet.cmd, bytes)
     return true
@@ -627,6 +627,26 @@ export class Connection {
 /** Bytes of the Remaining Length field for a packet of `length` remaining bytes. */
 function varintSize(length: number): number {
   return length < 128 ? 1 : length < 16_384 ? 2 : length < 2_097_152 ? 3 : 4
+}
+
+const ACK_TYPES: Partial<Record<PacketCmd, number>> = { puback: 0x40, pubrec: 0x50, pubrel: 0x62, pubcomp: 0x70 }
+
+/**
+ * PUBACK, PUBREC, PUBREL or PUBCOMP saying success without properties (every MQTT 3 one): four bytes,
+ * as mqtt-packet's generate() writes them. Undefined for anything else, which generate() encodes.
+ */
+export function encodeAck(packet: Packet, protocolVersion: number): Buffer | undefined {
+  const type = ACK_TYPES[packet.cmd]
+  if (type === undefined) return undefined
+  const { messageId, reasonCode, properties } = packet as { messageId?: number; reasonCode?: number; properties?: object }
+  if (messageId === undefined || properties !== undefined) return undefined
+  // MQTT 5 with no reason code at all: generate() spells out 0 and empty properties, so it writes that one.
+  if (protocolVersion === 5 && reasonCode !== 0) return undefined
+  const bytes = Buffer.allocUnsafe(4)
+  bytes[0] = type
+  bytes[1] = 2
+  bytes.writeUInt16BE(messageId, 2)
+  return bytes
 }
 
 /** A PUBLISH without properties, byte for byte what mqtt-packet's generate() makes of it. */
