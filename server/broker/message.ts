@@ -47,8 +47,13 @@ export function createMessage(fields: {
   properties?: PublishProperties
 }): Message {
   const now = Date.now()
-  const { topicAlias: _alias, subscriptionIdentifier: _subid, ...forwarded } = fields.properties ?? {}
-  const expiry = forwarded.messageExpiryInterval
+  // Most messages carry no properties (all MQTT 3 ones): nothing to copy then.
+  let properties: PublishProperties | undefined
+  if (fields.properties) {
+    const { topicAlias: _alias, subscriptionIdentifier: _subid, ...forwarded } = fields.properties
+    if (Object.keys(forwarded).length > 0) properties = forwarded
+  }
+  const expiry = properties?.messageExpiryInterval
   return {
     id: nextId(now),
     topic: fields.topic,
@@ -58,7 +63,7 @@ export function createMessage(fields: {
     from: fields.from,
     fromUsername: fields.fromUsername,
     timestamp: now,
-    properties: Object.keys(forwarded).length > 0 ? forwarded : undefined,
+    properties,
     expiresAt: expiry !== undefined ? now + expiry * 1000 : undefined,
   }
 }
