@@ -186,6 +186,7 @@ const MUTATIONS = [
   'garbage',
   'valid-odd',
   'connect-flags',
+  'empty-lists',
   'split-valid-odd',
   'takeover',
 ] as const
@@ -276,6 +277,13 @@ function makeCase(rng: Rng, n: number): Case {
     case 'valid-odd':
       chunks = [...prefix, ...Array.from({ length: 1 + rng.int(6) }, () => encodeSome(rng, () => randomPacket(rng, version), version))]
       break
+    case 'empty-lists': {
+      // SUBSCRIBE / UNSUBSCRIBE naming no topic filter, which mqtt-packet parses without complaint.
+      const id = [0x00, 1 + rng.int(200)]
+      const body = version === 5 ? [...id, 0x00] : id
+      chunks = [...prefix, Buffer.from([rng.pick([0x82, 0xa2]), body.length, ...body])]
+      break
+    }
     case 'connect-flags': {
       const bytes = Buffer.from(connect())
       const at = bodyStart(bytes)
@@ -398,6 +406,12 @@ describe('broker under a storm of malformed and odd packets', () => {
     // for subscribers of both protocol versions.
     const watchers = [await t.connect({ clientId: 'fuzz-watch-5', protocolVersion: 5 }), await t.connect({ clientId: 'fuzz-watch-4', protocolVersion: 4 })]
     let watched = 0
+    // What a subscriber may see on a PUBLISH: anything else was forwarded from a packet where it did not belong.
+    const publishProperties = new Set(['payloadFormatIndicator', 'messageExpiryInterval', 'topicAlias', 'responseTopic', 'correlationData', 'userProperties', 'subscriptionIdentifier', 'contentType'])
+    watchers[0].on('message', (topic, _payload, packet) => {
+      const foreign = Object.keys(packet.properties ?? {}).filter((name) => !publishProperties.has(name))
+      if (foreign.length > 0) failures.push(`PUBLISH on ${topic} forwarded with ${foreign.join(', ')}`)
+    })
     for (const watcher of watchers) {
       watcher.on('message', () => watched++)
       await watcher.subscribeAsync('#', { qos: 1 })
