@@ -99,6 +99,45 @@ describe('broker regressions from the fuzzer', () => {
     expect(disconnectCode(short)).toBe(0x81)
   })
 
+  it('a publisher that never reads its PUBACKs is read no further until it does, instead of making the broker buffer them without end', { timeout: 60_000 }, async () => {
+    // 1.5 million QoS 1 PUBLISHes (10.5 MB) from a client that reads nothing: without flow control the
+    // broker read them all and held 1.5 million PUBACKs (6 MB of packets, hundreds of MB of buffers).
+    const client = await connected(port(), 4, 'never-reads')
+    const socket = [...sockets].at(-1)!
+    socket.pause()
+    const total = 1_500_000
+    const batch = Buffer.alloc(10_000 * 7)
+    let sent = 0
+    while (sent < total) {
+      for (let i = 0; i < 10_000; i++, sent++) {
+        const id = (sent % 65535) + 1
+        batch.set([0x32, 5, 0, 1, 0x74, id >> 8, id & 0xff], i * 7)
+      }
+      socket.write(Buffer.from(batch))
+    }
+    const record = async () => (await suite.api.get('/clients/never-reads')).body as { recv_pkt: number; mailbox_len: number }
+    // The broker stops reading once about 1 MB of answers wait for the client: it never sees most of them yet.
+    let previous = -1
+    const stalled = await waitFor(async () => {
+      const now = await record()
+      const settled = now.recv_pkt === previous
+      previous = now.recv_pkt
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      return settled && now
+    }, 'the broker to stop reading', 30_000)
+    expect(stalled.recv_pkt).toBeLessThan(total)
+    expect(stalled.mailbox_len).toBeLessThan(400_000)
+    // Once the client reads, everything is read and acknowledged: nothing lost, nothing stuck.
+    let acked = 0
+    socket.removeAllListeners('data')
+    socket.on('data', (chunk: Buffer) => (acked += chunk.length))
+    socket.resume()
+    // (The CONNACK was read before the client stopped reading.)
+    await waitFor(() => acked >= total * 4, `every PUBACK (${acked / 4} so far)`, 30_000)
+    expect(acked).toBe(total * 4)
+    expect(client.packets.map((p) => p.cmd)).toEqual(['connack'])
+  })
+
   it('a CONNECT with Receive Maximum 0 or a will carrying a Topic Alias is refused with CONNACK 0x82', async () => {
     // Receive Maximum 0 would have closed the inflight window for good: no QoS 1 message ever delivered.
     const zero = raw(port(), 5)

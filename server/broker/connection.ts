@@ -17,7 +17,7 @@ import type { AuthDecision, ClientInfo } from './hooks.ts'
 import { createMessage, type PublishProperties } from './message.ts'
 import { packetProblem } from './packet-check.ts'
 import { connackCodeV3, RC } from './reason-codes.ts'
-import { newChannelStats, type Delivery, type Session } from './session.ts'
+import { newChannelStats, WRITE_BUFFER_LIMIT, type Delivery, type Session } from './session.ts'
 import { isValidTopicName, topicLevels } from './topic-trie.ts'
 
 export interface ConnectionMeta {
@@ -188,8 +188,20 @@ export class Connection {
       setImmediate(this.uncork)
     }
     this.stream.write(bytes, this.written)
+    // A client that does not read what we send (a publisher ignoring its PUBACKs) must not make us
+    // buffer without end: stop reading from it until its socket drains, as TCP flow control would.
+    if (!this.readPaused && this.stream.writableLength > WRITE_BUFFER_LIMIT) {
+      this.readPaused = true
+      this.stream.pause()
+      this.stream.once('drain', this.resumeReading)
+    }
   }
 
+  private readPaused = false
+  private readonly resumeReading = (): void => {
+    this.readPaused = false
+    if (this.state !== 'closed') this.stream.resume()
+  }
   private corked = false
   private readonly uncork = (): void => {
     this.corked = false
