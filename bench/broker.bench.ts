@@ -42,15 +42,15 @@ function message<T>(child: ChildProcess, type: string): Promise<T> {
   })
 }
 
-async function startEmbedded(): Promise<Target> {
+async function startEmbedded(bare = false): Promise<Target> {
   const profile = process.env.BENCH_CPU_PROF
-  const child = fork(new URL('broker-process.ts', here), {
-    execArgv: [...nodeFlags, '--expose-gc', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])],
+  const child = fork(new URL('broker-process.ts', here), bare ? ['bare'] : [], {
+    execArgv: [...nodeFlags, '--expose-gc', ...(profile && !bare ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
   const { mqttPort } = await message<{ mqttPort: number }>(child, 'ready')
   return {
-    name: 'embedded',
+    name: bare ? 'bare' : 'embedded',
     port: mqttPort,
     pid: child.pid!,
     async memory() {
@@ -187,7 +187,7 @@ const mb = (bytes: number) => +(bytes / 1024 / 1024).toFixed(1)
 const ratio = (ours: number, theirs: number | undefined) => (theirs ? +(ours / theirs).toFixed(2) : '-')
 
 async function brokerTable(): Promise<void> {
-  const targets: Array<() => Promise<Target>> = [startEmbedded]
+  const targets: Array<() => Promise<Target>> = [() => startEmbedded()]
   if (mosquittoInstalled()) targets.push(startMosquitto)
   else console.log('mosquitto is not installed (apt-get install -y mosquitto): embedded figures only')
   const results = new Map<string, Map<string, LoadResult & { brokerCpu: number }>>()
@@ -232,6 +232,9 @@ async function brokerTable(): Promise<void> {
   const ours = memory.get('embedded')
   const theirs = memory.get('mosquitto')
   if (!ours) return
+  // What Node's own sockets cost, with no MQTT at all: the floor under the embedded figure.
+  const bareTarget = await startEmbedded(true)
+  const bare = await idleMemory(bareTarget, IDLE_CONNECTIONS).finally(() => bareTarget.stop())
   console.table([
     {
       case: `${IDLE_CONNECTIONS.toLocaleString('en')} idle MQTT 3.1.1 connections`,
@@ -240,6 +243,14 @@ async function brokerTable(): Promise<void> {
       'bytes/connection (RSS)': Math.round(ours.rss / IDLE_CONNECTIONS),
       'mosquitto RSS MB': theirs ? mb(theirs.rss) : '-',
       'ratio (RSS)': ratio(ours.rss, theirs?.rss),
+    },
+    {
+      case: `${IDLE_CONNECTIONS.toLocaleString('en')} idle sockets, plain node:net, no MQTT (Node's floor)`,
+      'RSS MB': mb(bare.rss),
+      'heap MB': bare.heap !== undefined ? mb(bare.heap) : '-',
+      'bytes/connection (RSS)': Math.round(bare.rss / IDLE_CONNECTIONS),
+      'mosquitto RSS MB': '-',
+      'ratio (RSS)': theirs ? ratio(bare.rss, theirs.rss) : '-',
     },
   ])
 }
