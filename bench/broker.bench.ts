@@ -24,8 +24,8 @@ interface Target {
   name: string
   port: number
   pid: number
-  /** Resident memory, and the JS heap where there is one (after a full GC). */
-  memory(): Promise<{ rss: number; heapUsed?: number }>
+  /** Resident memory, and the JS heap and V8's young generation where there are (after a full GC). */
+  memory(): Promise<{ rss: number; heapUsed?: number; youngGeneration?: number }>
   stop(): Promise<void>
 }
 
@@ -54,10 +54,10 @@ async function startEmbedded(bare = false): Promise<Target> {
     port: mqttPort,
     pid: child.pid!,
     async memory() {
-      const reply = message<{ rss: number; heapUsed: number }>(child, 'memory')
+      const reply = message<{ rss: number; heapUsed: number; youngGeneration: number }>(child, 'memory')
       child.send({ type: 'memory' })
-      const { rss, heapUsed } = await reply
-      return { rss, heapUsed }
+      const { rss, heapUsed, youngGeneration } = await reply
+      return { rss, heapUsed, youngGeneration }
     },
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve))
@@ -168,6 +168,7 @@ async function idleMemory(target: Target, connections: number) {
   return {
     rss: after.rss - before.rss,
     heap: after.heapUsed !== undefined && before.heapUsed !== undefined ? after.heapUsed - before.heapUsed : undefined,
+    young: after.youngGeneration !== undefined && before.youngGeneration !== undefined ? after.youngGeneration - before.youngGeneration : undefined,
   }
 }
 
@@ -191,7 +192,7 @@ async function brokerTable(): Promise<void> {
   if (mosquittoInstalled()) targets.push(startMosquitto)
   else console.log('mosquitto is not installed (apt-get install -y mosquitto): embedded figures only')
   const results = new Map<string, Map<string, LoadResult & { brokerCpu: number }>>()
-  const memory = new Map<string, { rss: number; heap: number | undefined }>()
+  const memory = new Map<string, { rss: number; heap: number | undefined; young: number | undefined }>()
   for (const start of targets) {
     const target = await start()
     try {
@@ -240,7 +241,9 @@ async function brokerTable(): Promise<void> {
       case: `${IDLE_CONNECTIONS.toLocaleString('en')} idle MQTT 3.1.1 connections`,
       'RSS MB': mb(ours.rss),
       'heap MB': ours.heap !== undefined ? mb(ours.heap) : '-',
+      'of RSS: empty V8 young gen MB': ours.young !== undefined ? mb(ours.young) : '-',
       'bytes/connection (RSS)': Math.round(ours.rss / IDLE_CONNECTIONS),
+      'bytes/connection (heap)': ours.heap !== undefined ? Math.round(ours.heap / IDLE_CONNECTIONS) : '-',
       'mosquitto RSS MB': theirs ? mb(theirs.rss) : '-',
       'ratio (RSS)': ratio(ours.rss, theirs?.rss),
     },
@@ -248,7 +251,9 @@ async function brokerTable(): Promise<void> {
       case: `${IDLE_CONNECTIONS.toLocaleString('en')} idle sockets, plain node:net, no MQTT (Node's floor)`,
       'RSS MB': mb(bare.rss),
       'heap MB': bare.heap !== undefined ? mb(bare.heap) : '-',
+      'of RSS: empty V8 young gen MB': bare.young !== undefined ? mb(bare.young) : '-',
       'bytes/connection (RSS)': Math.round(bare.rss / IDLE_CONNECTIONS),
+      'bytes/connection (heap)': bare.heap !== undefined ? Math.round(bare.heap / IDLE_CONNECTIONS) : '-',
       'mosquitto RSS MB': '-',
       'ratio (RSS)': theirs ? ratio(bare.rss, theirs.rss) : '-',
     },
