@@ -189,19 +189,16 @@ export class Connection {
     }
     this.stream.write(bytes, this.written)
     // A client that does not read what we send (a publisher ignoring its PUBACKs) must not make us
-    // buffer without end: stop reading from it until its socket drains, as TCP flow control would.
-    if (!this.readPaused && this.stream.writableLength > WRITE_BUFFER_LIMIT) {
+    // buffer without end: stop reading from it while twice the QoS 0 drop limit waits for it, as TCP
+    // flow control would, and read on once it is back under that limit (see `written`). A slow
+    // subscriber kept at the limit by QoS 0 drops is never paused, so its PINGREQs still count.
+    if (!this.readPaused && this.stream.writableLength > 2 * WRITE_BUFFER_LIMIT) {
       this.readPaused = true
       this.stream.pause()
-      this.stream.once('drain', this.resumeReading)
     }
   }
 
   private readPaused = false
-  private readonly resumeReading = (): void => {
-    this.readPaused = false
-    if (this.state !== 'closed') this.stream.resume()
-  }
   private corked = false
   private readonly uncork = (): void => {
     this.corked = false
@@ -209,6 +206,10 @@ export class Connection {
   }
   private readonly written = (): void => {
     this.pendingWrites--
+    if (this.readPaused && this.stream.writableLength <= WRITE_BUFFER_LIMIT) {
+      this.readPaused = false
+      if (this.state !== 'closed') this.stream.resume()
+    }
   }
 
   private onData(chunk: Buffer): void {
