@@ -4,6 +4,7 @@
 import type { AnyCommand, Command, CommandContext, ArgsSchema, Text } from '../../../commands/define.ts'
 import { formatArgs, validateArgs, type FieldError } from '../../../commands/args.ts'
 import { ApiError } from '../../api/http.ts'
+import type { HistoryInput, HistorySource } from '../../state/history.ts'
 import type { NotificationInput } from '../../state/notifications.ts'
 import type { TerminalLog } from '../../state/terminalLog.ts'
 import type { ConfirmRequest } from '../../ui/Confirm.tsx'
@@ -13,6 +14,8 @@ export interface RunOptions {
   confirmed?: boolean
   /** Show a toast when it succeeds; default: only for commands that are not browser-only. */
   notifySuccess?: boolean
+  /** Who started it, for the history; default 'button'. */
+  source?: HistorySource
 }
 
 export type RunError =
@@ -33,6 +36,8 @@ export interface RunnerDeps {
   t: Translate
   /** Called after a command that may have changed data ran successfully. */
   changed?(): void
+  /** Keeps a command that ran (succeeded or failed) in the history; not called when it never ran. */
+  record?(entry: HistoryInput): void
 }
 
 /** How an error reads to the operator: `CODE: message` for the API, 'Network Error' offline. */
@@ -99,12 +104,14 @@ export async function executeCommand<S extends ArgsSchema, R>(
   try {
     const result = await command.run(deps.ctx, args)
     log.append({ source: command.id, args: argText, status: 'ok' })
+    deps.record?.({ id: command.id, args: args as Record<string, unknown>, ok: true, result, source: options.source ?? 'button' })
     if (!command.needsUi) deps.changed?.()
     if (options.notifySuccess ?? !command.needsUi) deps.notify({ kind: 'success', text: t('notify.succeeded', { title }) })
     return { ok: true, result }
   } catch (error) {
     const message = errorMessage(error, t)
     log.append({ source: command.id, args: argText, status: 'error', message })
+    deps.record?.({ id: command.id, args: args as Record<string, unknown>, ok: false, message, source: options.source ?? 'button' })
     // An expired session is announced once by the session handler ('Login has expired').
     const expired = error instanceof ApiError && error.status === 401
     if (!expired) deps.notify({ kind: 'error', text: t('notify.failed', { title, message }) })

@@ -5,6 +5,7 @@ import { useCallback } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ArgsSchema, Command } from '../../../commands/define.ts'
 import { commandRunsAtom } from '../../state/commandRuns.ts'
+import { recordHistory } from '../../state/history.ts'
 import { notify } from '../../state/notifications.ts'
 import { terminalLog } from '../../state/terminalLog.ts'
 import { requestConfirm } from '../../ui/Confirm.tsx'
@@ -38,6 +39,7 @@ export function useRunCommand(): RunCommand {
           log: terminalLog,
           t: (key, values) => t(key, values ?? {}),
           changed: () => store.set(commandRunsAtom, (n) => n + 1),
+          record: (entry) => void recordHistory(store, entry),
         },
         options,
       ),
