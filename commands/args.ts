@@ -4,7 +4,13 @@
 import * as v from 'valibot'
 import type { ArgsSchema, Command, Text } from './define.ts'
 
-export type FieldKind = 'string' | 'number' | 'boolean' | 'enum' | 'json'
+/**
+ * How a field is entered. `duration`, `size` and `date` are strings in EMQX's own notation
+ * ('30s', '1MB', RFC 3339 or 'now' / '+1h'), marked on the schema with `v.metadata({ field })`
+ * (see durationArg, sizeArg, dateArg below); `keyValues` is a string-to-string record (MQTT 5
+ * user properties).
+ */
+export type FieldKind = 'string' | 'number' | 'boolean' | 'enum' | 'json' | 'duration' | 'size' | 'date' | 'keyValues'
 
 /** One argument as a form or a script needs to know it. */
 export interface FieldDescriptor {
@@ -24,6 +30,8 @@ export interface FieldDescriptor {
   default?: unknown
   /** Given without `key=` in scripts, at this position. */
   position?: number
+  /** Durations and sizes: words accepted instead of an amount ('infinity', 'disabled'). */
+  literals?: string[]
 }
 
 export interface FieldError extends Text {
@@ -45,6 +53,8 @@ interface SchemaNode {
   requirement?: unknown
   title?: string
   description?: string
+  metadata?: { field?: FieldKind; literals?: string[] }
+  value?: SchemaNode
 }
 
 const OPTIONAL_WRAPPERS = new Set(['optional', 'exact_optional', 'nullish', 'nullable', 'undefinedable'])
@@ -93,6 +103,10 @@ function describeField(name: string, schema: SchemaNode, position: number): Fiel
       case 'integer':
         field.integer = true
         break
+      case 'metadata':
+        if (action.metadata?.field) field.kind = action.metadata.field
+        if (action.metadata?.literals) field.literals = action.metadata.literals
+        break
     }
   }
   return field
@@ -117,6 +131,8 @@ function kindOf(schema: SchemaNode): FieldKind {
       return 'number'
     case 'boolean':
       return 'boolean'
+    case 'record':
+      return schema.value?.type === 'string' ? 'keyValues' : 'json'
     default:
       // Objects, arrays, records, unknown: typed in as JSON.
       return 'json'
@@ -164,9 +180,190 @@ export function coerceValue(field: FieldDescriptor, raw: unknown): { value: unkn
       } catch {
         return { error: 'err.json' }
       }
+    case 'duration':
+      if (field.literals?.includes(text)) return { value: text }
+      return isDuration(text) ? { value: normalizeDuration(text) } : { error: 'err.duration' }
+    case 'size':
+      if (field.literals?.includes(text)) return { value: text }
+      return isSize(text) ? { value: normalizeSize(text) } : { error: 'err.size' }
+    case 'date':
+      // Left as typed: the schema's own check says what it accepts (a ban end cannot be '-30m').
+      return { value: text }
+    case 'keyValues': {
+      const pairs = parseKeyValues(text)
+      if ('error' in pairs) return pairs
+      return pairs.value.length ? { value: Object.fromEntries(pairs.value) } : { value: undefined }
+    }
     default:
       return { value: raw }
   }
+}
+
+// ——— Durations, sizes, dates and key-value lists: the notations of SPEC section 9 ———
+
+/** Duration units of SPEC 9 (day, hour, minute, second, millisecond) in EMQX's notation, largest first. */
+export const DURATION_UNITS = ['d', 'h', 'm', 's', 'ms'] as const
+export type DurationUnit = (typeof DURATION_UNITS)[number]
+const DURATION_MS: Record<DurationUnit | 'w', number> = { w: 604_800_000, d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000, ms: 1 }
+const DURATION_TEXT = /^(\d+(ms|s|m|h|d|w))+$/
+const DURATION_PART = /(\d+)(ms|s|m|h|d|w)/g
+
+/** Size units of SPEC 9, in 1024 steps. `B` is accepted when typed. */
+export const SIZE_UNITS = ['KB', 'MB', 'GB'] as const
+export type SizeUnit = (typeof SIZE_UNITS)[number]
+const SIZE_BYTES: Record<SizeUnit | 'B', number> = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 }
+const SIZE_TEXT = /^(\d+(\.\d+)?)(B|KB|MB|GB)$/
+
+function compact(text: string): string {
+  return text.trim().replace(/\s+/g, '')
+}
+
+/** '30s', '5m', '1h30m', '500ms', '2d'; spaces between parts are allowed ('1h 30m'). */
+export function isDuration(text: string): boolean {
+  return DURATION_TEXT.test(compact(text).toLowerCase())
+}
+
+export function normalizeDuration(text: string): string {
+  return compact(text).toLowerCase()
+}
+
+/** Milliseconds of a duration, or undefined when it is not one. */
+export function parseDuration(text: string): number | undefined {
+  const normal = normalizeDuration(text)
+  if (!DURATION_TEXT.test(normal)) return undefined
+  let total = 0
+  for (const [, amount, unit] of normal.matchAll(DURATION_PART)) total += Number(amount) * DURATION_MS[unit as DurationUnit]
+  return total
+}
+
+/** A duration as an amount and one unit for the form: the largest unit that divides it exactly. */
+export function splitDuration(text: string): { amount: string; unit: DurationUnit } | undefined {
+  const normal = normalizeDuration(text)
+  const single = /^(\d+)(ms|s|m|h|d)$/.exec(normal)
+  if (single) return { amount: single[1], unit: single[2] as DurationUnit }
+  const ms = parseDuration(normal)
+  if (ms === undefined) return undefined
+  const unit = DURATION_UNITS.find((u) => ms % DURATION_MS[u] === 0) ?? 'ms'
+  return { amount: String(ms / DURATION_MS[unit]), unit }
+}
+
+/** '512KB', '1 mb', '1.5GB' (units in any case). */
+export function isSize(text: string): boolean {
+  return SIZE_TEXT.test(compact(text).toUpperCase())
+}
+
+export function normalizeSize(text: string): string {
+  return compact(text).toUpperCase()
+}
+
+/** Bytes of a size, or undefined when it is not one. */
+export function parseSize(text: string): number | undefined {
+  const match = SIZE_TEXT.exec(normalizeSize(text))
+  return match ? Number(match[1]) * SIZE_BYTES[match[3] as SizeUnit | 'B'] : undefined
+}
+
+export function splitSize(text: string): { amount: string; unit: SizeUnit | 'B' } | undefined {
+  const match = SIZE_TEXT.exec(normalizeSize(text))
+  return match ? { amount: match[1], unit: match[3] as SizeUnit | 'B' } : undefined
+}
+
+const RELATIVE_TIME = /^([+-])(\d+)(s|m|h|d|w)$/
+const RFC3339 = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/
+
+/**
+ * A point in time as an operator types it: 'now', relative '+1h' / '-30m' / '+2d' / '+1w', or an
+ * RFC 3339 date (a date alone is midnight UTC). Epoch milliseconds, or undefined.
+ */
+export function parseDateInput(text: string, now: number = Date.now()): number | undefined {
+  const trimmed = text.trim()
+  if (trimmed.toLowerCase() === 'now') return now
+  const relative = RELATIVE_TIME.exec(compact(trimmed).toLowerCase())
+  if (relative) return now + (relative[1] === '-' ? -1 : 1) * Number(relative[2]) * DURATION_MS[relative[3] as DurationUnit | 'w']
+  if (!RFC3339.test(trimmed)) return undefined
+  const ms = Date.parse(trimmed.length === 10 ? `${trimmed}T00:00:00Z` : trimmed)
+  return Number.isNaN(ms) ? undefined : ms
+}
+
+/** The RFC 3339 text (UTC, whole seconds) for what `parseDateInput` reads. */
+export function resolveDateInput(text: string, now: number = Date.now()): string | undefined {
+  const ms = parseDateInput(text, now)
+  return ms === undefined ? undefined : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
+}
+
+/**
+ * Key-value pairs from text: a JSON object, a JSON array of [key, value] pairs (what the form
+ * keeps, so rows being typed keep their order), or `key=value` pairs on lines or separated by commas.
+ */
+export function parseKeyValues(text: string): { value: [string, string][] } | { error: string } {
+  const trimmed = text.trim()
+  if (trimmed === '') return { value: [] }
+  let pairs: [string, string][]
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(trimmed)
+    } catch {
+      return { error: 'err.json' }
+    }
+    if (Array.isArray(parsed)) {
+      if (!parsed.every((p) => Array.isArray(p) && p.length === 2)) return { error: 'err.keyValues' }
+      pairs = (parsed as unknown[][]).map(([k, val]) => [String(k ?? ''), String(val ?? '')])
+    } else if (parsed && typeof parsed === 'object') {
+      pairs = Object.entries(parsed).map(([k, val]) => [k, typeof val === 'string' ? val : JSON.stringify(val)])
+    } else return { error: 'err.keyValues' }
+  } else {
+    pairs = []
+    for (const part of trimmed.split(/[\n,]/)) {
+      if (part.trim() === '') continue
+      const at = part.indexOf('=')
+      if (at < 0) return { error: 'err.keyValues' }
+      pairs.push([part.slice(0, at).trim(), part.slice(at + 1).trim()])
+    }
+  }
+  // A row left completely empty in the form is no pair; a value without its key is a mistake.
+  pairs = pairs.filter(([k, val]) => k !== '' || val !== '')
+  if (pairs.some(([k]) => k === '')) return { error: 'err.keyRequired' }
+  return { value: pairs }
+}
+
+/** A duration argument ('30s', '5m'); `literals` are words also accepted ('infinity', 'disabled'). */
+export function durationArg(title: string, options: { description?: string; literals?: string[] } = {}) {
+  const literals = options.literals ?? []
+  return v.pipe(
+    v.string(),
+    v.title(title),
+    v.description(options.description ?? 'form.hint.duration'),
+    v.check((text: string) => literals.includes(text) || isDuration(text), 'err.duration'),
+    v.metadata({ field: 'duration' as FieldKind, literals }),
+  )
+}
+
+/** A size argument ('512KB', '1MB'), EMQX's notation with 1024 steps. */
+export function sizeArg(title: string, options: { description?: string; literals?: string[] } = {}) {
+  const literals = options.literals ?? []
+  return v.pipe(
+    v.string(),
+    v.title(title),
+    v.description(options.description ?? 'form.hint.size'),
+    v.check((text: string) => literals.includes(text) || isSize(text), 'err.size'),
+    v.metadata({ field: 'size' as FieldKind, literals }),
+  )
+}
+
+/** A time argument: 'now', '+1h', '-30m', '+2d' or RFC 3339; the command resolves it with resolveDateInput. */
+export function dateArg(title: string, options: { description?: string } = {}) {
+  return v.pipe(
+    v.string(),
+    v.title(title),
+    v.description(options.description ?? 'form.hint.date'),
+    v.check((text: string) => parseDateInput(text) !== undefined, 'err.date'),
+    v.metadata({ field: 'date' as FieldKind }),
+  )
+}
+
+/** Key-value pairs such as MQTT 5 user properties. */
+export function keyValuesArg(title: string, options: { description?: string } = {}) {
+  return v.pipe(v.record(v.string(), v.string()), v.title(title), v.description(options.description ?? 'form.hint.keyValues'))
 }
 
 const KEY_LIKE = /^[a-z][A-Za-z0-9]*(\.[A-Za-z0-9_-]+)+$/
@@ -178,8 +375,11 @@ function issueText(issue: v.BaseIssue<unknown>, field: FieldDescriptor | undefin
     if (typeof issue.requirement === 'number' || typeof issue.requirement === 'string') values.requirement = issue.requirement
     return Object.keys(values).length ? { key: issue.message, values } : { key: issue.message }
   }
-  if (issue.received === 'undefined') return { key: 'err.required' }
+  if (issue.received === 'undefined') return { key: field?.kind === 'enum' ? 'err.select' : 'err.required' }
   const requirement = typeof issue.requirement === 'number' ? issue.requirement : undefined
+  // Both bounds known: say the range, as the spec's 'range min to max' message.
+  if ((issue.type === 'min_value' || issue.type === 'max_value') && field?.min !== undefined && field.max !== undefined)
+    return { key: 'err.range', values: { min: field.min, max: field.max } }
   switch (issue.type) {
     case 'number':
       return { key: 'err.number' }

@@ -39,7 +39,7 @@ export const createBan = defineCommand({
     who: who(),
     reason: v.optional(v.pipe(v.string(), v.title('form.field.reason'))),
     until: v.optional(
-      v.pipe(v.string(), v.title('form.field.until'), v.description('form.hint.until'), v.check(isUntil, 'err.until')),
+      v.pipe(v.string(), v.title('form.field.until'), v.description('form.hint.until'), v.check(isUntil, 'err.until'), v.metadata({ field: 'date' as const })),
     ),
   }),
   positional: ['as', 'who'],

@@ -1,11 +1,11 @@
 // Flapping detection: ban client ids that disconnect too often within a time window.
 import * as v from 'valibot'
 import { defineCommand } from './define.ts'
+import { durationArg as durationField } from './args.ts'
 
 /** EMQX durations: '30s', '1m', '1h30m', '500ms'. */
 export const DURATION = /^(\d+(ms|s|m|h|d|w))+$/
-export const durationArg = (title: string) =>
-  v.optional(v.pipe(v.string(), v.title(title), v.description('form.hint.duration'), v.regex(DURATION, 'err.duration')))
+export const durationArg = (title: string) => v.optional(durationField(title))
 
 export const updateFlapping = defineCommand({
   id: 'flapping.update',

@@ -5,6 +5,7 @@ import * as v from 'valibot'
 import { defineCommand } from './define.ts'
 import { ApiError } from '../src/api/http.ts'
 import { DURATION } from './flapping.ts'
+import { durationArg } from './args.ts'
 
 /** How a setting's value is written; `|infinity` and `|disabled` add that literal. */
 type Kind =
@@ -141,9 +142,8 @@ export const updateZoneSetting = defineCommand({
   },
 })
 
-const DISABLED_OR_DURATION = (text: string) => text === 'disabled' || DURATION.test(text)
 const interval = (title: string) =>
-  v.optional(v.pipe(v.string(), v.title(title), v.description('form.hint.durationOrDisabled'), v.check(DISABLED_OR_DURATION, 'err.duration')))
+  v.optional(durationArg(title, { description: 'form.hint.durationOrDisabled', literals: ['disabled'] }))
 const event = (title: string) => v.optional(v.pipe(v.boolean('err.boolean'), v.title(title)))
 
 export const updateSysTopics = defineCommand({

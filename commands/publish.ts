@@ -1,6 +1,7 @@
 // Publishing a message from the console (`/publish`), as if a client had sent it.
 import * as v from 'valibot'
 import { defineCommand } from './define.ts'
+import { keyValuesArg } from './args.ts'
 import { payloadEncodings, publishPropertiesSchema } from '../src/api/publish.ts'
 import { completeTopic, isTopicName, qosArg } from './clients.ts'
 
@@ -26,12 +27,17 @@ export const publishMessage = defineCommand({
     properties: v.optional(
       v.pipe(publishPropertiesSchema, v.title('form.field.properties'), v.description('form.hint.properties')),
     ),
+    // MQTT 5 user properties as their own key-value list; merged over properties.user_properties.
+    user_properties: v.optional(keyValuesArg('form.field.userProperties')),
   }),
   positional: ['topic', 'payload'],
   aliases: ['publish', 'pub', 'send', '发布'],
   complete: { topic: completeTopic },
-  run: (ctx, { topic, payload, qos, retain, payload_encoding, properties }) => {
+  run: (ctx, { topic, payload, qos, retain, payload_encoding, properties: given, user_properties }) => {
     if (payload_encoding === 'base64' && !isBase64(payload)) throw new Error('payload is not valid base64')
+    const properties = user_properties
+      ? { ...given, user_properties: { ...given?.user_properties, ...user_properties } }
+      : given
     return ctx.api.publish.one({ topic, payload, qos, retain, payload_encoding, ...(properties ? { properties } : {}) })
   },
 })

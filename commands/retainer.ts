@@ -3,8 +3,8 @@ import * as v from 'valibot'
 import { defineCommand } from './define.ts'
 import type { RetainerSettings } from '../src/api/retainer.ts'
 import { durationArg } from './flapping.ts'
+import { sizeArg } from './args.ts'
 
-const SIZE = /^\d+(\.\d+)?\s*(B|KB|MB|GB)$/i
 const count = (title: string) =>
   v.optional(v.pipe(v.number('err.number'), v.title(title), v.integer('err.integer'), v.minValue(0)))
 
@@ -51,9 +51,7 @@ export const updateRetainer = defineCommand({
     msg_expiry_interval: durationArg('form.field.msgExpiryInterval'),
     msg_clear_interval: durationArg('form.field.msgClearInterval'),
     max_retained_messages: count('form.field.maxRetainedMessages'),
-    max_payload_size: v.optional(
-      v.pipe(v.string(), v.title('form.field.maxPayloadSize'), v.description('form.hint.size'), v.regex(SIZE, 'err.size')),
-    ),
+    max_payload_size: v.optional(sizeArg('form.field.maxPayloadSize')),
     stop_publish_clear_msg: v.optional(v.pipe(v.boolean('err.boolean'), v.title('form.field.stopPublishClearMsg'))),
     delivery_rate: v.optional(v.pipe(v.string(), v.title('form.field.deliveryRate'), v.description('form.hint.rate'))),
     batch_read_number: count('form.field.batchReadNumber'),

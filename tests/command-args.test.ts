@@ -30,7 +30,7 @@ describe('describing arguments', () => {
       ['priority', 'number', false],
       ['retain', 'boolean', false],
       ['mode', 'enum', true],
-      ['headers', 'json', false],
+      ['headers', 'keyValues', false],
       ['note', 'string', false],
     ])
     const byName = Object.fromEntries(fields.map((f) => [f.name, f]))
@@ -89,9 +89,9 @@ describe('validating arguments', () => {
     expect(result.errors).toEqual([
       { field: 'topic', key: 'err.required', values: { requirement: 1 } },
       { field: 'qos', key: 'err.oneOf', values: { options: '0, 1, 2' } },
-      { field: 'priority', key: 'err.max', values: { max: 255 } },
+      { field: 'priority', key: 'err.range', values: { min: 1, max: 255 } },
       { field: 'retain', key: 'err.boolean' },
-      { field: 'mode', key: 'err.required' },
+      { field: 'mode', key: 'err.select' },
       { field: 'headers', key: 'err.json' },
     ])
   })
@@ -102,7 +102,7 @@ describe('validating arguments', () => {
     const tooSmall = validateArgs(sample, { topic: 'a', mode: 'a', priority: '0' })
     expect(!notNumber.ok && notNumber.errors).toEqual([{ field: 'priority', key: 'err.number' }])
     expect(!fraction.ok && fraction.errors).toEqual([{ field: 'priority', key: 'err.integer' }])
-    expect(!tooSmall.ok && tooSmall.errors).toEqual([{ field: 'priority', key: 'err.min', values: { min: 1 } }])
+    expect(!tooSmall.ok && tooSmall.errors).toEqual([{ field: 'priority', key: 'err.range', values: { min: 1, max: 255 } }])
   })
 
   it('rejects argument names the command does not have', () => {
