@@ -1,7 +1,8 @@
 // Robustness: thousands of random and mutated MQTT packets, each on a fresh raw connection (TCP, some
 // over WebSocket), many at once, while a well-behaved client keeps publishing and receiving its own
 // QoS 1 messages. The broker must never die and must keep serving everyone else.
-// The run is seeded: FUZZ_SEED=<n> npx vitest run tests/broker-fuzz.test.ts replays a failure.
+// The run is seeded: FUZZ_SEED=<n> npx vitest run tests/broker-fuzz.test.ts replays the same cases, byte
+// for byte (their interleaving across parallel connections is up to the scheduler). FUZZ_CASES=<n> runs more.
 import { connect as tcpConnect, type Socket } from 'node:net'
 import { generate, type Packet } from 'mqtt-packet'
 import WebSocket from 'ws'
