@@ -7,9 +7,11 @@ import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { Broker } from '../broker/broker.ts'
 import type { Features } from '../broker/features/index.ts'
+import { ApiKeyRepository } from '../store/api-keys.ts'
 import type { Database } from '../store/db.ts'
 import type { TokenRepository } from '../store/tokens.ts'
 import type { UserRepository } from '../store/users.ts'
+import { apiKeyRoutes } from './api-keys.ts'
 import type { Auth } from './auth.ts'
 import { autoSubscribeRoutes } from './auto-subscribe.ts'
 import { bannedRoutes } from './banned.ts'
@@ -45,6 +47,8 @@ export interface EmbeddedApi {
 /** Builds the app around the embedded broker and store. `distDir` is served when it holds a build. */
 export async function buildEmbeddedApp(deps: EmbeddedApi, distDir: string): Promise<FastifyInstance> {
   const app = createApp(distDir)
+  const apiKeys = new ApiKeyRepository(deps.db)
+  deps.auth.acceptApiKeys(apiKeys.verify)
   await app.register(
     async (api) => {
       api.addHook('onRequest', deps.auth.hook)
@@ -65,6 +69,7 @@ export async function buildEmbeddedApp(deps: EmbeddedApi, distDir: string): Prom
       await api.register(delayedRoutes, deps)
       await api.register(topicRewriteRoutes, deps)
       await api.register(autoSubscribeRoutes, deps)
+      await api.register(apiKeyRoutes, { apiKeys })
     },
     { prefix: API_PREFIX },
   )

@@ -1,5 +1,5 @@
 // Who may call /api/v5: dashboard login tokens (HS256 JWTs from jose, tracked server-side like
-// EMQX's admin token table so they slide on use and can be revoked), and later HTTP Basic API keys.
+// EMQX's admin token table so they slide on use and can be revoked), and HTTP Basic API keys.
 import type { FastifyRequest } from 'fastify'
 import { jwtVerify, SignJWT } from 'jose'
 import { newTokenId, type TokenRepository } from '../store/tokens.ts'
@@ -9,6 +9,8 @@ export interface Caller {
   username: string
   /** The token id when the caller used a login token (absent for API keys). */
   tokenId?: string
+  /** True when the caller used an API key; `username` is then the key's name. */
+  apiKey?: boolean
 }
 
 declare module 'fastify' {
@@ -28,7 +30,7 @@ export interface AuthOptions {
   tokens: TokenRepository
   /** Lifetime since last use; EMQX's `dashboard.token_expired_time` (60 minutes). */
   ttlMs: number
-  /** Hook for API keys (HTTP Basic), not wired yet. */
+  /** Checks API keys (HTTP Basic); without it Basic credentials are refused. */
   apiKeys?: ApiKeyVerifier
 }
 
@@ -38,10 +40,13 @@ export type Verification = { ok: true; caller: Caller } | { ok: false; code: 'BA
 const EXTEND_EVERY_MS = 60_000
 const ISSUER = 'EMQX'
 
+/** As EMQX 5 (emqx_mgmt_auth:authorize): API keys may not manage users or API keys, nor log out. */
+const NOT_FOR_API_KEYS = /^\/api\/v5\/(users|api_key|logout)(\/|$)/
+
 export class Auth {
   private readonly tokens: TokenRepository
   private readonly ttlMs: number
-  private readonly apiKeys: ApiKeyVerifier | undefined
+  private apiKeys: ApiKeyVerifier | undefined
   private readonly secret: Uint8Array
 
   constructor(options: AuthOptions) {
@@ -75,12 +80,17 @@ export class Auth {
     return { ok: true, caller: { username: row.username, tokenId: row.jti } }
   }
 
+  /** Starts accepting API keys checked by `verifier` (the embedded app wires its key store here). */
+  acceptApiKeys(verifier: ApiKeyVerifier): void {
+    this.apiKeys = verifier
+  }
+
   /** Revokes the caller's token if it belongs to `username`. */
   logout(caller: Caller, username: string): boolean {
     return caller.tokenId !== undefined && caller.username === username && this.tokens.remove(caller.tokenId, username)
   }
 
-  /** Fastify onRequest hook: every route but the public ones needs a valid token (or, later, an API key). */
+  /** Fastify onRequest hook: every route but the public ones needs a valid token or API key. */
   readonly hook = async (request: FastifyRequest): Promise<void> => {
     if (request.routeOptions.config.public) return
     const header = request.headers.authorization ?? ''
@@ -95,12 +105,16 @@ export class Auth {
       throw new ApiError(401, 'BAD_TOKEN', 'Invalid token, get a token by POST /api/v5/login')
     }
     const basic = /^Basic\s+(\S+)$/i.exec(header)
-    if (basic && this.apiKeys) {
+    if (basic) {
+      // The matched route, not the raw URL, so percent-encoding cannot slip past the check.
+      const forbidden = NOT_FOR_API_KEYS.exec(request.routeOptions.url ?? request.url.split('?')[0])
+      if (forbidden)
+        throw new ApiError(401, 'API_KEY_NOT_ALLOW', `Please use bearer Token instead, using API key/secret in ${forbidden[1]} path is not permitted`)
       const decoded = Buffer.from(basic[1], 'base64').toString()
       const colon = decoded.indexOf(':')
-      const name = colon > 0 ? await this.apiKeys(decoded.slice(0, colon), decoded.slice(colon + 1)) : undefined
+      const name = colon > 0 && this.apiKeys ? await this.apiKeys(decoded.slice(0, colon), decoded.slice(colon + 1)) : undefined
       if (name) {
-        request.caller = { username: name }
+        request.caller = { username: name, apiKey: true }
         return
       }
       throw new ApiError(401, 'BAD_API_KEY_OR_SECRET', 'Check api_key/api_secret')

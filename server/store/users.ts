@@ -1,6 +1,7 @@
 // Dashboard users: who may log in to the console, with salted scrypt password hashes.
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
+import { randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Database } from './db.ts'
+import { scryptHash as hash } from './secret-hash.ts'
 
 export interface DashboardUser {
   username: string
@@ -8,14 +9,7 @@ export interface DashboardUser {
   role: string
 }
 
-const KEY_LENGTH = 64
 const DEFAULT_USER = { username: 'admin', password: 'public', description: 'administrator', role: 'administrator' }
-
-function hash(password: string, salt: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(password, salt, KEY_LENGTH, (error, key) => (error ? reject(error) : resolve(key)))
-  })
-}
 
 interface UserRow {
   username: string
