@@ -373,6 +373,8 @@ function issueText(issue: v.BaseIssue<unknown>, field: FieldDescriptor | undefin
   if (KEY_LIKE.test(issue.message)) {
     const values: Record<string, string | number> = {}
     if (typeof issue.requirement === 'number' || typeof issue.requirement === 'string') values.requirement = issue.requirement
+    // 'err.oneOf' given as the schema's message still needs the choices for its {{options}}.
+    if (field?.options) values.options = field.options.join(', ')
     return Object.keys(values).length ? { key: issue.message, values } : { key: issue.message }
   }
   if (issue.received === 'undefined') return { key: field?.kind === 'enum' ? 'err.select' : 'err.required' }

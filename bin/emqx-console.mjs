@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// The `emqx-console` command: runs the TypeScript CLI (cli/main.ts) with Node's type stripping.
+// Node 23.6+ strips types by default; Node 22.12 needs --experimental-strip-types, so there this
+// starts Node again with the flag. (Node strips types only outside node_modules: run it from a
+// checkout of the repository.)
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+if (!process.features.typescript && !process.env.EMQX_CONSOLE_STRIPPED) {
+  const result = spawnSync(
+    process.execPath,
+    ['--experimental-strip-types', '--disable-warning=ExperimentalWarning', fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    { stdio: 'inherit', env: { ...process.env, EMQX_CONSOLE_STRIPPED: '1' } },
+  )
+  if (result.error) {
+    console.error(`emqx-console: ${result.error.message}`)
+    process.exit(1)
+  }
+  if (result.signal) process.kill(process.pid, result.signal)
+  process.exit(result.status ?? 1)
+} else {
+  // `emqx-console commands | head` closes the pipe early; that is not an error.
+  process.stdout.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0)
+    throw error
+  })
+  const { main } = await import('../cli/main.ts')
+  process.exitCode = await main(process.argv.slice(2))
+}

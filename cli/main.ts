@@ -1,0 +1,189 @@
+// emqx-console: runbook scripts from a shell, with the registry, parser, plan and API client the
+// browser uses. Exit status: 0 success, 1 a step failed (or the server could not be reached or
+// refused the credentials), 2 a usage or plan error (nothing ran).
+import { readFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import { commandsByGroup, listCommands } from '../commands/registry.ts'
+import { planScript } from '../commands/script/plan.ts'
+import { executePlan, stepError } from '../commands/script/execute.ts'
+import { chooseCredentials, connect, normalizeUrl } from './connect.ts'
+import * as out from './output.ts'
+
+export interface Io {
+  stdout(line: string): void
+  stderr(line: string): void
+  readStdin(): Promise<string>
+  env: Record<string, string | undefined>
+}
+
+export const USAGE = `Usage:
+  emqx-console run <file|-> [options]   Run a runbook script (- reads it from stdin)
+  emqx-console commands [--json]        List every command with its arguments
+
+Options for run:
+  --url <url>                 Console or EMQX API URL, with or without /api/v5 (env EMQX_URL)
+  --username <name>           Dashboard user; logs in for a token (env EMQX_USERNAME)
+  --password <password>       Its password (env EMQX_PASSWORD)
+  --api-key <key>             EMQX API key, sent as HTTP Basic (env EMQX_API_KEY)
+  --api-secret <secret>       Its secret (env EMQX_API_SECRET)
+  --dry-run                   Validate and look up arguments; change nothing
+  --yes                       Confirm dangerous steps (kick, delete, clear, ...) up front
+  --continue-on-error         Go on after a failed step
+  --json                      One JSON object per line: the plan, each step, a summary
+
+Exit status: 0 success, 1 a step failed, 2 usage or plan error (nothing ran).`
+
+const EXIT_OK = 0
+const EXIT_FAILED = 1
+const EXIT_USAGE = 2
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+export const processIo: Io = {
+  stdout: (line) => process.stdout.write(`${line}\n`),
+  stderr: (line) => process.stderr.write(`${line}\n`),
+  readStdin,
+  env: process.env,
+}
+
+function listCommandsCommand(json: boolean, io: Io): number {
+  if (json) {
+    io.stdout(JSON.stringify(listCommands().map(out.commandJson), null, 2))
+    return EXIT_OK
+  }
+  for (const { group, commands } of commandsByGroup()) {
+    io.stdout(`${out.t(group)}:`)
+    for (const command of commands) for (const line of out.commandLines(command)) io.stdout(`  ${line}`)
+    io.stdout('')
+  }
+  return EXIT_OK
+}
+
+type RunFlags = {
+  url?: string
+  username?: string
+  password?: string
+  'api-key'?: string
+  'api-secret'?: string
+  'dry-run'?: boolean
+  yes?: boolean
+  'continue-on-error'?: boolean
+  json?: boolean
+}
+
+async function runCommand(file: string, flags: RunFlags, io: Io): Promise<number> {
+  const json = Boolean(flags.json)
+  const dryRun = Boolean(flags['dry-run'])
+  const emit = (value: Record<string, unknown>) => io.stdout(JSON.stringify(value))
+  const usageError = (message: string) => {
+    if (json) emit({ type: 'error', message })
+    io.stderr(`emqx-console: ${message}`)
+    return EXIT_USAGE
+  }
+
+  let source: string
+  try {
+    source = file === '-' ? await io.readStdin() : readFileSync(file, 'utf8')
+  } catch (error) {
+    return usageError(`cannot read ${file}: ${(error as Error).message}`)
+  }
+  const name = file === '-' ? '<stdin>' : file
+
+  // The whole script is checked before anything else, so a broken runbook never half-runs.
+  const plan = planScript(source, { target: 'cli' })
+  if (!plan.ok) {
+    for (const error of plan.errors) {
+      if (json) emit(out.errorJson(error))
+      io.stderr(out.errorLine(name, error))
+    }
+    io.stderr(`emqx-console: ${plan.errors.length} error${plan.errors.length === 1 ? '' : 's'} in ${name}; nothing ran`)
+    return EXIT_USAGE
+  }
+  const { steps } = plan
+
+  const url = flags.url ?? io.env.EMQX_URL
+  if (!url) return usageError('--url (or EMQX_URL) is required')
+  try {
+    normalizeUrl(url)
+  } catch {
+    return usageError(`not a URL: ${url}`)
+  }
+  const choice = chooseCredentials({
+    username: flags.username ?? io.env.EMQX_USERNAME,
+    password: flags.password ?? io.env.EMQX_PASSWORD,
+    apiKey: flags['api-key'] ?? io.env.EMQX_API_KEY,
+    apiSecret: flags['api-secret'] ?? io.env.EMQX_API_SECRET,
+  })
+  if ('error' in choice) return usageError(choice.error)
+
+  if (json) emit(out.planJson(steps))
+  else for (const line of out.planLines(steps, name)) io.stdout(line)
+
+  const dangerous = steps.filter((step) => step.confirm)
+  if (dangerous.length && !dryRun && !flags.yes) {
+    const lines = dangerous.map((step) => `line ${step.line}: ${step.command.id}`).join(', ')
+    return usageError(`${dangerous.length} dangerous step${dangerous.length === 1 ? '' : 's'} (${lines}); run again with --yes to confirm. Nothing ran.`)
+  }
+
+  let api
+  try {
+    api = await connect(url, choice)
+  } catch (error) {
+    const { code, message } = stepError(error)
+    if (json) emit({ type: 'error', code, message })
+    io.stderr(`emqx-console: cannot connect to ${normalizeUrl(url)}: ${code === message ? code : `${code}: ${message}`}`)
+    return EXIT_FAILED
+  }
+
+  const run = await executePlan(steps, { api }, {
+    dryRun,
+    continueOnError: Boolean(flags['continue-on-error']),
+    confirmDanger: Boolean(flags.yes),
+    onStep: (result) => (json ? emit(out.stepJson(result)) : io.stdout(out.stepLine(result))),
+  })
+  if (json) emit(out.summaryJson(run, dryRun))
+  else io.stdout(out.summaryLine(run, dryRun))
+  return run.ok ? EXIT_OK : EXIT_FAILED
+}
+
+/** Runs the CLI with these arguments (without `node` and the script) and returns the exit status. */
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        url: { type: 'string' },
+        username: { type: 'string', short: 'u' },
+        password: { type: 'string', short: 'p' },
+        'api-key': { type: 'string' },
+        'api-secret': { type: 'string' },
+        'dry-run': { type: 'boolean' },
+        yes: { type: 'boolean', short: 'y' },
+        'continue-on-error': { type: 'boolean' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    })
+  } catch (error) {
+    io.stderr(`emqx-console: ${(error as Error).message}`)
+    io.stderr(USAGE)
+    return EXIT_USAGE
+  }
+  const { values, positionals } = parsed
+  const [verb, ...rest] = positionals
+  if (values.help) {
+    io.stdout(USAGE)
+    return EXIT_OK
+  }
+  if (verb === 'commands' && rest.length === 0) return listCommandsCommand(Boolean(values.json), io)
+  if (verb === 'run' && rest.length === 1) return runCommand(rest[0], values, io)
+  io.stderr(verb === 'run' ? 'emqx-console: run takes one file (or - for stdin)' : USAGE)
+  return EXIT_USAGE
+}
