@@ -84,6 +84,8 @@ interface Registration<K extends HookName> {
 
 export class Hooks {
   private readonly table: { [K in HookName]?: Array<Registration<K>> } = {}
+  /** Each hook's callbacks in order, rebuilt on add/remove: publish and authorize read them per message. */
+  private readonly ordered: { [K in HookName]?: ReadonlyArray<HookPoints[K]> } = {}
 
   /** Registers a callback; higher priority runs first. Returns the function that unregisters it. */
   add<K extends HookName>(name: K, callback: HookPoints[K], priority = 0): () => void {
@@ -91,15 +93,20 @@ export class Hooks {
     const registration = { callback, priority }
     list.push(registration)
     list.sort((a, b) => b.priority - a.priority)
+    this.reorder(name, list)
     return () => {
       const index = list.indexOf(registration)
       if (index >= 0) list.splice(index, 1)
+      this.reorder(name, list)
     }
   }
 
-  private callbacks<K extends HookName>(name: K): Array<HookPoints[K]> {
-    const list = this.table[name] as Array<Registration<K>> | undefined
-    return list ? list.map((r) => r.callback) : []
+  private reorder<K extends HookName>(name: K, list: Array<Registration<K>>): void {
+    ;(this.ordered as Record<K, ReadonlyArray<HookPoints[K]>>)[name] = list.map((r) => r.callback)
+  }
+
+  private callbacks<K extends HookName>(name: K): ReadonlyArray<HookPoints[K]> {
+    return (this.ordered[name] as ReadonlyArray<HookPoints[K]> | undefined) ?? []
   }
 
   /** Runs notification hooks. A failing callback is reported and does not stop the others or the broker. */

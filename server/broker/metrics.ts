@@ -98,12 +98,18 @@ export const METRIC_NAMES = [
 
 export type MetricName = (typeof METRIC_NAMES)[number]
 
-const known = new Set<string>(METRIC_NAMES)
-
-function packetMetric(cmd: PacketCmd, direction: 'received' | 'sent'): MetricName | undefined {
-  const name = `packets.${cmd}.${direction}`
-  return known.has(name) ? (name as MetricName) : undefined
+/** `packets.{cmd}.{direction}` per packet type, built once: counting runs for every packet. */
+function packetMetrics(direction: 'received' | 'sent'): ReadonlyMap<string, MetricName> {
+  const names = new Map<string, MetricName>()
+  for (const name of METRIC_NAMES) {
+    const [group, cmd, dir] = name.split('.')
+    if (group === 'packets' && dir === direction && cmd) names.set(cmd, name)
+  }
+  return names
 }
+
+const receivedMetric = packetMetrics('received')
+const sentMetric = packetMetrics('sent')
 
 export class Metrics {
   private readonly counters = Object.fromEntries(METRIC_NAMES.map((name) => [name, 0])) as Record<MetricName, number>
@@ -115,7 +121,7 @@ export class Metrics {
   /** Counts one MQTT packet read from a client. */
   packetReceived(cmd: PacketCmd): void {
     this.counters['packets.received']++
-    const name = packetMetric(cmd, 'received')
+    const name = receivedMetric.get(cmd)
     if (name) this.counters[name]++
   }
 
@@ -123,7 +129,7 @@ export class Metrics {
   packetSent(cmd: PacketCmd, bytes: number): void {
     this.counters['packets.sent']++
     this.counters['bytes.sent'] += bytes
-    const name = packetMetric(cmd, 'sent')
+    const name = sentMetric.get(cmd)
     if (name) this.counters[name]++
   }
 
