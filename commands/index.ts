@@ -9,6 +9,7 @@ import { retainerCommands } from './retainer.ts'
 import { delayedCommands } from './delayed.ts'
 import { topicRewriteCommands } from './topicRewrite.ts'
 import { autoSubscribeCommands } from './autoSubscribe.ts'
+import { apiKeyCommands } from './apiKeys.ts'
 import { mqttCommands } from './mqtt.ts'
 import { settingsCommands } from './settings.ts'
 import { logout } from './session.ts'
@@ -30,6 +31,7 @@ export const allCommands: AnyCommand[] = [
   ...erase(mqttCommands),
   ...erase(topicRewriteCommands),
   ...erase(autoSubscribeCommands),
+  ...erase(apiKeyCommands),
   ...erase(settingsCommands),
   ...erase([logout]),
 ]

@@ -34,6 +34,13 @@ const operations: Record<string, string> = {
   'MQTT general settings (PUT /configs/mqtt)': 'mqtt.update',
   'MQTT session settings of the global zone (PUT /configs/global_zone)': 'zone.update',
   'system topic settings (PUT /mqtt/sys_topics)': 'sysTopics.update',
+
+  // Issue 4: API keys (the API key screen is a later issue; GET /api_key and /api_key/{name} feed completion).
+  'create an API key, its secret shown once (POST /api_key)': 'apiKey.create',
+  'change an API key\'s note, expiry or state (PUT /api_key/{name})': 'apiKey.update',
+  'enable an API key (PUT /api_key/{name} enable=true)': 'apiKey.enable',
+  'disable an API key (PUT /api_key/{name} enable=false)': 'apiKey.disable',
+  'delete an API key (DELETE /api_key/{name})': 'apiKey.delete',
 }
 
 /**
@@ -48,6 +55,7 @@ const readOnly = [
   'GET /clients/{id}/mqueue_messages, GET /clients/{id}/inflight_messages',
   'GET /configs/mqtt, GET /configs/global_zone, GET /mqtt/sys_topics, GET /mqtt/topic_rewrite, GET /mqtt/auto_subscribe',
   'POST /publish/bulk (scripts publish many lines through message.publish)',
+  'GET /api_key, GET /api_key/{name}',
 ]
 
 const ids = new Set(allCommands.map((command) => command.id))

@@ -1,5 +1,6 @@
 // The typed EMQX v5 API: one module per area, composed over one Http client.
 import type { Http } from './http.ts'
+import { apiKeysApi } from './apiKeys.ts'
 import { authApi } from './auth.ts'
 import { autoSubscribeApi } from './autoSubscribe.ts'
 import { bannedApi } from './banned.ts'
@@ -28,6 +29,7 @@ export function createApi(http: Http) {
     mqttConfig: mqttConfigApi(http),
     topicRewrite: topicRewriteApi(http),
     autoSubscribe: autoSubscribeApi(http),
+    apiKeys: apiKeysApi(http),
   }
 }
 

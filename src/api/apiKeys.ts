@@ -1,0 +1,83 @@
+// API keys (`/api_key`): credentials for scripts and the CLI (HTTP Basic key:secret). Only a
+// dashboard login may manage them; EMQX refuses API keys here (401 API_KEY_NOT_ALLOW).
+import * as v from 'valibot'
+import type { Http } from './http.ts'
+import { pathSegment } from './clients.ts'
+
+/** RFC 3339 in EMQX 5 responses, or 'infinity' (older builds may send nothing) for never. */
+const expiry = v.nullish(v.union([v.string(), v.number()]))
+
+export const apiKeySchema = v.object({
+  name: v.string(),
+  api_key: v.string(),
+  expired_at: expiry,
+  created_at: v.nullish(v.union([v.string(), v.number()])),
+  desc: v.nullish(v.string()),
+  enable: v.boolean(),
+  expired: v.nullish(v.boolean()),
+  /** Enterprise RBAC only. */
+  role: v.nullish(v.string()),
+})
+export type ApiKey = v.InferOutput<typeof apiKeySchema>
+
+/** The answer to a create: the one time EMQX shows the secret. */
+export const createdApiKeySchema = v.object({ ...apiKeySchema.entries, api_secret: v.string() })
+export type CreatedApiKey = v.InferOutput<typeof createdApiKeySchema>
+
+const apiKeyListSchema = v.array(apiKeySchema)
+
+export interface ApiKeyInput {
+  name: string
+  desc?: string
+  enable?: boolean
+  /** RFC 3339, or 'infinity' for never (EMQX's default). */
+  expired_at?: string
+}
+
+export interface ApiKeyChange {
+  desc?: string
+  enable?: boolean
+  /**
+   * RFC 3339 or 'infinity'. EMQX reads a PUT without it as 'infinity', so `update` always sends
+   * one: the key's current expiry unless this replaces it.
+   */
+  expired_at?: string | number
+}
+
+/** True when a key's `expired_at` means it never expires. */
+export function neverExpires(expiredAt: ApiKey['expired_at']): boolean {
+  return expiredAt === undefined || expiredAt === null || expiredAt === 'infinity'
+}
+
+export function apiKeysApi(http: Http) {
+  const path = (name: string) => `api_key/${pathSegment(name)}`
+  const list = (signal?: AbortSignal): Promise<ApiKey[]> => http.get('api_key', apiKeyListSchema, undefined, signal)
+  const get = (name: string, signal?: AbortSignal): Promise<ApiKey> => http.get(path(name), apiKeySchema, undefined, signal)
+  return {
+    list,
+    /** 404 NOT_FOUND when there is no key of that name. */
+    get,
+    /** 400 BAD_REQUEST for a name taken or malformed, a past expiry, or the 100-key limit. */
+    create(input: ApiKeyInput): Promise<CreatedApiKey> {
+      return http.send('post', 'api_key', createdApiKeySchema, input)
+    },
+    /** Changes what is given and keeps the rest, expiry included (read first, as EMQX would reset it). */
+    async update(name: string, change: ApiKeyChange): Promise<ApiKey> {
+      const current = await get(name)
+      const expiredAt = change.expired_at ?? (neverExpires(current.expired_at) ? 'infinity' : current.expired_at!)
+      return http.send('put', path(name), apiKeySchema, { ...change, expired_at: expiredAt })
+    },
+    /** 404 NOT_FOUND when there is no key of that name. */
+    delete(name: string): Promise<void> {
+      return http.send('delete', path(name), null)
+    },
+    /** Key names containing `query`, for completion. */
+    async suggest(query: string, signal?: AbortSignal): Promise<string[]> {
+      const needle = query.trim().toLowerCase()
+      const keys = await list(signal)
+      return keys.map((key) => key.name).filter((name) => name.toLowerCase().includes(needle)).slice(0, 10)
+    },
+  }
+}
+
+export type ApiKeysApi = ReturnType<typeof apiKeysApi>

@@ -1,0 +1,168 @@
+// The API key commands run as the palette, scripts and the CLI run them (`validateArgs`, then
+// `run`), through the real API module, against the real embedded server: each key is checked by
+// what a client using it with HTTP Basic then gets.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expiryValue, isExpiry, notInPast } from '../commands/apiKeys.ts'
+import { getCommand, validateArgs } from '../commands/registry.ts'
+import { createApi, type Api } from '../src/api/index.ts'
+import type { CreatedApiKey } from '../src/api/apiKeys.ts'
+import { ApiError, createHttp } from '../src/api/http.ts'
+import { startTestServer, type TestServer } from './support/server.ts'
+
+let ts: TestServer
+let api: Api
+
+beforeAll(async () => {
+  ts = await startTestServer()
+  const session = await ts.login()
+  api = createApi(createHttp({ origin: ts.url, credentials: () => ({ kind: 'token', token: session.token }) }))
+})
+
+afterAll(async () => {
+  await ts?.close()
+})
+
+async function run(id: string, raw: Record<string, unknown> = {}): Promise<unknown> {
+  const command = getCommand(id)
+  if (!command) throw new Error(`no command ${id}`)
+  const validation = validateArgs(command, raw)
+  if (!validation.ok) throw new Error(`${id}: ${JSON.stringify(validation.errors)}`)
+  return command.run({ api }, validation.value)
+}
+
+function invalid(id: string, raw: Record<string, unknown>): string[] {
+  const validation = validateArgs(getCommand(id)!, raw)
+  return validation.ok ? [] : validation.errors.map((e) => `${e.field}:${e.key}`)
+}
+
+/** The API as a script using that key sees it. */
+function keyApi(key: { api_key: string; api_secret: string }): Api {
+  return createApi(createHttp({ origin: ts.url, credentials: () => ({ kind: 'apiKey', key: key.api_key, secret: key.api_secret }) }))
+}
+
+async function works(key: { api_key: string; api_secret: string }): Promise<boolean> {
+  try {
+    await keyApi(key).clients.list()
+    return true
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return false
+    throw error
+  }
+}
+
+describe('arguments as typed', () => {
+  it('refuses names and expiries the spec refuses, before anything runs', () => {
+    expect(invalid('apiKey.create', {})).toEqual(['name:err.nameRequired'])
+    expect(invalid('apiKey.create', { name: '' })).toEqual(['name:err.nameRequired'])
+    expect(invalid('apiKey.create', { name: '_leading' })).toEqual(['name:err.apiKeyName'])
+    expect(invalid('apiKey.create', { name: 'with space' })).toEqual(['name:err.apiKeyName'])
+    expect(invalid('apiKey.create', { name: 'k'.repeat(257) })).toEqual(['name:err.maxLength'])
+    expect(invalid('apiKey.create', { name: 'ok', expired_at: 'someday' })).toEqual(['expired_at:err.apiKeyExpiry'])
+    expect(invalid('apiKey.create', { name: 'ok', expired_at: '-1h' })).toEqual(['expired_at:err.expiryPast'])
+    expect(invalid('apiKey.update', { name: 'ok', expired_at: '2001-01-01T00:00:00Z' })).toEqual(['expired_at:err.expiryPast'])
+    expect(invalid('apiKey.create', { name: '9-lives_2', expired_at: '+30d', enable: 'no' })).toEqual([])
+  })
+
+  it('reads never, infinity, relative and RFC 3339 expiries as EMQX takes them', () => {
+    const now = Date.parse('2030-01-01T00:00:00Z')
+    expect(expiryValue('never', now)).toBe('infinity')
+    expect(expiryValue('infinity', now)).toBe('infinity')
+    expect(expiryValue('+1h', now)).toBe('2030-01-01T01:00:00Z')
+    expect(expiryValue('2031-02-03T04:05:06+08:00', now)).toBe('2031-02-02T20:05:06Z')
+    expect(isExpiry('NEVER')).toBe(true)
+    expect(isExpiry('next week')).toBe(false)
+    expect(notInPast('2029-12-31T23:59:59Z', now)).toBe(false)
+    expect(notInPast('+1s', now)).toBe(true)
+  })
+
+  it('marks disable, delete and update as dangerous with a text naming the key', () => {
+    for (const id of ['apiKey.disable', 'apiKey.delete', 'apiKey.update']) expect(getCommand(id)?.danger, id).toBe(true)
+    expect(getCommand('apiKey.create')?.danger).toBeFalsy()
+    expect(getCommand('apiKey.delete')?.describe?.({ name: 'ci' } as never)).toEqual({ key: 'cmd.apiKey.deleteDescribe', values: { name: 'ci' } })
+    expect(getCommand('apiKey.update')?.describe?.({ name: 'ci', enable: false } as never)).toEqual({
+      key: 'cmd.apiKey.disableDescribe',
+      values: { name: 'ci' },
+    })
+  })
+})
+
+describe('API key commands against the server', () => {
+  it('apiKey.create answers the secret once, and the key it makes works for HTTP Basic', async () => {
+    const created = (await run('apiKey.create', { name: 'deploy-bot', desc: 'deploys', expired_at: '+1d' })) as CreatedApiKey
+    expect(created).toMatchObject({ name: 'deploy-bot', desc: 'deploys', enable: true, expired: false })
+    expect(created.api_secret.length).toBeGreaterThan(30)
+    expect(Date.parse(String(created.expired_at)) - Date.now()).toBeGreaterThan(23 * 3600_000)
+    expect(await works(created)).toBe(true)
+
+    const again = await api.apiKeys.get('deploy-bot')
+    expect(again).not.toHaveProperty('api_secret')
+    expect(JSON.stringify(await api.apiKeys.list())).not.toContain(created.api_secret)
+  })
+
+  it('apiKey.create without an expiry makes a key that never expires; a taken name fails with the API error', async () => {
+    const created = (await run('apiKey.create', { name: 'forever' })) as CreatedApiKey
+    expect(created.expired_at).toBe('infinity')
+    const failure = await run('apiKey.create', { name: 'forever' }).catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(ApiError)
+    expect(failure).toMatchObject({ code: 'BAD_REQUEST', message: 'name_already_existed', status: 400 })
+  })
+
+  it('apiKey.disable refuses the key at once and apiKey.enable lets it back in', async () => {
+    const created = (await run('apiKey.create', { name: 'toggled' })) as CreatedApiKey
+    expect(await works(created)).toBe(true)
+    await run('apiKey.disable', { name: 'toggled' })
+    expect(await works(created)).toBe(false)
+    expect((await api.apiKeys.get('toggled')).enable).toBe(false)
+    await run('apiKey.enable', { name: 'toggled' })
+    expect(await works(created)).toBe(true)
+  })
+
+  it('apiKey.update changes only what it is given and keeps the expiry EMQX would reset', async () => {
+    const created = (await run('apiKey.create', { name: 'edited', desc: 'first', expired_at: '+2h' })) as CreatedApiKey
+    const expiry = Date.parse(String(created.expired_at))
+
+    await run('apiKey.update', { name: 'edited', desc: 'second' })
+    let key = await api.apiKeys.get('edited')
+    expect(key).toMatchObject({ desc: 'second', enable: true })
+    expect(Date.parse(String(key.expired_at))).toBe(expiry)
+
+    await run('apiKey.update', { name: 'edited', enable: 'false' })
+    key = await api.apiKeys.get('edited')
+    expect(key).toMatchObject({ desc: 'second', enable: false })
+    expect(Date.parse(String(key.expired_at))).toBe(expiry)
+    expect(await works(created)).toBe(false)
+
+    await run('apiKey.update', { name: 'edited', expired_at: 'never', enable: 'true' })
+    key = await api.apiKeys.get('edited')
+    expect(key).toMatchObject({ desc: 'second', enable: true, expired_at: 'infinity' })
+    expect(await works(created)).toBe(true)
+  })
+
+  it('apiKey.delete removes the key for good; deleting it again fails with NOT_FOUND', async () => {
+    const created = (await run('apiKey.create', { name: 'short-term' })) as CreatedApiKey
+    await run('apiKey.delete', { name: 'short-term' })
+    expect(await works(created)).toBe(false)
+    await expect(api.apiKeys.get('short-term')).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 })
+    await expect(run('apiKey.delete', { name: 'short-term' })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await expect(run('apiKey.update', { name: 'short-term', desc: 'x' })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+  })
+
+  it('completes key names from the live list', async () => {
+    await run('apiKey.create', { name: 'grafana-reader' })
+    await run('apiKey.create', { name: 'grafana-writer' })
+    const complete = getCommand('apiKey.delete')!.complete!.name!
+    expect((await complete(api, 'grafana', new AbortController().signal)).sort()).toEqual(['grafana-reader', 'grafana-writer'])
+    expect(await complete(api, 'WRITER', new AbortController().signal)).toEqual(['grafana-writer'])
+    expect(await complete(api, 'nothing-like-this', new AbortController().signal)).toEqual([])
+  })
+
+  it('cannot be run with an API key, as EMQX refuses keys on /api_key', async () => {
+    const created = (await run('apiKey.create', { name: 'not-a-manager' })) as CreatedApiKey
+    const viaKey = keyApi(created)
+    const command = getCommand('apiKey.create')!
+    const validation = validateArgs(command, { name: 'made-by-a-key' })
+    if (!validation.ok) throw new Error('invalid')
+    await expect(command.run({ api: viaKey }, validation.value)).rejects.toMatchObject({ code: 'API_KEY_NOT_ALLOW', status: 401 })
+    await expect(api.apiKeys.get('made-by-a-key')).rejects.toMatchObject({ code: 'NOT_FOUND' })
+  })
+})
