@@ -129,6 +129,7 @@ async function runCommand(file: string, flags: RunFlags, io: Io): Promise<number
     return usageError(`${dangerous.length} dangerous step${dangerous.length === 1 ? '' : 's'} (${lines}); run again with --yes to confirm. Nothing ran.`)
   }
 
+  const width = out.stepWidth(steps)
   let api
   try {
     api = await connect(url, choice)
@@ -143,7 +144,7 @@ async function runCommand(file: string, flags: RunFlags, io: Io): Promise<number
     dryRun,
     continueOnError: Boolean(flags['continue-on-error']),
     confirmDanger: Boolean(flags.yes),
-    onStep: (result) => (json ? emit(out.stepJson(result)) : io.stdout(out.stepLine(result))),
+    onStep: (result) => (json ? emit(out.stepJson(result)) : io.stdout(out.stepLine(result, width))),
   })
   if (json) emit(out.summaryJson(run, dryRun))
   else io.stdout(out.summaryLine(run, dryRun))

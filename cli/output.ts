@@ -51,14 +51,19 @@ function stepWords(step: PlanStep): string {
   return step.text.trim()
 }
 
-/** The plan as a table: number, line, the step as written, and what it will do; `!` marks danger. */
+/** How wide the step column is, so the plan and the results line up. */
+export function stepWidth(steps: readonly PlanStep[]): number {
+  return Math.min(60, Math.max(0, ...steps.map((s) => stepWords(s).length)))
+}
+
+/** The plan as a table: number, line, the step as written, and what it will do, dangerous steps marked. */
 export function planLines(steps: readonly PlanStep[], source: string): string[] {
-  const width = Math.min(60, Math.max(0, ...steps.map((s) => stepWords(s).length)))
+  const width = stepWidth(steps)
   const lines = [`Plan: ${steps.length} step${steps.length === 1 ? '' : 's'} from ${source}`]
   steps.forEach((step, i) => {
-    const mark = step.confirm ? '!' : ' '
+    const mark = step.danger ? 'danger' : step.confirm ? 'confirm' : ''
     const words = stepWords(step)
-    lines.push(`${mark} ${String(i + 1).padStart(3)}  line ${String(step.line).padEnd(4)} ${words.padEnd(width)}  ${text(step.describe)}`)
+    lines.push(`${mark.padEnd(9)} ${String(i + 1).padStart(3)}  line ${String(step.line).padEnd(4)} ${words.padEnd(width)}  ${text(step.describe)}`)
   })
   return lines
 }
@@ -84,13 +89,13 @@ function compact(value: unknown, max = 200): string {
   return json.length > max ? `${json.slice(0, max - 1)}…` : json
 }
 
-export function stepLine(result: StepResult): string {
-  const head = `${result.status.padEnd(9)} ${String(result.index + 1).padStart(3)}  line ${String(result.step.line).padEnd(4)} ${stepWords(result.step)}`
+export function stepLine(result: StepResult, width = 0): string {
+  const head = `${result.status.padEnd(9)} ${String(result.index + 1).padStart(3)}  line ${String(result.step.line).padEnd(4)} ${stepWords(result.step).padEnd(width)}`
   const tail: string[] = []
   if (result.error) tail.push(result.error.message && result.error.message !== result.error.code ? `${result.error.code}: ${result.error.message}` : result.error.code)
   else if (result.result !== undefined && result.status === 'ok') tail.push(compact(result.result))
   for (const warning of result.warnings ?? []) tail.push(`warning: ${text(warning)}`)
-  return tail.length ? `${head}  ${tail.join('; ')}` : head
+  return tail.length ? `${head}  ${tail.join('; ')}` : head.trimEnd()
 }
 
 export function stepJson(result: StepResult): Record<string, unknown> {

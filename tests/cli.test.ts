@@ -68,6 +68,18 @@ describe('emqx-console commands', () => {
     for (const command of listCommands()) expect(result.stdout).toContain(command.id)
   })
 
+  it('starts Node again with --experimental-strip-types where types are not stripped by default (Node 22.12)', async () => {
+    const result = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--no-experimental-strip-types', BIN, 'commands', '--json'], { env: { PATH: process.env.PATH ?? '' } })
+      let stdout = ''
+      child.stdout.on('data', (chunk) => (stdout += chunk))
+      child.on('error', reject)
+      child.on('close', (code) => resolve({ code, stdout }))
+    })
+    expect(result.code).toBe(0)
+    expect(JSON.parse(result.stdout).map((c: { id: string }) => c.id)).toEqual(listCommands().map((c) => c.id))
+  })
+
   it('prints usage and exits 2 for a verb it does not know', async () => {
     const result = await cli(['frobnicate'])
     expect(result.code).toBe(2)
@@ -185,7 +197,7 @@ describe('emqx-console run', () => {
     const script = 'banned.create clientid before-danger\nclient.kick refused-victim\n'
     const result = await cli(['run', '-', ...login()], { stdin: script })
     expect(result.code).toBe(2)
-    expect(result.stdout).toMatch(/^! +2 +line 2 +client\.kick refused-victim +Disconnect client refused-victim and clear its session$/m)
+    expect(result.stdout).toMatch(/^danger +2 +line 2 +client\.kick refused-victim +Disconnect client refused-victim and clear its session$/m)
     expect(result.stderr).toContain('--yes')
     expect(await bans()).toEqual([])
     expect((await s.api.get('/clients/refused-victim')).status).toBe(200)
