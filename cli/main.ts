@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util'
 import { commandsByGroup, listCommands } from '../commands/registry.ts'
 import { planScript } from '../commands/script/plan.ts'
 import { executePlan, stepError } from '../commands/script/execute.ts'
+import { ApiError } from '../src/api/http.ts'
 import { chooseCredentials, connect, normalizeUrl } from './connect.ts'
 import * as out from './output.ts'
 
@@ -136,7 +137,8 @@ async function runCommand(file: string, flags: RunFlags, io: Io): Promise<number
   } catch (error) {
     const { code, message } = stepError(error)
     if (json) emit({ type: 'error', code, message })
-    io.stderr(`emqx-console: cannot connect to ${normalizeUrl(url)}: ${code === message ? code : `${code}: ${message}`}`)
+    const what = error instanceof ApiError && error.status !== 0 ? `login to ${normalizeUrl(url)} failed` : `cannot reach ${normalizeUrl(url)}`
+    io.stderr(`emqx-console: ${what}: ${code === message ? code : `${code}: ${message}`}`)
     return EXIT_FAILED
   }
 

@@ -247,7 +247,7 @@ describe('emqx-console run', () => {
       stdin: 'banned.create clientid never',
     })
     expect(refused.code).toBe(1)
-    expect(refused.stderr).toContain('cannot connect')
+    expect(refused.stderr).toMatch(/login to http:\/\/127\.0\.0\.1:\d+ failed: BAD_USERNAME_OR_PWD/)
     const noCredentials = await cli(['run', '-', '--url', s.t.url], { stdin: 'banned.create clientid never' })
     expect(noCredentials.code).toBe(2)
     expect(noCredentials.stderr).toContain('--username/--password or --api-key/--api-secret')

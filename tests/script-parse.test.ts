@@ -66,8 +66,8 @@ describe('parsing script lines', () => {
     expect(argsOf('msg.send "qos=1"')).toEqual({ topic: 'qos=1' })
   })
 
-  it('accepts Windows line ends and tabs between words', () => {
-    expect(parse('client.kick\ta\r\nclient.kick b\r\n').lines.map(rawArgs)).toEqual([{ clientid: 'a' }, { clientid: 'b' }])
+  it('accepts Windows line ends, a byte order mark and tabs between words', () => {
+    expect(parse('\uFEFFclient.kick\ta\r\nclient.kick b\r\n').lines.map(rawArgs)).toEqual([{ clientid: 'a' }, { clientid: 'b' }])
   })
 
   it('records the column where each argument value starts', () => {

@@ -222,7 +222,8 @@ function parseLine(text: string, line: number, registry: Registry): { parsed?: P
 export function parseScript(text: string, registry: Registry = defaultRegistry): ParseResult {
   const lines: ParsedLine[] = []
   const errors: ScriptError[] = []
-  text.split(/\r?\n/).forEach((content, index) => {
+  // A byte order mark from a Windows editor is not part of the first command.
+  text.replace(/^\uFEFF/, '').split(/\r?\n/).forEach((content, index) => {
     const result = parseLine(content, index + 1, registry)
     if (result.parsed) lines.push(result.parsed)
     errors.push(...result.errors)
