@@ -10,6 +10,18 @@ export interface UiEffects {
   setSetting(key: 'theme', value: 'light' | 'dark'): void
   setSetting(key: 'syncOsTheme', value: boolean): void
   logout(): Promise<void>
+  /** The palette's command history and script view (commands/history.ts). */
+  history?: HistoryEffects
+}
+
+export interface HistoryEffects {
+  /** Opens the palette on the history. */
+  show(): void
+  /** Opens the palette's script view holding `text`. */
+  openScript(text: string): void
+  /** Copies the entries numbered `from`..`to` (open ends reach the ends) as a script; resolves to how many. */
+  copy(range: { from?: number; to?: number }): Promise<number>
+  clear(): void
 }
 
 export interface CommandContext {

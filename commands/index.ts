@@ -13,6 +13,7 @@ import { apiKeyCommands } from './apiKeys.ts'
 import { mqttCommands } from './mqtt.ts'
 import { settingsCommands } from './settings.ts'
 import { logout } from './session.ts'
+import { historyCommands } from './history.ts'
 
 // A command's argument type appears both in and out (`args`, `describe`), which makes
 // Command<S> invariant in S; the list holds them by their common shape.
@@ -34,4 +35,5 @@ export const allCommands: AnyCommand[] = [
   ...erase(apiKeyCommands),
   ...erase(settingsCommands),
   ...erase([logout]),
+  ...erase(historyCommands),
 ]

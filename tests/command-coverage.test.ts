@@ -41,6 +41,12 @@ const operations: Record<string, string> = {
   'enable an API key (PUT /api_key/{name} enable=true)': 'apiKey.enable',
   'disable an API key (PUT /api_key/{name} enable=false)': 'apiKey.disable',
   'delete an API key (DELETE /api_key/{name})': 'apiKey.delete',
+
+  // Issue 4: the command history and the script view (browser only).
+  'show the command history': 'history.show',
+  'copy a range of the history as a script': 'history.copy',
+  'clear the command history': 'history.clear',
+  'open the script view': 'script.open',
 }
 
 /**

@@ -96,7 +96,7 @@ describe('history serialisation', () => {
     expect(parseHistory('not json')).toEqual([])
     expect(parseHistory('{"seq":1}')).toEqual([])
     const good = build(2)
-    const mixed = JSON.stringify([good[1], { seq: 'x' }, null, { ...good[0], source: 'elsewhere' }, good[0], good[1]])
+    const mixed = JSON.stringify([good[1], { seq: 'x' }, null, { ...good[0], source: 'link' }, good[0], good[1]])
     // Sorted by number, duplicates and unknown sources dropped.
     expect(parseHistory(mixed)).toEqual(good)
   })

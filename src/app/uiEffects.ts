@@ -7,6 +7,7 @@ import { loggingOutAtom, sessionAtom } from '../state/session.ts'
 import { saveSetting, type SettingValues } from '../state/settings.ts'
 import { notify } from '../state/notifications.ts'
 import { useApi } from './useApi.ts'
+import { historyEffects } from './palette/request.ts'
 
 export function useUiEffects(): UiEffects {
   const router = useRouter()
@@ -34,6 +35,7 @@ export function useUiEffects(): UiEffects {
         notify(store, { kind: 'success', text: { key: 'session.loggedOut' } })
         await router.navigate({ to: '/login', replace: true })
       },
+      history: historyEffects(store),
     }),
     [router, store, api],
   )

@@ -113,8 +113,9 @@ const redirectRoutes: AnyRoute[] = Object.keys(redirects).map((from) =>
   createRoute({
     getParentRoute: () => appRoute,
     path: from,
-    beforeLoad: () => {
-      throw redirect({ to: finalRedirect(from), replace: true })
+    // The query goes along, so a deep link to `/?cmd=…` still arrives (src/app/deeplink.ts).
+    beforeLoad: ({ location }) => {
+      throw redirect({ href: `${finalRedirect(from)}${location.searchStr}`, replace: true })
     },
   }),
 )

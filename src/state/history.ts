@@ -1,6 +1,6 @@
-// The command history: every command that ran (from the palette, a button, a shortcut, a script or
-// a deep link) with its validated arguments, its outcome and when. Kept in localStorage, bounded
-// (oldest dropped), so an incident's actions can be reviewed and copied back out as a script.
+// The command history: every command that ran (from the palette, a button, a shortcut or a script)
+// with its validated arguments, its outcome and when. Kept in localStorage, bounded (oldest
+// dropped), so an incident's actions can be reviewed and copied back out as a script.
 import { atom } from 'jotai'
 import type { Store } from 'jotai'
 import * as v from 'valibot'
@@ -11,7 +11,7 @@ export const HISTORY_LIMIT = 1000
 /** Longest result summary kept per entry, in characters. */
 export const SUMMARY_LIMIT = 200
 
-export const historySources = ['palette', 'button', 'shortcut', 'script', 'link'] as const
+export const historySources = ['palette', 'button', 'shortcut', 'script'] as const
 export type HistorySource = (typeof historySources)[number]
 
 export const historyEntrySchema = v.object({
