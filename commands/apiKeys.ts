@@ -4,6 +4,7 @@
 import * as v from 'valibot'
 import { defineCommand, type Completer } from './define.ts'
 import { parseDateInput, resolveDateInput, type FieldKind } from './args.ts'
+import type { CreatedApiKey } from '../src/api/apiKeys.ts'
 
 /** SPEC section 5: letters, digits, '-' and '_', starting with a letter or a digit; EMQX allows 256. */
 export const API_KEY_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/
@@ -72,7 +73,10 @@ export const createApiKey = defineCommand({
   }),
   positional: ['name'],
   aliases: ['api key', 'new api key', 'token', 'credentials', 'API 密钥', '密钥'],
-  // The result holds `api_secret`: EMQX answers it this once and never again.
+  // The result holds `api_secret`: EMQX answers it this once and never again, so it is shown now
+  // (notification until dismissed, terminal line, the CLI's output) and kept nowhere.
+  secretResult: true,
+  resultText: (key: CreatedApiKey) => ({ key: 'cmd.apiKey.created', values: { name: key.name, key: key.api_key, secret: key.api_secret } }),
   run: (ctx, { name, desc, expired_at, enable }) =>
     ctx.api.apiKeys.create({ name, enable, expired_at: expiryValue(expired_at), ...(desc !== undefined ? { desc } : {}) }),
 })

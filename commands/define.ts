@@ -65,6 +65,13 @@ export interface Command<S extends ArgsSchema = ArgsSchema, R = unknown> {
   /** What a confirmation or plan line says this run will do. */
   describe?(args: v.InferOutput<S>): Text
   run(ctx: CommandContext, args: v.InferOutput<S>): Promise<R>
+  /** What the success notification and the terminal line say about the result (default: nothing). */
+  resultText?(result: R): Text
+  /**
+   * The result holds a secret shown this once (an API key's secret): its notification stays until
+   * dismissed, and the history keeps no result of this command.
+   */
+  secretResult?: boolean
 }
 
 export type AnyCommand = Command<ArgsSchema, unknown>

@@ -7,6 +7,10 @@ import { getCommand, validateArgs } from '../commands/registry.ts'
 import { createApi, type Api } from '../src/api/index.ts'
 import type { CreatedApiKey } from '../src/api/apiKeys.ts'
 import { ApiError, createHttp } from '../src/api/http.ts'
+import { executeCommand } from '../src/app/commands/runner.ts'
+import type { HistoryInput } from '../src/state/history.ts'
+import type { NotificationInput } from '../src/state/notifications.ts'
+import { createTerminalLog } from '../src/state/terminalLog.ts'
 import { startTestServer, type TestServer } from './support/server.ts'
 
 let ts: TestServer
@@ -87,6 +91,27 @@ describe('arguments as typed', () => {
 })
 
 describe('API key commands against the server', () => {
+  it('apiKey.create run by the console shows the secret once, until dismissed, and keeps it out of the history', async () => {
+    const notes: NotificationInput[] = []
+    const recorded: HistoryInput[] = []
+    const log = createTerminalLog(10)
+    const t = (key: string, values?: Record<string, string | number>) => `${key}${values ? ` ${JSON.stringify(values)}` : ''}`
+    const deps = { ctx: { api }, confirm: async () => true, notify: (n: NotificationInput) => void notes.push(n), log, t, record: (e: HistoryInput) => void recorded.push(e) }
+    const run = await executeCommand(getCommand('apiKey.create')!, { name: 'shown-once', expired_at: 'never' }, deps)
+    if (!run.ok) throw new Error(JSON.stringify(run.error))
+    const { api_key, api_secret } = run.result as CreatedApiKey
+
+    expect(notes).toHaveLength(1)
+    expect(notes[0]).toMatchObject({ kind: 'success', timeout: 0 })
+    expect(String(notes[0].text)).toContain(api_secret)
+    expect(log.entries()[0]).toMatchObject({ source: 'apiKey.create', status: 'ok' })
+    expect(log.entries()[0].message).toContain(api_secret)
+    expect(log.entries()[0].message).toContain(api_key)
+    expect(recorded).toHaveLength(1)
+    expect(recorded[0]).toMatchObject({ id: 'apiKey.create', ok: true, args: { name: 'shown-once', expired_at: 'never', enable: true } })
+    expect(JSON.stringify(recorded)).not.toContain(api_secret)
+  })
+
   it('apiKey.create answers the secret once, and the key it makes works for HTTP Basic', async () => {
     const created = (await run('apiKey.create', { name: 'deploy-bot', desc: 'deploys', expired_at: '+1d' })) as CreatedApiKey
     expect(created).toMatchObject({ name: 'deploy-bot', desc: 'deploys', enable: true, expired: false })

@@ -103,10 +103,18 @@ export async function executeCommand<S extends ArgsSchema, R>(
 
   try {
     const result = await command.run(deps.ctx, args)
-    log.append({ source: command.id, args: argText, status: 'ok' })
-    deps.record?.({ id: command.id, args: args as Record<string, unknown>, ok: true, result, source: options.source ?? 'button' })
+    const said = command.resultText?.(result)
+    const resultMessage = said ? translateText(said, t) : undefined
+    log.append({ source: command.id, args: argText, status: 'ok', ...(resultMessage ? { message: resultMessage } : {}) })
+    // A secret (an API key's) is shown once, here: never kept in the history (localStorage).
+    deps.record?.({ id: command.id, args: args as Record<string, unknown>, ok: true, ...(command.secretResult ? {} : { result }), source: options.source ?? 'button' })
     if (!command.needsUi) deps.changed?.()
-    if (options.notifySuccess ?? !command.needsUi) deps.notify({ kind: 'success', text: t('notify.succeeded', { title }) })
+    if (options.notifySuccess ?? !command.needsUi)
+      deps.notify({
+        kind: 'success',
+        text: resultMessage ? t('notify.succeededWith', { title, result: resultMessage }) : t('notify.succeeded', { title }),
+        ...(command.secretResult ? { timeout: 0 } : {}),
+      })
     return { ok: true, result }
   } catch (error) {
     const message = errorMessage(error, t)
