@@ -2,7 +2,8 @@
 import * as v from 'valibot'
 import { defineCommand } from './define.ts'
 import { banKinds } from '../src/api/banned.ts'
-import { completeClientId } from './clients.ts'
+import { completeClientId, completePeerhost, completeUsername } from './clients.ts'
+import type { Completer } from './define.ts'
 
 const RELATIVE = /^\+(\d+)(s|m|h|d|w)$/
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$/
@@ -27,6 +28,13 @@ export function parseUntil(text: string, now: number = Date.now()): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 }
 
+/** Who to ban, by what `as` says: client ids, usernames or source addresses of connected clients. */
+const completeWho: Completer = (api, query, signal, args) => {
+  if (args?.as === 'username') return completeUsername(api, query, signal)
+  if (args?.as === 'peerhost') return completePeerhost(api, query, signal)
+  return completeClientId(api, query, signal)
+}
+
 const who = () => v.pipe(v.string(), v.title('form.field.banWho'), v.minLength(1, 'err.bannedValue'))
 const as = () => v.optional(v.pipe(v.picklist(banKinds, 'err.oneOf'), v.title('form.field.banAs')), 'clientid')
 
@@ -44,7 +52,7 @@ export const createBan = defineCommand({
   }),
   positional: ['as', 'who'],
   aliases: ['ban', 'block', 'blacklist', '黑名单', '封禁'],
-  complete: { who: completeClientId },
+  complete: { who: completeWho },
   run: (ctx, { as, who, reason, until }) =>
     ctx.api.banned.create({
       as,
@@ -63,9 +71,14 @@ export const deleteBan = defineCommand({
   danger: true,
   aliases: ['unban', 'unblock', '解封'],
   complete: {
-    who: async (api, query, signal) => {
+    who: async (api, query, signal, args) => {
       const page = await api.banned.list({ page: 1, limit: 1000 }, signal)
-      return page.data.map((ban) => ban.who).filter((w) => w.includes(query.trim())).slice(0, 10)
+      const as = args?.as || undefined
+      return page.data
+        .filter((ban) => !as || ban.as === as)
+        .map((ban) => ban.who)
+        .filter((w) => w.includes(query.trim()))
+        .slice(0, 10)
     },
   },
   describe: ({ as, who }) => ({ key: 'cmd.banned.deleteDescribe', values: { as, who } }),

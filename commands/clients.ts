@@ -35,6 +35,26 @@ export const subscriptionOptionArgs = () => ({
 export const completeClientId: Completer = (api, query, signal) => api.clients.suggest(query, signal)
 export const completeTopic: Completer = (api, query, signal) => api.topics.suggest(query, signal)
 
+/** Usernames of clients whose username contains the query (EMQX's like_username). */
+export const completeUsername: Completer = async (api, query, signal) => {
+  const page = await api.clients.list({ like_username: query.trim(), page: 1, limit: 50 }, signal)
+  return [...new Set(page.data.map((c) => c.username).filter((u): u is string => typeof u === 'string' && u !== ''))].slice(0, 10)
+}
+
+/** Source addresses of clients whose address contains the query (EMQX's like_ip_address). */
+export const completePeerhost: Completer = async (api, query, signal) => {
+  const page = await api.clients.list({ like_ip_address: query.trim(), page: 1, limit: 50 }, signal)
+  return [...new Set(page.data.map((c) => c.ip_address).filter((ip): ip is string => typeof ip === 'string' && ip !== ''))].slice(0, 10)
+}
+
+/** The topic filters the client named in the other arguments is subscribed to (unsubscribe offers only those). */
+export const completeClientTopic: Completer = async (api, query, signal, args) => {
+  const clientid = args?.clientid?.trim()
+  if (!clientid) return completeTopic(api, query, signal)
+  const subscriptions = await api.clients.subscriptions(clientid, signal)
+  return subscriptions.map((s) => s.topic).filter((topic) => topic.includes(query.trim())).slice(0, 10)
+}
+
 /** Disconnects a client and clears its session (SPEC 4: a client can be kicked out). */
 export const kickClient = defineCommand({
   id: 'client.kick',
@@ -70,7 +90,7 @@ export const unsubscribeClient = defineCommand({
   positional: ['clientid', 'topic'],
   danger: true,
   aliases: ['unsubscribe', 'unsub', '取消订阅'],
-  complete: { clientid: completeClientId, topic: completeTopic },
+  complete: { clientid: completeClientId, topic: completeClientTopic },
   describe: ({ clientid, topic }) => ({ key: 'cmd.client.unsubscribeDescribe', values: { clientid, topic } }),
   run: (ctx, { clientid, topic }) => ctx.api.clients.unsubscribe(clientid, topic),
 })

@@ -10,6 +10,8 @@ export interface UiEffects {
   setSetting(key: 'theme', value: 'light' | 'dark'): void
   setSetting(key: 'syncOsTheme', value: boolean): void
   logout(): Promise<void>
+  /** Opens the `?` sheet of keyboard shortcuts. */
+  showShortcuts?(): void
   /** The palette's command history and script view (commands/history.ts). */
   history?: HistoryEffects
 }
@@ -32,7 +34,8 @@ export interface CommandContext {
 /** Every command's arguments are an object schema; fields become the argument form. */
 export type ArgsSchema = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>
 
-export type Completer = (api: Api, query: string, signal: AbortSignal) => Promise<string[]>
+/** Suggestions for one argument; `args` are the other arguments as typed so far (raw strings). */
+export type Completer = (api: Api, query: string, signal: AbortSignal, args?: Readonly<Record<string, string>>) => Promise<string[]>
 
 /** A translatable text: an i18n key with interpolation values. */
 export interface Text {

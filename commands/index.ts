@@ -13,6 +13,7 @@ import { apiKeyCommands } from './apiKeys.ts'
 import { mqttCommands } from './mqtt.ts'
 import { settingsCommands } from './settings.ts'
 import { logout } from './session.ts'
+import { helpCommands } from './help.ts'
 import { historyCommands } from './history.ts'
 
 // A command's argument type appears both in and out (`args`, `describe`), which makes
@@ -35,5 +36,6 @@ export const allCommands: AnyCommand[] = [
   ...erase(apiKeyCommands),
   ...erase(settingsCommands),
   ...erase([logout]),
+  ...erase(helpCommands),
   ...erase(historyCommands),
 ]

@@ -47,6 +47,9 @@ const operations: Record<string, string> = {
   'copy a range of the history as a script': 'history.copy',
   'clear the command history': 'history.clear',
   'open the script view': 'script.open',
+
+  // Issue 4: keyboard help.
+  'show every keyboard shortcut (the ? sheet)': 'help.shortcuts',
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { matchScore, pushRecent, rank, type RankItem } from '../src/app/palette/rank.ts'
+import { matchScore, pushRecent, rank, recentOf, usageOf, type RankItem } from '../src/app/palette/rank.ts'
+import { paletteUsage } from '../src/app/palette/recent.ts'
 
 const items: RankItem[] = [
   { id: 'go.clients', titles: ['Clients', '客户端'], aliases: ['/clients/list'] },
@@ -73,5 +74,53 @@ describe('palette ranking', () => {
     expect(pushRecent(['a', 'b', 'c'], 'b')).toEqual(['b', 'a', 'c'])
     expect(pushRecent(['a', 'b', 'c'], 'd', 3)).toEqual(['d', 'a', 'b'])
     expect(pushRecent([], 'a')).toEqual(['a'])
+  })
+})
+
+describe('palette ranking with the command history', () => {
+  const history = (ids: string[], start = 1000) => ids.map((id, i) => ({ id, time: start + i }))
+
+  it('counts runs per command and orders recent ones by their latest run', () => {
+    const usage = usageOf(history(['client.kick', 'go.clients', 'client.kick', 'settings.theme']))
+    expect(usage.get('client.kick')).toEqual({ count: 2, last: 1002 })
+    expect(recentOf(usage)).toEqual(['settings.theme', 'client.kick', 'go.clients'])
+  })
+
+  it('lifts a frequently used command above an equally good match', () => {
+    const two: RankItem[] = [
+      { id: 'a.theme', titles: ['Theme A'] },
+      { id: 'b.theme', titles: ['Theme B'] },
+    ]
+    const usage = usageOf(history(['b.theme', 'b.theme', 'b.theme']))
+    expect(rank(two, 'theme', [], usage).map((r) => r.item.id)).toEqual(['b.theme', 'a.theme'])
+  })
+
+  it('does not let frequency outrank a much better match', () => {
+    const usage = usageOf(history(Array(50).fill('go.slowSubConfig')))
+    expect(rank(items, 'logout', [], usage).map((r) => r.item.id)).toEqual(['session.logout'])
+    expect(rank(items, 'kick', [], usage)[0].item.id).toBe('client.kick')
+  })
+
+  it('orders an empty query recent first, then by number of runs', () => {
+    const usage = usageOf(history(['settings.theme', 'settings.theme', 'settings.theme', 'go.slowSubConfig']))
+    expect(rank(items, '', ['session.logout'], usage).map((r) => r.item.id)).toEqual([
+      'session.logout',
+      'settings.theme',
+      'go.slowSubConfig',
+      'go.clients',
+      'client.kick',
+    ])
+  })
+
+  it('matches the Chinese title while the console is in English and the English one in Chinese', () => {
+    // Titles hold both languages whatever the UI language, so either can be typed.
+    expect(ids('踢除')).toEqual(['client.kick'])
+    expect(ids('subscription settings')).toEqual(['go.slowSubConfig'])
+  })
+
+  it('takes recent ids from the history first, then the palette list, without repeats', () => {
+    const { recent, usage } = paletteUsage(history(['go.clients', 'client.kick']), ['session.logout', 'client.kick'])
+    expect(recent).toEqual(['client.kick', 'go.clients', 'session.logout'])
+    expect(usage.get('go.clients')?.count).toBe(1)
   })
 })

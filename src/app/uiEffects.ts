@@ -7,6 +7,7 @@ import { loggingOutAtom, sessionAtom } from '../state/session.ts'
 import { saveSetting, type SettingValues } from '../state/settings.ts'
 import { notify } from '../state/notifications.ts'
 import { useApi } from './useApi.ts'
+import { shortcutSheetOpenAtom } from './help/ShortcutSheet.tsx'
 import { historyEffects } from './palette/request.ts'
 
 export function useUiEffects(): UiEffects {
@@ -34,6 +35,9 @@ export function useUiEffects(): UiEffects {
         }
         notify(store, { kind: 'success', text: { key: 'session.loggedOut' } })
         await router.navigate({ to: '/login', replace: true })
+      },
+      showShortcuts() {
+        store.set(shortcutSheetOpenAtom, true)
       },
       history: historyEffects(store),
     }),

@@ -16,6 +16,8 @@ export interface ConfirmRequest {
   danger?: boolean
   /** Translated label of the confirm button; default "Confirm". */
   confirmLabel?: string
+  /** What each row of a bulk run will do, listed under the text (the first BULK_LISTED of them). */
+  items?: string[]
 }
 
 interface Pending extends ConfirmRequest {
@@ -99,6 +101,7 @@ function ConfirmDialog({ request }: { request: Pending }) {
           <p className="confirm-text" id={textId}>
             {request.text}
           </p>
+          {request.items && <ConfirmItems items={request.items} />}
         </div>
         <div className="dialog-footer">
           <button ref={cancelRef} type="button" className="btn" onClick={() => request.resolve(false)}>
@@ -115,5 +118,19 @@ function ConfirmDialog({ request }: { request: Pending }) {
         </div>
       </div>
     </div>
+  )
+}
+
+/** The rows a bulk confirmation is about: the first ten by name, then how many more. */
+export function ConfirmItems({ items }: { items: readonly string[] }) {
+  const { t } = useTranslation()
+  const shown = items.slice(0, 10)
+  return (
+    <ul className="confirm-items">
+      {shown.map((item, i) => (
+        <li key={i}>{item}</li>
+      ))}
+      {items.length > shown.length && <li className="muted">{t('confirm.more', { count: items.length - shown.length })}</li>}
+    </ul>
   )
 }

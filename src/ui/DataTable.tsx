@@ -32,6 +32,7 @@ import {
   type KeyboardEvent,
   type MouseEvent,
   type ReactNode,
+  type RefObject,
 } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ColumnChooser, type ChooserColumn } from './ColumnChooser.tsx'
@@ -113,6 +114,35 @@ export interface DataTableProps<T extends RowData> {
   label?: string
   /** Overrides the empty text ('No data'). */
   emptyText?: ReactNode
+  /** The screen's filter field: `/` focuses it. */
+  filterRef?: RefObject<HTMLElement | null>
+  /**
+   * The screen's main table: j, k and the arrows move into it when nothing else has focus (as on
+   * GitHub lists), and `/` works from anywhere on the page.
+   */
+  pageKeys?: boolean
+}
+
+/** The table's keys, for the `?` sheet: the same list the handler below implements. */
+export const tableKeys: readonly { keys: string[][]; label: string }[] = [
+  { keys: [['↓'], ['j']], label: 'help.table.down' },
+  { keys: [['↑'], ['k']], label: 'help.table.up' },
+  { keys: [['Home'], ['End']], label: 'help.table.ends' },
+  { keys: [['PageUp'], ['PageDown']], label: 'help.table.page' },
+  { keys: [['Enter']], label: 'help.table.open' },
+  { keys: [['X'], ['Space']], label: 'help.table.select' },
+  { keys: [['Shift', 'X']], label: 'help.table.selectRange' },
+  { keys: [['Esc']], label: 'help.table.clear' },
+  { keys: [['/']], label: 'help.table.filter' },
+]
+
+/** Typing in a field or a dialog being open: the page's single-key shortcuts stay off. */
+function keysBlocked(target: EventTarget | null): boolean {
+  if (document.querySelector('[aria-modal="true"]')) return true
+  if (!(target instanceof HTMLElement)) return false
+  if (target.isContentEditable) return true
+  if (target.classList.contains('xterm-helper-textarea')) return false
+  return ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)
 }
 
 const HEADER_HEIGHT = 36
@@ -206,6 +236,8 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     maxHeight = 'calc(100vh - 280px)',
     label,
     emptyText,
+    filterRef,
+    pageKeys = false,
   } = props
   const { t } = useTranslation()
   const domId = useId()
@@ -282,6 +314,30 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     [rows.length, virtualizer],
   )
   const pageRows = Math.max(1, Math.floor(((scrollRef.current?.clientHeight ?? 400) - HEADER_HEIGHT) / rowHeight))
+  // Where a Shift+x range starts: the row last toggled.
+  const anchor = useRef(-1)
+
+  // Page-wide keys of the main table: `/` to the filter; j/k/arrows into the table from nowhere.
+  useEffect(() => {
+    if (!pageKeys && !filterRef) return
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.isComposing) return
+      if (keysBlocked(event.target)) return
+      if (event.key === '/' && filterRef?.current) {
+        event.preventDefault()
+        filterRef.current.focus()
+        if (filterRef.current instanceof HTMLInputElement) filterRef.current.select()
+        return
+      }
+      const nowhere = event.target === document.body || event.target === document.documentElement || event.target === null
+      if (pageKeys && nowhere && ['j', 'k', 'ArrowDown', 'ArrowUp'].includes(event.key) && scrollRef.current) {
+        event.preventDefault()
+        scrollRef.current.focus()
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [pageKeys, filterRef])
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.target !== event.currentTarget) return
@@ -316,12 +372,36 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
         break
       }
       case ' ':
-      case 'x': {
+      case 'x':
+      case 'X': {
         const row = rows[current]
-        if (row && selectable) row.toggleSelected()
-        else handled = false
+        if (!row || !selectable) {
+          handled = false
+          break
+        }
+        if (event.shiftKey && anchor.current >= 0 && anchor.current !== current) {
+          // Shift+x: the rows from the last toggled one to here take that row's new state.
+          const on = rows[anchor.current]?.getIsSelected() ?? true
+          const [from, to] = anchor.current < current ? [anchor.current, current] : [current, anchor.current]
+          table.setRowSelection((old) => {
+            const next = { ...old }
+            for (let i = from; i <= to; i++) {
+              const id = rows[i]?.id
+              if (id === undefined) continue
+              if (on) next[id] = true
+              else delete next[id]
+            }
+            return next
+          })
+        } else row.toggleSelected()
+        anchor.current = current
         break
       }
+      case 'Escape':
+        // Clears the selection; with nothing selected, Escape is someone else's (a dialog above).
+        if (selectable && Object.keys(rowSelection ?? {}).length > 0) table.resetRowSelection(true)
+        else handled = false
+        break
       default:
         handled = false
     }

@@ -1,13 +1,25 @@
 // A form generated from a command's argument schema (commands/args.ts describeArgs): text inputs,
-// number inputs, switches for booleans, pick lists for enums, a JSON text area, and a completion
-// list for fields that have a completer. Values stay strings; validateArgs coerces them.
+// number inputs, switches for booleans, pick lists for enums, an amount and a unit for durations
+// and sizes, a time field that shows what 'now' or '+1h' resolves to, a JSON text area, rows of
+// keys and values, and a completion list for fields that have a completer. Values stay strings;
+// validateArgs coerces them.
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { FieldDescriptor, FieldError } from '../../commands/args.ts'
+import {
+  DURATION_UNITS,
+  SIZE_UNITS,
+  parseKeyValues,
+  resolveDateInput,
+  splitDuration,
+  splitSize,
+  type FieldDescriptor,
+  type FieldError,
+} from '../../commands/args.ts'
 import './ui-widgets.css'
 
 export type FormValues = Record<string, string>
-export type CompleteField = (field: string, query: string, signal: AbortSignal) => Promise<string[]>
+/** Suggestions for a field; `values` are the form's other values (a ban's `as` picks what `who` lists). */
+export type CompleteField = (field: string, query: string, signal: AbortSignal, values: FormValues) => Promise<string[]>
 
 export interface SchemaFormProps {
   fields: FieldDescriptor[]
@@ -63,6 +75,7 @@ export function SchemaForm(props: SchemaFormProps) {
           onChange={(value) => onChange(field.name, value)}
           onSubmit={() => formRef.current?.requestSubmit()}
           complete={complete && completable.includes(field.name) ? complete : undefined}
+          values={values}
         />
       ))}
       {errors
@@ -92,9 +105,10 @@ interface FieldProps {
   onChange(value: string): void
   onSubmit(): void
   complete?: CompleteField
+  values: FormValues
 }
 
-function Field({ id, field, value, error, onChange, onSubmit, complete }: FieldProps) {
+function Field({ id, field, value, error, onChange, onSubmit, complete, values }: FieldProps) {
   const { t } = useTranslation()
   const errorId = `${id}-error`
   const hintId = `${id}-hint`
@@ -158,9 +172,19 @@ function Field({ id, field, value, error, onChange, onSubmit, complete }: FieldP
         />
       )
       break
+    case 'duration':
+    case 'size':
+      control = <AmountUnitInput id={id} common={common} field={field} value={value} onChange={onChange} label={label} />
+      break
+    case 'date':
+      control = <DateInput common={common} value={value} onChange={onChange} />
+      break
+    case 'keyValues':
+      control = <KeyValueRows id={id} value={value} onChange={onChange} label={label} />
+      break
     default:
       control = complete ? (
-        <CompletionInput id={id} common={common} name={field.name} value={value} onChange={onChange} complete={complete} />
+        <CompletionInput id={id} common={common} name={field.name} value={value} onChange={onChange} complete={complete} values={values} />
       ) : (
         <input
           {...common}
@@ -211,10 +235,11 @@ interface CompletionInputProps {
   value: string
   onChange(value: string): void
   complete: CompleteField
+  values: FormValues
 }
 
 /** A combobox: suggestions load 150 ms after typing stops; a newer query aborts the older one. */
-function CompletionInput({ id, common, name, value, onChange, complete }: CompletionInputProps) {
+function CompletionInput({ id, common, name, value, onChange, complete, values }: CompletionInputProps) {
   const { t } = useTranslation()
   const listId = `${id}-list`
   const [open, setOpen] = useState(false)
@@ -226,6 +251,8 @@ function CompletionInput({ id, common, name, value, onChange, complete }: Comple
   const setQuery = (text: string) => setQueryState({ text })
   const completeRef = useRef(complete)
   completeRef.current = complete
+  const valuesRef = useRef(values)
+  valuesRef.current = values
 
   useEffect(() => {
     if (query === null) return
@@ -233,7 +260,7 @@ function CompletionInput({ id, common, name, value, onChange, complete }: Comple
     const timer = setTimeout(() => {
       setLoading(true)
       completeRef
-        .current(name, query.text, controller.signal)
+        .current(name, query.text, controller.signal, valuesRef.current)
         .then((found) => {
           if (controller.signal.aborted) return
           setItems(found)
@@ -328,6 +355,161 @@ function CompletionInput({ id, common, name, value, onChange, complete }: Comple
           </li>
         ))}
       </ul>
+    </div>
+  )
+}
+
+type Split = { amount: string; unit: string }
+
+function splitAmount(field: FieldDescriptor, value: string): Split {
+  const defaultUnit = field.kind === 'size' ? 'MB' : 's'
+  if (value === '') return { amount: '', unit: defaultUnit }
+  if (field.literals?.includes(value)) return { amount: '', unit: value }
+  const split = field.kind === 'size' ? splitSize(value) : splitDuration(value)
+  // Text the form cannot split (being typed, or wrong) stays in the amount box as it is.
+  return split ?? { amount: value, unit: '' }
+}
+
+/**
+ * A duration or size: an amount and a unit of SPEC 9 (d/h/m/s/ms; KB/MB/GB), joined into EMQX's
+ * notation ('30s', '1MB'). Typing the whole value ('1h30m', '512KB') in the amount box works too;
+ * literals ('disabled', 'infinity') are picked from the unit list.
+ */
+function AmountUnitInput(props: { id: string; common: Record<string, unknown>; field: FieldDescriptor; value: string; onChange(value: string): void; label: string }) {
+  const { id, common, field, value, onChange, label } = props
+  const { t } = useTranslation()
+  const { amount, unit } = splitAmount(field, value)
+  const units: readonly string[] = field.kind === 'size' ? SIZE_UNITS : DURATION_UNITS
+  const literal = field.literals?.includes(unit) ?? false
+  const join = (nextAmount: string, nextUnit: string) => {
+    if (field.literals?.includes(nextUnit)) return onChange(nextUnit)
+    const trimmed = nextAmount.trim()
+    // Only a bare number takes the unit; anything else is kept as typed for validation to judge.
+    onChange(trimmed === '' ? '' : /^\d+(\.\d+)?$/.test(trimmed) ? `${trimmed}${nextUnit || units[0]}` : nextAmount)
+  }
+  return (
+    <div className="amount-unit" role="group" aria-labelledby={`${id}-label`}>
+      <input
+        {...common}
+        className="input amount-unit-amount"
+        inputMode="decimal"
+        autoComplete="off"
+        spellCheck={false}
+        disabled={literal}
+        value={literal ? '' : amount}
+        onChange={(e) => join(e.target.value, unit && !literal ? unit : units[field.kind === 'size' ? 1 : 3])}
+      />
+      <select
+        className="select amount-unit-unit"
+        aria-label={`${label} · ${t('form.unit.unit')}`}
+        value={units.includes(unit) || literal ? unit : ''}
+        onChange={(e) => join(literal ? '' : amount, e.target.value)}
+      >
+        {!units.includes(unit) && !literal && <option value="">—</option>}
+        {units.map((u) => (
+          <option key={u} value={u}>
+            {t(`form.unit.${u}`)}
+          </option>
+        ))}
+        {field.literals?.map((word) => (
+          <option key={word} value={word}>
+            {word}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
+}
+
+/** A point in time as typed ('now', '+1h', '-30m', RFC 3339), with what it resolves to now. */
+function DateInput({ common, value, onChange }: { common: Record<string, unknown>; value: string; onChange(value: string): void }) {
+  const { t } = useTranslation()
+  const resolved = value.trim() ? resolveDateInput(value) : undefined
+  return (
+    <div className="date-input">
+      <input
+        {...common}
+        className="input mono"
+        autoComplete="off"
+        spellCheck={false}
+        placeholder="+1h"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {resolved && resolved !== value.trim() && (
+        <span className="date-input-resolved muted mono" aria-live="polite">
+          {t('form.resolvesTo', { time: new Date(resolved).toLocaleString() })}
+        </span>
+      )}
+    </div>
+  )
+}
+
+function rowsOf(value: string): [string, string][] {
+  const parsed = parseKeyValues(value)
+  if ('error' in parsed) {
+    try {
+      const raw: unknown = JSON.parse(value)
+      if (Array.isArray(raw)) return raw.map((p) => (Array.isArray(p) ? [String(p[0] ?? ''), String(p[1] ?? '')] : ['', '']))
+    } catch {
+      // not the form's own encoding: start from one empty row
+    }
+    return [['', '']]
+  }
+  // parseKeyValues drops empty rows; the form keeps the ones being typed, so read the raw array.
+  try {
+    const raw: unknown = JSON.parse(value)
+    if (Array.isArray(raw)) return raw.map((p) => [String((p as unknown[])[0] ?? ''), String((p as unknown[])[1] ?? '')])
+  } catch {
+    // key=value text or empty
+  }
+  return parsed.value.length ? parsed.value : [['', '']]
+}
+
+/** Rows of key and value (MQTT 5 user properties); kept as a JSON array of pairs while typed. */
+function KeyValueRows({ id, value, onChange, label }: { id: string; value: string; onChange(value: string): void; label: string }) {
+  const { t } = useTranslation()
+  const rows = rowsOf(value)
+  const set = (next: [string, string][]) => onChange(next.every(([k, v]) => k === '' && v === '') ? '' : JSON.stringify(next))
+  const addRef = useRef<HTMLButtonElement>(null)
+  return (
+    <div className="kv-rows" role="group" aria-labelledby={`${id}-label`} id={id}>
+      {rows.map(([key, val], i) => (
+        <div className="kv-row" key={i} role="group" aria-label={`${label} · ${t('form.kv.row', { index: i + 1 })}`}>
+          <input
+            className="input mono"
+            aria-label={t('form.kv.key')}
+            placeholder={t('form.kv.key')}
+            autoComplete="off"
+            spellCheck={false}
+            value={key}
+            onChange={(e) => set(rows.map((r, j) => (j === i ? [e.target.value, r[1]] : r)))}
+          />
+          <input
+            className="input mono"
+            aria-label={t('form.kv.value')}
+            placeholder={t('form.kv.value')}
+            autoComplete="off"
+            spellCheck={false}
+            value={val}
+            onChange={(e) => set(rows.map((r, j) => (j === i ? [r[0], e.target.value] : r)))}
+          />
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            aria-label={t('form.kv.remove', { index: i + 1 })}
+            onClick={() => {
+              set(rows.filter((_, j) => j !== i))
+              addRef.current?.focus()
+            }}
+          >
+            ×
+          </button>
+        </div>
+      ))}
+      <button ref={addRef} type="button" className="btn btn-sm kv-add" onClick={() => set([...rows, ['', '']])}>
+        {t('form.kv.add')}
+      </button>
     </div>
   )
 }

@@ -126,3 +126,79 @@ export async function executeCommand<S extends ArgsSchema, R>(
     return { ok: false, error: { kind: 'failed', error, message } }
   }
 }
+
+/** One row of a bulk run: the key the caller knows it by (a client id) and its own result. */
+export interface BulkRow<R = unknown> {
+  key: string
+  result: RunResult<R>
+}
+
+/** How many rows a confirmation lists by name before 'and N more'. */
+export const BULK_LISTED = 10
+
+/**
+ * Runs one command for several rows (the selected rows of a table): every row is validated before
+ * any runs, one confirmation lists them all, then each runs in turn with its own terminal line
+ * and the operator gets one notification summing them up.
+ */
+export async function executeBulk<S extends ArgsSchema, R>(
+  command: Command<S, R>,
+  rows: readonly { key: string; args: Record<string, unknown> }[],
+  deps: RunnerDeps,
+  options: RunOptions = {},
+): Promise<BulkRow<R>[]> {
+  const { t, log } = deps
+  const title = t(command.title)
+  const checked = rows.map((row) => ({ row, validation: validateArgs(command, row.args) }))
+  const invalid = checked.filter((c) => !c.validation.ok)
+  if (invalid.length) {
+    for (const { row, validation } of invalid) {
+      const errors = validation.ok ? [] : validation.errors
+      log.append({ source: command.id, args: formatArgs(row.args), status: 'invalid', message: errors.map((e) => `${e.field}: ${t(e.key, e.values)}`).join('; ') })
+    }
+    const first = invalid[0].validation
+    const firstError = first.ok ? undefined : first.errors[0]
+    deps.notify({ kind: 'error', text: t('notify.invalid', { title, message: firstError ? t(firstError.key, firstError.values) : '' }) })
+    return checked.map(({ row, validation }) => ({
+      key: row.key,
+      result: validation.ok ? { ok: false, error: { kind: 'cancelled' } } : { ok: false, error: { kind: 'invalid', errors: validation.errors } },
+    }))
+  }
+
+  if ((command.danger || command.confirm) && !options.confirmed) {
+    const items = checked.map(({ validation }) => describeRun(command as unknown as AnyCommand, validation.ok ? validation.value : {}, t))
+    const accepted = await deps.confirm({
+      title,
+      text: bulkConfirmText(command as unknown as AnyCommand, rows.length, t),
+      items,
+      danger: Boolean(command.danger),
+    })
+    if (!accepted) {
+      for (const { row } of checked) log.append({ source: command.id, args: formatArgs(row.args), status: 'cancelled' })
+      return rows.map((row) => ({ key: row.key, result: { ok: false, error: { kind: 'cancelled' } } }))
+    }
+  }
+
+  // Each row logs its own line; the per-row toasts are replaced by one summary below.
+  const quiet: RunnerDeps = { ...deps, notify: () => undefined }
+  const results: BulkRow<R>[] = []
+  for (const { row } of checked) {
+    results.push({ key: row.key, result: await executeCommand(command, row.args, quiet, { ...options, confirmed: true, notifySuccess: false }) })
+  }
+  const failed = results.filter((r) => !r.result.ok)
+  if (failed.length === 0) deps.notify({ kind: 'success', text: t('notify.bulkSucceeded', { title, count: results.length }) })
+  else {
+    const error = failed[0].result.ok ? undefined : failed[0].result.error
+    const message = error?.kind === 'failed' ? `${failed[0].key}: ${error.message}` : failed[0].key
+    deps.notify({
+      kind: 'error',
+      text: t('notify.bulkFailed', { title, ok: results.length - failed.length, failed: failed.length, message }),
+    })
+  }
+  return results
+}
+
+/** "Kick out client: 3 selected rows" — the heading sentence of a bulk confirmation. */
+export function bulkConfirmText(command: AnyCommand, count: number, t: Translate): string {
+  return t('confirm.bulk', { title: t(command.title), count })
+}

@@ -11,9 +11,9 @@ import { terminalLog } from '../../state/terminalLog.ts'
 import { requestConfirm } from '../../ui/Confirm.tsx'
 import { useUiEffects } from '../uiEffects.ts'
 import { useApi } from '../useApi.ts'
-import { executeCommand, type RunOptions, type RunResult } from './runner.ts'
+import { executeBulk, executeCommand, type BulkRow, type RunOptions, type RunnerDeps, type RunResult } from './runner.ts'
 
-export type { RunOptions, RunResult, RunError } from './runner.ts'
+export type { RunOptions, RunResult, RunError, BulkRow } from './runner.ts'
 
 export type RunCommand = <S extends ArgsSchema, R>(
   command: Command<S, R>,
@@ -43,6 +43,34 @@ export function useRunCommand(): RunCommand {
         },
         options,
       ),
+    [api, ui, store, t],
+  )
+}
+
+export type RunBulk = <S extends ArgsSchema, R>(
+  command: Command<S, R>,
+  rows: readonly { key: string; args: Record<string, unknown> }[],
+  options?: RunOptions,
+) => Promise<BulkRow<R>[]>
+
+/** `runBulk(command, rows)`: one command over the selected rows, one confirmation, a result per row. */
+export function useRunBulk(): RunBulk {
+  const api = useApi()
+  const ui = useUiEffects()
+  const store = useStore()
+  const { t } = useTranslation()
+  return useCallback<RunBulk>(
+    (command, rows, options) => {
+      const deps: RunnerDeps = {
+        ctx: { api, ui },
+        confirm: (request) => requestConfirm(store, request),
+        notify: (input) => void notify(store, input),
+        log: terminalLog,
+        t: (key, values) => t(key, values ?? {}),
+        changed: () => store.set(commandRunsAtom, (n) => n + 1),
+      }
+      return executeBulk(command, rows, deps, options)
+    },
     [api, ui, store, t],
   )
 }

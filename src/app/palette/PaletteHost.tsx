@@ -1,32 +1,45 @@
 // The command palette (Ctrl+K / Cmd+K from anywhere) and the command keyboard shortcuts.
 // Steps: list → arguments form (generated from the schema) → confirmation → run. Escape goes
-// back one step; Escape on the list closes. Mount once inside the router and the jotai Provider.
+// back one step; Escape on the list closes. The screen in view adds context (src/state/
+// commandContext.ts): argument defaults, and selected table rows that a command taking that
+// entity applies to, one confirmation for all. Mount once inside the router and the jotai Provider.
 import { Command } from 'cmdk'
-import { atom, useAtom } from 'jotai'
+import { atom, useAtom, useAtomValue } from 'jotai'
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { AnyCommand } from '../../../commands/define.ts'
 import { describeArgs, listCommands, validateArgs, type FieldError } from '../../../commands/registry.ts'
-import { ConfirmHost } from '../../ui/Confirm.tsx'
+import { bulkField, commandDefaultsAtom, tableSelectionAtom, withDefaults, type TableSelection } from '../../state/commandContext.ts'
+import { historyAtom } from '../../state/history.ts'
+import { ConfirmHost, ConfirmItems } from '../../ui/Confirm.tsx'
 import { SchemaForm, initialValues, type FormValues } from '../../ui/SchemaForm.tsx'
-import { describeRun } from '../commands/runner.ts'
+import { ShortcutSheet } from '../help/ShortcutSheet.tsx'
+import { bulkConfirmText, describeRun } from '../commands/runner.ts'
 import { isEditable, isPaletteKey, matchStrokes, parseShortcut, shortcutLabels, strokeOf, type KeyStroke } from '../commands/shortcuts.ts'
-import { useRunCommand } from '../commands/useRunCommand.ts'
+import { useRunBulk, useRunCommand } from '../commands/useRunCommand.ts'
 import { useApi } from '../useApi.ts'
-import { rank, type RankItem } from './rank.ts'
-import { readRecent, rememberRecent } from './recent.ts'
+import { rank, type RankItem, type Usage } from './rank.ts'
+import { paletteUsage, rememberRecent } from './recent.ts'
 import './palette.css'
 
 /** Open state, so a header button can open the palette too. */
 export const paletteOpenAtom = atom(false)
 
+/** A run over the selected rows: the argument they fill and their values. */
+interface Bulk {
+  field: string
+  ids: string[]
+}
+
 type Step =
   | { kind: 'list' }
-  | { kind: 'form'; command: AnyCommand; values: FormValues; errors: FieldError[] }
-  | { kind: 'confirm'; command: AnyCommand; values: FormValues; text: string; hasForm: boolean }
+  | { kind: 'form'; command: AnyCommand; values: FormValues; errors: FieldError[]; bulk?: Bulk }
+  | { kind: 'confirm'; command: AnyCommand; values: FormValues; text: string; hasForm: boolean; items?: string[]; bulk?: Bulk }
 
 interface Entry extends RankItem {
   command: AnyCommand
+  /** Argument names, to tell whether the table selection applies. */
+  fieldNames: string[]
 }
 
 const RECENT_SHOWN = 5
@@ -66,6 +79,7 @@ export function PaletteHost() {
     <>
       {open && <Palette onClose={() => setOpen(false)} />}
       <ConfirmHost />
+      <ShortcutSheet />
     </>
   )
 }
@@ -115,9 +129,14 @@ function Palette({ onClose }: { onClose(): void }) {
   const { t, i18n } = useTranslation()
   const api = useApi()
   const run = useRunCommand()
+  const runBulk = useRunBulk()
   const [step, setStep] = useState<Step>({ kind: 'list' })
   const [search, setSearch] = useState('')
-  const [recent] = useState(readRecent)
+  const history = useAtomValue(historyAtom)
+  // Read once per opening: the order must not shift under the operator while the palette is open.
+  const [{ recent, usage }] = useState(() => paletteUsage(history))
+  const defaults = useAtomValue(commandDefaultsAtom)
+  const selection = useAtomValue(tableSelectionAtom)
   const dialogRef = useRef<HTMLDivElement>(null)
   const inputRef = useRef<HTMLInputElement>(null)
 
@@ -129,44 +148,80 @@ function Palette({ onClose }: { onClose(): void }) {
       titles: [...new Set([t(command.title), en(command.title), zh(command.title)])],
       aliases: command.aliases,
       command,
+      fieldNames: describeArgs(command).map((f) => f.name),
     }))
   }, [i18n, t])
 
-  const sections = useMemo(() => buildSections(entries, search, recent), [entries, search, recent])
+  const sections = useMemo(() => buildSections(entries, search, recent, usage), [entries, search, recent, usage])
+  const translate = useCallback((k: string, v?: Record<string, string | number>) => t(k, v ?? {}), [t])
 
   const execute = useCallback(
-    (command: AnyCommand, values: FormValues, confirmed: boolean) => {
+    (command: AnyCommand, values: FormValues, confirmed: boolean, bulk?: Bulk) => {
       rememberRecent(command.id)
       onClose()
-      void run(command, values, { confirmed })
+      if (!bulk) return void run(command, values, { confirmed })
+      const target: TableSelection | null = selection
+      void runBulk(command, bulkRows(bulk, values), { confirmed }).then((results) =>
+        target?.onDone?.(results.filter((r) => r.result.ok).map((r) => r.key)),
+      )
     },
-    [onClose, run],
+    [onClose, run, runBulk, selection],
   )
 
   const proceed = useCallback(
-    (command: AnyCommand, values: FormValues, hasForm: boolean) => {
-      if (command.danger || command.confirm) {
-        const checked = validateArgs(command, values)
-        const text = describeRun(command, checked.ok ? checked.value : values, (k, v) => t(k, v ?? {}))
-        setStep({ kind: 'confirm', command, values, text, hasForm })
-      } else execute(command, values, false)
+    (command: AnyCommand, values: FormValues, hasForm: boolean, bulk?: Bulk) => {
+      if (!(command.danger || command.confirm)) return execute(command, values, false, bulk)
+      if (bulk) {
+        const items = bulkRows(bulk, values).map((row) => {
+          const checked = validateArgs(command, row.args)
+          return describeRun(command, checked.ok ? checked.value : row.args, translate)
+        })
+        setStep({ kind: 'confirm', command, values, text: bulkConfirmText(command, bulk.ids.length, translate), items, hasForm, bulk })
+        return
+      }
+      const checked = validateArgs(command, values)
+      setStep({ kind: 'confirm', command, values, text: describeRun(command, checked.ok ? checked.value : values, translate), hasForm })
     },
-    [execute, t],
+    [execute, translate],
   )
 
   const choose = useCallback(
     (command: AnyCommand) => {
       const fields = describeArgs(command)
-      if (fields.length > 0) setStep({ kind: 'form', command, values: initialValues(fields), errors: [] })
+      const names = fields.map((f) => f.name)
+      const values = withDefaults(initialValues(fields), names, defaults)
+      const field = bulkField(names, selection)
+      if (field && selection) {
+        const bulk = { field, ids: selection.ids }
+        // Nothing left to ask (kick): straight to the one confirmation listing every row.
+        if (fields.every((f) => f.name === field)) return proceed(command, values, false, bulk)
+        return setStep({ kind: 'form', command, values, errors: [], bulk })
+      }
+      if (fields.length > 0) setStep({ kind: 'form', command, values, errors: [] })
       else proceed(command, {}, false)
     },
-    [proceed],
+    [proceed, defaults, selection],
   )
+
+  const submitForm = useCallback(() => {
+    if (step.kind !== 'form') return
+    const { command, values, bulk } = step
+    if (bulk) {
+      // Every row must be valid; the rows differ only in the selected field, so the first row's
+      // errors (other than that field) are the form's.
+      const checked = validateArgs(command, bulkRows(bulk, values)[0]?.args ?? values)
+      if (!checked.ok) return setStep({ ...step, errors: checked.errors })
+      return proceed(command, values, true, bulk)
+    }
+    const checked = validateArgs(command, values)
+    if (!checked.ok) setStep({ ...step, errors: checked.errors })
+    else proceed(command, values, true)
+  }, [step, proceed])
 
   const back = useCallback(() => {
     if (step.kind === 'list') return onClose()
     if (step.kind === 'confirm' && step.hasForm)
-      return setStep({ kind: 'form', command: step.command, values: step.values, errors: [] })
+      return setStep({ kind: 'form', command: step.command, values: step.values, errors: [], bulk: step.bulk })
     setStep({ kind: 'list' })
   }, [step, onClose])
 
@@ -198,12 +253,23 @@ function Palette({ onClose }: { onClose(): void }) {
               className="palette-input"
               autoFocus
             />
+            {selection && (
+              <div className="palette-selection muted" role="note">
+                {t('palette.selectionNote', { count: selection.ids.length, entity: t(selection.entity) })}
+              </div>
+            )}
             <Command.List className="palette-list" label={t('palette.label')}>
               <Command.Empty className="palette-empty">{t('palette.empty')}</Command.Empty>
               {sections.map((section) => (
                 <Command.Group key={section.key} heading={t(section.heading)} value={section.key} className="palette-group">
                   {section.entries.map((entry) => (
-                    <PaletteRow key={`${section.key}:${entry.id}`} value={`${section.key}:${entry.id}`} entry={entry} onSelect={choose} />
+                    <PaletteRow
+                      key={`${section.key}:${entry.id}`}
+                      value={`${section.key}:${entry.id}`}
+                      entry={entry}
+                      onSelect={choose}
+                      bulkCount={bulkField(entry.fieldNames, selection) ? selection?.ids.length : undefined}
+                    />
                   ))}
                 </Command.Group>
               ))}
@@ -216,11 +282,19 @@ function Palette({ onClose }: { onClose(): void }) {
           <div className="palette-step">
             <StepHeader command={step.command} />
             <div className="palette-step-body">
+              {step.bulk && (
+                <BulkNote
+                  bulk={step.bulk}
+                  entity={selection?.entity ?? ''}
+                  onSingle={() => setStep({ ...step, bulk: undefined, values: { ...step.values, [step.bulk!.field]: '' } })}
+                />
+              )}
               <SchemaForm
+                key={step.bulk ? 'bulk' : 'single'}
                 label={t(step.command.title)}
-                fields={describeArgs(step.command)}
+                fields={describeArgs(step.command).filter((f) => f.name !== step.bulk?.field)}
                 values={step.values}
-                errors={step.errors}
+                errors={step.errors.filter((e) => e.field !== step.bulk?.field)}
                 autoFocus
                 onChange={(name, value) =>
                   setStep((s) =>
@@ -229,15 +303,11 @@ function Palette({ onClose }: { onClose(): void }) {
                       : s,
                   )
                 }
-                onSubmit={() => {
-                  const checked = validateArgs(step.command, step.values)
-                  if (!checked.ok) setStep({ ...step, errors: checked.errors })
-                  else proceed(step.command, step.values, true)
-                }}
+                onSubmit={submitForm}
                 completable={Object.keys(step.command.complete ?? {})}
-                complete={(field, query, signal) => {
+                complete={(field, query, signal, values) => {
                   const completer = step.command.complete?.[field]
-                  return completer ? completer(api, query, signal) : Promise.resolve([])
+                  return completer ? completer(api, query, signal, values) : Promise.resolve([])
                 }}
               >
                 <div className="palette-actions">
@@ -258,7 +328,8 @@ function Palette({ onClose }: { onClose(): void }) {
           <ConfirmStep
             command={step.command}
             text={step.text}
-            onConfirm={() => execute(step.command, step.values, true)}
+            items={step.items}
+            onConfirm={() => execute(step.command, step.values, true, step.bulk)}
             onCancel={back}
           />
         )}
@@ -273,9 +344,14 @@ interface Section {
   entries: Entry[]
 }
 
+/** The rows of a bulk run: the form's values with the selected field set to each row's id. */
+function bulkRows(bulk: Bulk, values: FormValues): { key: string; args: Record<string, string> }[] {
+  return bulk.ids.map((id) => ({ key: id, args: { ...values, [bulk.field]: id } }))
+}
+
 /** Empty query: recent first, then every group in registry order. Query: groups ordered by their best match. */
-function buildSections(entries: Entry[], search: string, recent: string[]): Section[] {
-  const ranked = rank(entries, search, recent)
+export function buildSections(entries: Entry[], search: string, recent: readonly string[], usage?: ReadonlyMap<string, Usage>): Section[] {
+  const ranked = rank(entries, search, recent, usage)
   const sections: Section[] = []
   if (!search.trim()) {
     const recentEntries = ranked.filter((r) => r.recent >= 0).slice(0, RECENT_SHOWN)
@@ -292,13 +368,19 @@ function buildSections(entries: Entry[], search: string, recent: string[]): Sect
   return sections
 }
 
-function PaletteRow({ entry, value, onSelect }: { entry: Entry; value: string; onSelect(command: AnyCommand): void }) {
+function PaletteRow(props: { entry: Entry; value: string; onSelect(command: AnyCommand): void; bulkCount?: number }) {
+  const { entry, value, onSelect, bulkCount } = props
   const { t } = useTranslation()
   const { command } = entry
   return (
     <Command.Item value={value} onSelect={() => onSelect(command)} className="palette-item">
       <span className="palette-item-title">{t(command.title)}</span>
-      {command.danger && <span className="tag tag-danger palette-item-tag">!</span>}
+      {command.danger && (
+        <span className="tag tag-danger palette-item-tag" title={t('palette.dangerous')} aria-label={t('palette.dangerous')}>
+          !
+        </span>
+      )}
+      {bulkCount !== undefined && <span className="tag palette-item-tag palette-item-bulk">{t('palette.bulkBadge', { count: bulkCount })}</span>}
       <span className="palette-item-id mono muted">{command.id}</span>
       {command.shortcut && <Shortcut shortcut={command.shortcut} />}
     </Command.Item>
@@ -331,7 +413,26 @@ function StepHeader({ command }: { command: AnyCommand }) {
   )
 }
 
-function ConfirmStep({ command, text, onConfirm, onCancel }: { command: AnyCommand; text: string; onConfirm(): void; onCancel(): void }) {
+/** The form of a bulk run says which rows it applies to, and can go back to one row. */
+function BulkNote({ bulk, entity, onSingle }: { bulk: Bulk; entity: string; onSingle(): void }) {
+  const { t } = useTranslation()
+  const shown = bulk.ids.slice(0, 5).join(', ')
+  const more = bulk.ids.length > 5 ? ` ${t('confirm.more', { count: bulk.ids.length - 5 })}` : ''
+  return (
+    <div className="palette-bulk" role="note">
+      <span>
+        {t('palette.bulkApplies', { count: bulk.ids.length, entity: t(entity) })}: <span className="mono">{shown}</span>
+        {more}
+      </span>
+      <button type="button" className="btn btn-ghost btn-sm" onClick={onSingle}>
+        {t('palette.bulkSingle')}
+      </button>
+    </div>
+  )
+}
+
+function ConfirmStep(props: { command: AnyCommand; text: string; items?: string[]; onConfirm(): void; onCancel(): void }) {
+  const { command, text, items, onConfirm, onCancel } = props
   const { t } = useTranslation()
   const confirmRef = useRef<HTMLButtonElement>(null)
   useEffect(() => confirmRef.current?.focus(), [])
@@ -348,6 +449,7 @@ function ConfirmStep({ command, text, onConfirm, onCancel }: { command: AnyComma
         <p className={command.danger ? 'palette-confirm-text palette-danger' : 'palette-confirm-text'} role="alert">
           {text}
         </p>
+        {items && <ConfirmItems items={items} />}
         <div className="palette-actions">
           <button type="button" className="btn" onClick={onCancel}>
             {t('confirm.cancel')}

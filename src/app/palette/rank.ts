@@ -1,5 +1,5 @@
 // Palette ranking, pure: fuzzy match of the query over a command's titles (both languages), id and
-// aliases, with recently used commands first. No React, so it is tested on its own.
+// aliases, with recently and frequently used commands first. No React, so it is tested on its own.
 
 export interface RankItem {
   id: string
@@ -72,28 +72,68 @@ function recencyBonus(position: number): number {
   return position < 0 ? 0 : 20 - position * 2
 }
 
+/** How often and when a command ran, from the command history. */
+export interface Usage {
+  count: number
+  /** Epoch ms of the latest run. */
+  last: number
+}
+
+/** Counts runs per command id over history entries (any order). */
+export function usageOf(entries: readonly { id: string; time: number }[]): Map<string, Usage> {
+  const usage = new Map<string, Usage>()
+  for (const { id, time } of entries) {
+    const known = usage.get(id)
+    if (known) {
+      known.count++
+      if (time > known.last) known.last = time
+    } else usage.set(id, { count: 1, last: time })
+  }
+  return usage
+}
+
+/** Ids by latest run, most recent first (the palette's 'Recently used'). */
+export function recentOf(usage: ReadonlyMap<string, Usage>, max = 8): string[] {
+  return [...usage].sort((a, b) => b[1].last - a[1].last).slice(0, max).map(([id]) => id)
+}
+
+/** Extra score for frequently used commands, growing slowly: 1 run +5, 3 runs +10, 7 runs +15 (most). */
+function frequencyBonus(usage: Usage | undefined): number {
+  return usage ? Math.min(15, 5 * Math.log2(1 + usage.count)) : 0
+}
+
 /**
  * Orders items for a query. With an empty query every item is kept: recently used first (most
- * recent first), then the rest in their given order. With a query only matches are kept, best
- * first; recent use adds a bonus; ties keep the given order.
+ * recent first), then frequently used ones (most runs first), then the rest in their given order.
+ * With a query only matches are kept, best first; recent and frequent use add a bonus (so a
+ * command used every day beats an equally good match never used); ties keep the given order.
  */
-export function rank<T extends RankItem>(items: readonly T[], query: string, recent: readonly string[] = []): Ranked<T>[] {
+export function rank<T extends RankItem>(
+  items: readonly T[],
+  query: string,
+  recent: readonly string[] = [],
+  usage?: ReadonlyMap<string, Usage>,
+): Ranked<T>[] {
   const tokens = query.trim().toLowerCase().split(/\s+/).filter(Boolean)
-  const ranked: (Ranked<T> & { index: number })[] = []
+  const positions = new Map(recent.map((id, i) => [id, i]))
+  const ranked: (Ranked<T> & { index: number; count: number })[] = []
   items.forEach((item, index) => {
-    const position = recent.indexOf(item.id)
+    const position = positions.get(item.id) ?? -1
+    const used = usage?.get(item.id)
     if (tokens.length === 0) {
-      ranked.push({ item, score: 0, recent: position, index })
+      ranked.push({ item, score: 0, recent: position, index, count: used?.count ?? 0 })
       return
     }
     const score = itemScore(item, tokens)
-    if (score > 0) ranked.push({ item, score: score + recencyBonus(position), recent: position, index })
+    if (score > 0)
+      ranked.push({ item, score: score + recencyBonus(position) + frequencyBonus(used), recent: position, index, count: used?.count ?? 0 })
   })
   ranked.sort((a, b) => {
     if (tokens.length === 0) {
       const ra = a.recent < 0 ? Infinity : a.recent
       const rb = b.recent < 0 ? Infinity : b.recent
       if (ra !== rb) return ra - rb
+      if (a.count !== b.count) return b.count - a.count
     } else if (a.score !== b.score) return b.score - a.score
     return a.index - b.index
   })

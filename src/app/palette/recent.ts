@@ -1,5 +1,7 @@
-// The palette's recently used commands, kept in localStorage across reloads.
-import { pushRecent } from './rank.ts'
+// The palette's recently and frequently used commands. The command history (src/state/history.ts)
+// is the source when it has entries; the palette's own short list in localStorage covers commands
+// chosen before the history existed or after it was cleared.
+import { pushRecent, recentOf, usageOf, type Usage } from './rank.ts'
 
 const KEY = 'palette.recent'
 
@@ -20,4 +22,18 @@ export function rememberRecent(id: string): string[] {
     // blocked storage: the list lasts for this page only
   }
   return next
+}
+
+export interface PaletteUsage {
+  /** Most recent first. */
+  recent: string[]
+  usage: Map<string, Usage>
+}
+
+/** Recent ids (history first, then the palette's own list) and run counts from the history. */
+export function paletteUsage(history: readonly { id: string; time: number }[], ownRecent: readonly string[] = readRecent()): PaletteUsage {
+  const usage = usageOf(history)
+  const fromHistory = recentOf(usage)
+  const recent = [...fromHistory, ...ownRecent.filter((id) => !fromHistory.includes(id))].slice(0, 8)
+  return { recent, usage }
 }

@@ -9,6 +9,7 @@ import type { Client } from '../../api/clients.ts'
 import { ApiError } from '../../api/http.ts'
 import type { Subscription } from '../../api/subscriptions.ts'
 import { useRunCommand } from '../../app/commands/useRunCommand.ts'
+import { useCommandDefaults } from '../../state/commandContext.ts'
 import { useApi } from '../../app/useApi.ts'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
 import { detailGroups, showTraffic, trafficRows, type Translate } from './clientFields.ts'
@@ -46,6 +47,8 @@ export function ClientDetail() {
   const [tick, setTick] = useState(0)
   const commandRuns = useAtomValue(commandRunsAtom)
   const refresh = useCallback(() => setTick((n) => n + 1), [])
+  // Client commands run from the palette here default to this client.
+  useCommandDefaults(clientId ? { clientid: clientId } : null)
 
   useEffect(() => {
     const controller = new AbortController()

@@ -1,12 +1,14 @@
-// The clients list: EMQX's filters kept in the URL, one server page at a time, kick per row.
+// The clients list: EMQX's filters kept in the URL, one server page at a time, kick per row, and
+// bulk kick of the selected rows (the same selection the palette's client commands apply to).
 import { Link, useNavigate, useSearch } from '@tanstack/react-router'
 import { useAtomValue } from 'jotai'
 import { commandRunsAtom } from '../../state/commandRuns.ts'
-import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { kickClient } from '../../../commands/clients.ts'
 import type { Client, ClientListParams, ClientPage } from '../../api/clients.ts'
-import { useRunCommand } from '../../app/commands/useRunCommand.ts'
+import { useRunBulk, useRunCommand } from '../../app/commands/useRunCommand.ts'
+import { useTableSelection, type TableSelection } from '../../state/commandContext.ts'
 import { useApi } from '../../app/useApi.ts'
 import { DataTable, dataTableColumns, PAGE_SIZES, type RowSelectionState } from '../../ui/DataTable.tsx'
 import {
@@ -124,6 +126,40 @@ export function ClientList() {
   const [selection, setSelection] = useState<RowSelectionState>({})
   const [kicking, setKicking] = useState<ReadonlySet<string>>(() => new Set())
   const refresh = useCallback(() => setTick((n) => n + 1), [])
+  const runBulk = useRunBulk()
+  const filterRef = useRef<HTMLInputElement>(null)
+
+  const unselect = useCallback((ids: readonly string[]) => {
+    if (ids.length === 0) return
+    setSelection((current) => {
+      const next = { ...current }
+      for (const id of ids) delete next[id]
+      return next
+    })
+  }, [])
+
+  // The selected rows, in table order, for the palette (client commands apply to them) and the bulk button.
+  const selectedIds = useMemo(
+    () => (state.page?.data ?? []).map((c) => c.clientid).filter((id) => selection[id]),
+    [state.page, selection],
+  )
+  const tableSelection = useMemo<TableSelection | null>(
+    () => (selectedIds.length ? { field: 'clientid', ids: selectedIds, entity: 'clients.entity', onDone: unselect } : null),
+    [selectedIds, unselect],
+  )
+  useTableSelection(tableSelection)
+
+  const kickSelected = useCallback(async () => {
+    const ids = selectedIds
+    setKicking((current) => new Set([...current, ...ids]))
+    const results = await runBulk(kickClient, ids.map((clientid) => ({ key: clientid, args: { clientid } })))
+    setKicking((current) => {
+      const next = new Set(current)
+      for (const id of ids) next.delete(id)
+      return next
+    })
+    unselect(results.filter((r) => r.result.ok).map((r) => r.key))
+  }, [selectedIds, runBulk, unselect])
 
   useEffect(() => {
     const controller = new AbortController()
@@ -359,7 +395,14 @@ export function ClientList() {
       </div>
 
       <form className="toolbar clients-filters" onSubmit={onSubmit} role="search" aria-label={t('clients.filters')}>
-        <input className="input" placeholder={t('clients.field.clientid')} aria-label={t('clients.field.clientid')} {...field('like_clientid')} />
+        <input
+          ref={filterRef}
+          className="input"
+          placeholder={t('clients.field.clientid')}
+          aria-label={t('clients.field.clientid')}
+          aria-keyshortcuts="/"
+          {...field('like_clientid')}
+        />
         <input className="input" placeholder={t('clients.field.username')} aria-label={t('clients.field.username')} {...field('like_username')} />
         <input className="input" placeholder={t('clients.field.ip_address')} aria-label={t('clients.field.ip_address')} {...field('like_ip_address')} />
         <select className="select" aria-label={t('clients.field.connected')} {...field('conn_state')}>
@@ -398,6 +441,15 @@ export function ClientList() {
         onRowOpen={(client) => void navigate({ to: '/clients/detail/$clientId', params: { clientId: client.clientid } })}
         rowSelection={selection}
         onRowSelectionChange={setSelection}
+        filterRef={filterRef}
+        pageKeys
+        caption={
+          selectedIds.length > 0 ? (
+            <button type="button" className="btn btn-danger btn-sm" onClick={() => void kickSelected()}>
+              {t('clients.kickSelected', { count: selectedIds.length })}
+            </button>
+          ) : null
+        }
         loading={state.loading}
         error={state.error}
         onRetry={refresh}

@@ -1,0 +1,132 @@
+// The `?` sheet: every keyboard shortcut, generated from the commands' declared shortcuts (grouped
+// as the palette groups them), the shell's own keys and the tables' key map, translated.
+import { atom, useAtom } from 'jotai'
+import { useEffect, useId, useMemo, useRef, type KeyboardEvent as ReactKeyboardEvent } from 'react'
+import { useTranslation } from 'react-i18next'
+import { commandsByGroup } from '../../../commands/registry.ts'
+import { tableKeys } from '../../ui/DataTable.tsx'
+import { isMac, shortcutLabels } from '../commands/shortcuts.ts'
+import './help.css'
+
+export const shortcutSheetOpenAtom = atom(false)
+
+interface Row {
+  /** Alternatives, each a list of strokes, each a list of keys. */
+  keys: string[][][]
+  label: string
+  id?: string
+}
+
+interface Group {
+  heading: string
+  rows: Row[]
+}
+
+/** The sheet's content as data, so a test can hold it against the registry. */
+export function shortcutGroups(): Group[] {
+  const mod = isMac ? '⌘' : 'Ctrl'
+  const general: Group = {
+    heading: 'help.general',
+    rows: [
+      { keys: [[[mod, 'K']]], label: 'help.palette' },
+      { keys: [[['Ctrl', '`']]], label: 'help.terminal' },
+      { keys: [[['Esc']]], label: 'help.escape' },
+    ],
+  }
+  const fromCommands = commandsByGroup()
+    .map((group) => ({
+      heading: group.group,
+      rows: group.commands
+        .filter((command) => command.shortcut)
+        .map((command) => ({ keys: [shortcutLabels(command.shortcut!)], label: command.title, id: command.id })),
+    }))
+    .filter((group) => group.rows.length > 0)
+  const tables: Group = {
+    heading: 'help.tables',
+    rows: tableKeys.map((entry) => ({ keys: entry.keys.map((alt) => [alt]), label: entry.label })),
+  }
+  return [general, ...fromCommands, tables]
+}
+
+export function ShortcutSheet() {
+  const [open, setOpen] = useAtom(shortcutSheetOpenAtom)
+  return open ? <Sheet onClose={() => setOpen(false)} /> : null
+}
+
+function Sheet({ onClose }: { onClose(): void }) {
+  const { t } = useTranslation()
+  const titleId = useId()
+  const groups = useMemo(shortcutGroups, [])
+  const closeRef = useRef<HTMLButtonElement>(null)
+
+  useEffect(() => {
+    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    closeRef.current?.focus()
+    return () => {
+      if (previous?.isConnected) previous.focus({ preventScroll: true })
+    }
+  }, [])
+
+  const onKeyDown = (event: ReactKeyboardEvent) => {
+    if (event.key === 'Escape' || event.key === '?') {
+      event.preventDefault()
+      event.stopPropagation()
+      onClose()
+    } else if (event.key === 'Tab') {
+      // One button: focus stays on it; the list scrolls with the arrows and Page keys.
+      event.preventDefault()
+      closeRef.current?.focus()
+    } else if (['ArrowDown', 'ArrowUp', 'PageDown', 'PageUp'].includes(event.key)) {
+      const body = (event.currentTarget as HTMLElement).querySelector('.shortcut-sheet-body')
+      if (!body) return
+      event.preventDefault()
+      const step = event.key.startsWith('Page') ? body.clientHeight * 0.9 : 40
+      body.scrollBy({ top: event.key === 'ArrowDown' || event.key === 'PageDown' ? step : -step })
+    }
+  }
+
+  return (
+    <div className="dialog-backdrop shortcut-sheet-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div className="dialog shortcut-sheet" role="dialog" aria-modal="true" aria-labelledby={titleId} onKeyDown={onKeyDown}>
+        <div className="dialog-header shortcut-sheet-header">
+          <h2 id={titleId}>{t('help.title')}</h2>
+          <button ref={closeRef} type="button" className="btn btn-ghost btn-sm" onClick={onClose}>
+            {t('help.close')}
+          </button>
+        </div>
+        <div className="dialog-body shortcut-sheet-body">
+          {groups.map((group) => (
+            <section key={group.heading} className="shortcut-group" aria-label={t(group.heading)}>
+              <h3>{t(group.heading)}</h3>
+              <dl>
+                {group.rows.map((row) => (
+                  <div key={row.id ?? row.label} className="shortcut-row" data-command={row.id}>
+                    <dt>{t(row.label)}</dt>
+                    <dd>
+                      {row.keys.map((alternative, a) => (
+                        <span key={a} className="shortcut-alt">
+                          {a > 0 && <span className="muted shortcut-or">{t('help.or')}</span>}
+                          {alternative.map((stroke, i) => (
+                            <span key={i} className="shortcut-stroke">
+                              {i > 0 && <span className="muted shortcut-then">{t('help.then')}</span>}
+                              {stroke.map((key, k) => (
+                                <kbd key={k} className="kbd">
+                                  {key}
+                                </kbd>
+                              ))}
+                            </span>
+                          ))}
+                        </span>
+                      ))}
+                    </dd>
+                  </div>
+                ))}
+              </dl>
+            </section>
+          ))}
+        </div>
+        <div className="dialog-footer muted shortcut-sheet-footer">{t('help.footer')}</div>
+      </div>
+    </div>
+  )
+}
