@@ -175,9 +175,12 @@ export function commandJson(command: AnyCommand): Record<string, unknown> {
 /** `client.kick <clientid>  Kick out client  [danger]` and one indented line per argument. */
 export function commandLines(command: AnyCommand): string[] {
   const fields = describeArgs(command)
+  const positional = positionalOrder(command)
+  const required = (name: string) => Boolean(fields.find((f) => f.name === name)?.required)
+  // An optional positional before a required one must still be written (`banned.create clientid bob`).
   const usage = [
     command.id,
-    ...positionalOrder(command).map((name) => (fields.find((f) => f.name === name)?.required ? `<${name}>` : `[${name}]`)),
+    ...positional.map((name, i) => (positional.slice(i).some(required) ? `<${name}>` : `[${name}]`)),
   ].join(' ')
   const flags = [command.danger ? 'danger' : command.confirm ? 'asks to confirm' : '', command.needsUi ? 'browser only' : '']
     .filter(Boolean)
