@@ -7,6 +7,8 @@ import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
 if (!process.features.typescript && !process.env.EMQX_CONSOLE_STRIPPED) {
+  // Ctrl+C reaches the child too, which stops its script; this process waits for it and exits as it does.
+  process.on('SIGINT', () => {})
   const result = spawnSync(
     process.execPath,
     ['--experimental-strip-types', '--disable-warning=ExperimentalWarning', fileURLToPath(import.meta.url), ...process.argv.slice(2)],
@@ -24,6 +26,12 @@ if (!process.features.typescript && !process.env.EMQX_CONSOLE_STRIPPED) {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0)
     throw error
   })
-  const { main } = await import('../cli/main.ts')
-  process.exitCode = await main(process.argv.slice(2))
+  // The first Ctrl+C lets the step under way finish and runs no more; a second one quits at once.
+  const interrupt = new AbortController()
+  process.once('SIGINT', () => {
+    interrupt.abort()
+    process.once('SIGINT', () => process.exit(130))
+  })
+  const { main, processIo } = await import('../cli/main.ts')
+  process.exitCode = await main(process.argv.slice(2), { ...processIo, signal: interrupt.signal })
 }

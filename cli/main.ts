@@ -15,6 +15,8 @@ export interface Io {
   stderr(line: string): void
   readStdin(): Promise<string>
   env: Record<string, string | undefined>
+  /** Aborted when the operator interrupts (Ctrl+C): the step under way finishes, the rest do not run. */
+  signal?: AbortSignal
 }
 
 export const USAGE = `Usage:
@@ -37,6 +39,7 @@ Exit status: 0 success, 1 a step failed, 2 usage or plan error (nothing ran).`
 const EXIT_OK = 0
 const EXIT_FAILED = 1
 const EXIT_USAGE = 2
+const SKIPPED_SHOWN = 5
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = []
@@ -131,6 +134,7 @@ async function runCommand(file: string, flags: RunFlags, io: Io): Promise<number
   }
 
   const width = out.stepWidth(steps)
+  let skipped = 0
   let api
   try {
     api = await connect(url, choice)
@@ -146,8 +150,18 @@ async function runCommand(file: string, flags: RunFlags, io: Io): Promise<number
     dryRun,
     continueOnError: Boolean(flags['continue-on-error']),
     confirmDanger: Boolean(flags.yes),
-    onStep: (result) => (json ? emit(out.stepJson(result)) : io.stdout(out.stepLine(result, width))),
+    onStep: (result) => {
+      if (json) return emit(out.stepJson(result))
+      // A long script stopped early lists the first steps it did not run, then how many more.
+      if (result.status === 'skipped' && ++skipped > SKIPPED_SHOWN) {
+        if (result.index === steps.length - 1) io.stdout(`skipped   … and ${skipped - SKIPPED_SHOWN} more`)
+        return
+      }
+      io.stdout(out.stepLine(result, width))
+    },
+    ...(io.signal ? { signal: io.signal } : {}),
   })
+  if (io.signal?.aborted) io.stderr('emqx-console: interrupted; the steps after the one under way did not run')
   if (json) emit(out.summaryJson(run, dryRun))
   else io.stdout(out.summaryLine(run, dryRun))
   return run.ok ? EXIT_OK : EXIT_FAILED
