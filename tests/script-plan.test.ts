@@ -295,6 +295,18 @@ describe('running a plan', () => {
     expect(statuses(run.results)).toEqual(['ok', 'ok', 'cancelled', 'skipped'])
   })
 
+  it('lets the step under way finish when interrupted and runs no more', async () => {
+    const { calls, steps } = recorder()
+    const interrupt = new AbortController()
+    const run = await executePlan(steps('test.ok a\ntest.ok b\ntest.ok c'), ctx, {
+      signal: interrupt.signal,
+      onStart: (_step, index) => index === 1 && interrupt.abort(),
+    })
+    expect(calls).toEqual(['test.ok a', 'test.ok b'])
+    expect(run.ok).toBe(false)
+    expect(statuses(run.results)).toEqual(['ok', 'ok', 'skipped'])
+  })
+
   it('runs each step through the given runner when there is one', async () => {
     const { steps } = recorder()
     const through: string[] = []
