@@ -4,7 +4,7 @@
 // from the address once taken, so a reload or a shared screen link does not open it again.
 import { useRouter, useRouterState } from '@tanstack/react-router'
 import { useStore } from 'jotai'
-import { useEffect } from 'react'
+import { useEffect, useRef } from 'react'
 import { getCommand } from '../../commands/registry.ts'
 import { notify } from '../state/notifications.ts'
 import { paletteRequestAtom } from './palette/request.ts'
@@ -38,10 +38,18 @@ export function useDeepLink(): void {
   const router = useRouter()
   const store = useStore()
   const href = useRouterState({ select: (state) => state.location.href })
+  // The address changes again while the link's parameters are being removed; take each link once.
+  const taken = useRef<string | null>(null)
 
   useEffect(() => {
-    const { link, rest } = parseDeepLink(window.location.search)
-    if (!link) return
+    const search = window.location.search
+    const { link, rest } = parseDeepLink(search)
+    if (!link) {
+      taken.current = null
+      return
+    }
+    if (taken.current === search) return
+    taken.current = search
     void router.navigate({ href: `${window.location.pathname}${rest}${window.location.hash}`, replace: true })
     if (link.kind === 'script') {
       store.set(paletteRequestAtom, { kind: 'script', text: link.text })

@@ -2,6 +2,7 @@
 // terminal dock, and the palette over everything.
 import { Outlet } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
+import { useDeepLink } from '../deeplink.ts'
 import { PaletteHost } from '../palette/PaletteHost.tsx'
 import { TerminalDock } from '../terminal/TerminalDock.tsx'
 import { Header } from './Header.tsx'
@@ -9,6 +10,7 @@ import { Menu } from './Menu.tsx'
 
 /** `children` replaces the matched screen (the not-found page of a logged-in user). */
 export function Layout({ children }: { children?: ReactNode }) {
+  useDeepLink()
   return (
     <div className="shell">
       <Menu />

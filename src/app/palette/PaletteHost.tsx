@@ -20,6 +20,9 @@ import { useRunBulk, useRunCommand } from '../commands/useRunCommand.ts'
 import { useApi } from '../useApi.ts'
 import { rank, type RankItem, type Usage } from './rank.ts'
 import { paletteUsage, rememberRecent } from './recent.ts'
+import { HistoryView } from './HistoryView.tsx'
+import { paletteRequestAtom } from './request.ts'
+import { ScriptView } from './ScriptView.tsx'
 import './palette.css'
 
 /** Open state, so a header button can open the palette too. */
@@ -35,6 +38,8 @@ type Step =
   | { kind: 'list' }
   | { kind: 'form'; command: AnyCommand; values: FormValues; errors: FieldError[]; bulk?: Bulk }
   | { kind: 'confirm'; command: AnyCommand; values: FormValues; text: string; hasForm: boolean; items?: string[]; bulk?: Bulk }
+  | { kind: 'script'; text: string }
+  | { kind: 'history' }
 
 interface Entry extends RankItem {
   command: AnyCommand
@@ -75,6 +80,12 @@ export function PaletteHost() {
 
   useCommandShortcuts(!open, run)
 
+  // A deep link, a history command or a re-run asks for a form, the history or a script (request.ts).
+  const request = useAtomValue(paletteRequestAtom)
+  useEffect(() => {
+    if (request) setOpen(true)
+  }, [request, setOpen])
+
   return (
     <>
       {open && <Palette onClose={() => setOpen(false)} />}
@@ -110,7 +121,7 @@ function useCommandShortcuts(enabled: boolean, run: ReturnType<typeof useRunComm
       if (match) {
         event.preventDefault()
         reset()
-        void run(match, {})
+        void run(match, {}, { source: 'shortcut' })
       } else if (pending) {
         typed = [...typed, stroke]
         clearTimeout(timer)
@@ -159,9 +170,9 @@ function Palette({ onClose }: { onClose(): void }) {
     (command: AnyCommand, values: FormValues, confirmed: boolean, bulk?: Bulk) => {
       rememberRecent(command.id)
       onClose()
-      if (!bulk) return void run(command, values, { confirmed })
+      if (!bulk) return void run(command, values, { confirmed, source: 'palette' })
       const target: TableSelection | null = selection
-      void runBulk(command, bulkRows(bulk, values), { confirmed }).then((results) =>
+      void runBulk(command, bulkRows(bulk, values), { confirmed, source: 'palette' }).then((results) =>
         target?.onDone?.(results.filter((r) => r.result.ok).map((r) => r.key)),
       )
     },
@@ -218,6 +229,25 @@ function Palette({ onClose }: { onClose(): void }) {
     else proceed(command, values, true)
   }, [step, proceed])
 
+  // A command filled in from elsewhere (a deep link, a history entry): its form, or its confirmation
+  // when it takes no arguments, so nothing runs before the operator presses Enter.
+  const prefill = useCallback(
+    (command: AnyCommand, values: FormValues) => {
+      const fields = describeArgs(command)
+      if (fields.length > 0) setStep({ kind: 'form', command, values: { ...initialValues(fields), ...values }, errors: [] })
+      else setStep({ kind: 'confirm', command, values: {}, text: describeRun(command, {}, translate), hasForm: false })
+    },
+    [translate],
+  )
+
+  const [request, setRequest] = useAtom(paletteRequestAtom)
+  useEffect(() => {
+    if (!request) return
+    setRequest(null)
+    if (request.kind === 'form') prefill(request.command, request.values)
+    else setStep(request.kind === 'script' ? { kind: 'script', text: request.text } : { kind: 'history' })
+  }, [request, setRequest, prefill])
+
   const back = useCallback(() => {
     if (step.kind === 'list') return onClose()
     if (step.kind === 'confirm' && step.hasForm)
@@ -238,7 +268,13 @@ function Palette({ onClose }: { onClose(): void }) {
   }
 
   const title =
-    step.kind === 'list' ? t('palette.label') : t(step.command.title)
+    step.kind === 'list'
+      ? t('palette.label')
+      : step.kind === 'script'
+        ? t('scriptView.title')
+        : step.kind === 'history'
+          ? t('history.title')
+          : t(step.command.title)
 
   return (
     <div className="dialog-backdrop palette-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
@@ -252,6 +288,13 @@ function Palette({ onClose }: { onClose(): void }) {
               placeholder={t('palette.placeholder')}
               className="palette-input"
               autoFocus
+              onPaste={(event) => {
+                // Several lines are a script: the script view plans them before anything runs.
+                const text = event.clipboardData.getData('text/plain')
+                if (!/[\r\n]/.test(text.trim())) return
+                event.preventDefault()
+                setStep({ kind: 'script', text: text.replace(/\r\n?/g, '\n') })
+              }}
             />
             {selection && (
               <div className="palette-selection muted" role="note">
@@ -323,6 +366,10 @@ function Palette({ onClose }: { onClose(): void }) {
             <PaletteFooter hint={t('palette.hintForm')} />
           </div>
         )}
+
+        {step.kind === 'script' && <ScriptView text={step.text} onBack={back} />}
+
+        {step.kind === 'history' && <HistoryView onRerun={prefill} onBack={back} />}
 
         {step.kind === 'confirm' && (
           <ConfirmStep

@@ -21,7 +21,8 @@ export interface ScriptViewProps {
   onBack(): void
 }
 
-type StepState = 'pending' | 'running' | StepResult['status']
+/** A step's state as shown: `warning` is a dry-run step whose arguments the live API does not know. */
+type StepState = 'pending' | 'running' | 'warning' | StepResult['status']
 
 interface StepView {
   state: StepState
@@ -84,6 +85,8 @@ export function ScriptView({ text: initialText, onBack }: ScriptViewProps) {
     const controller = new AbortController()
     abortRef.current = controller
     setPhase({ kind: 'running', dryRun })
+    // The confirmation's button goes away; keep focus in the view so its keys (Escape) still work.
+    editorRef.current?.focus()
     setSteps(plan.steps.map(() => ({ state: 'pending' })))
     const update = (index: number, view: StepView) => setSteps((list) => list.map((s, i) => (i === index ? view : s)))
     terminalLog.append({ source: 'script', status: 'info', message: t(dryRun ? 'scriptView.log.dryStart' : 'scriptView.log.start', { count: total }) })
@@ -97,7 +100,8 @@ export function ScriptView({ text: initialText, onBack }: ScriptViewProps) {
       onStart: (_step, index) => update(index, { state: 'running' }),
       onStep: (result) => {
         const detail = detailOf(result, (key, values) => t(key, values ?? {}))
-        update(result.index, { state: result.status, ...(detail ? { detail } : {}) })
+        const state: StepState = result.status === 'checked' && result.warnings?.length ? 'warning' : result.status
+        update(result.index, { state, ...(detail ? { detail } : {}) })
         // Steps that ran wrote their own line through the runner; these did not run.
         const args = formatArgs(result.step.args)
         if (result.status === 'skipped')
@@ -311,6 +315,7 @@ function stateTag(state: StepState): string {
     case 'cancelled':
       return 'tag-danger'
     case 'running':
+    case 'warning':
       return 'tag-warning'
     default:
       return 'tag-muted'
