@@ -179,6 +179,13 @@ describe('API key commands against the server', () => {
     expect((await complete(api, 'grafana', new AbortController().signal)).sort()).toEqual(['grafana-reader', 'grafana-writer'])
     expect(await complete(api, 'WRITER', new AbortController().signal)).toEqual(['grafana-writer'])
     expect(await complete(api, 'nothing-like-this', new AbortController().signal)).toEqual([])
+    // The exact name comes first however many others contain it, so a script's dry run finds it.
+    await Promise.all(Array.from({ length: 11 }, (_, i) => run('apiKey.create', { name: `a-grafana-${i}` })))
+    expect((await complete(api, 'grafana', new AbortController().signal))[0]).toBe('grafana-reader')
+    await run('apiKey.create', { name: 'grafana' })
+    const suggested = await complete(api, 'grafana', new AbortController().signal)
+    expect(suggested.slice(0, 3)).toEqual(['grafana', 'grafana-reader', 'grafana-writer'])
+    expect(suggested).toHaveLength(10)
   })
 
   it('cannot be run with an API key, as EMQX refuses keys on /api_key', async () => {

@@ -71,11 +71,16 @@ export function apiKeysApi(http: Http) {
     delete(name: string): Promise<void> {
       return http.send('delete', path(name), null)
     },
-    /** Key names containing `query`, for completion. */
+    /** Up to 10 key names containing `query`: the exact name first, then names starting with it. */
     async suggest(query: string, signal?: AbortSignal): Promise<string[]> {
       const needle = query.trim().toLowerCase()
+      const rank = (name: string) => (name === query.trim() ? 0 : name.toLowerCase().startsWith(needle) ? 1 : 2)
       const keys = await list(signal)
-      return keys.map((key) => key.name).filter((name) => name.toLowerCase().includes(needle)).slice(0, 10)
+      return keys
+        .map((key) => key.name)
+        .filter((name) => name.toLowerCase().includes(needle))
+        .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
+        .slice(0, 10)
     },
   }
 }
