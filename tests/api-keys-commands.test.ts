@@ -132,6 +132,27 @@ describe('API key commands against the server', () => {
     expect(failure).toMatchObject({ code: 'BAD_REQUEST', message: 'name_already_existed', status: 400 })
   })
 
+  it('apiKey.create sends every field EMQX 5 requires in the body (its handler matches desc and enable)', async () => {
+    const bodies: unknown[] = []
+    const session = await ts.login()
+    const recording = createApi(
+      createHttp({
+        origin: ts.url,
+        credentials: () => ({ kind: 'token', token: session.token }),
+        fetch: async (input, init) => {
+          const request = new Request(input, init)
+          if (request.method === 'POST') bodies.push(await request.clone().json())
+          return fetch(request)
+        },
+      }),
+    )
+    const command = getCommand('apiKey.create')!
+    const validation = validateArgs(command, { name: 'bare' })
+    if (!validation.ok) throw new Error('invalid')
+    await command.run({ api: recording }, validation.value)
+    expect(bodies).toEqual([{ name: 'bare', desc: '', enable: true, expired_at: 'infinity' }])
+  })
+
   it('apiKey.disable refuses the key at once and apiKey.enable lets it back in', async () => {
     const created = (await run('apiKey.create', { name: 'toggled' })) as CreatedApiKey
     expect(await works(created)).toBe(true)

@@ -59,7 +59,8 @@ export function apiKeysApi(http: Http) {
     get,
     /** 400 BAD_REQUEST for a name taken or malformed, a past expiry, or the 100-key limit. */
     create(input: ApiKeyInput): Promise<CreatedApiKey> {
-      return http.send('post', 'api_key', createdApiKeySchema, input)
+      // EMQX 5's handler matches `desc` and `enable` in the body: always send both.
+      return http.send('post', 'api_key', createdApiKeySchema, { desc: '', enable: true, ...input })
     },
     /** Changes what is given and keeps the rest, expiry included (read first, as EMQX would reset it). */
     async update(name: string, change: ApiKeyChange): Promise<ApiKey> {
