@@ -15,6 +15,8 @@ const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readTe
 
 /** Runs a command from the palette: search, choose, fill its fields by label, Enter (and confirm when asked). */
 async function runFromPalette(page: Page, search: string, option: RegExp, fields: [RegExp, string][] = [], confirm = false) {
+  // The shell (and with it the palette's Ctrl+K listener) is up once its header is.
+  await expect(page.getByRole('button', { name: 'Open the command palette' })).toBeVisible()
   await page.keyboard.press('Control+k')
   const palette = page.getByRole('dialog')
   await palette.getByPlaceholder('Type a command or search…').fill(search)
@@ -26,6 +28,8 @@ async function runFromPalette(page: Page, search: string, option: RegExp, fields
 }
 
 async function openHistory(page: Page) {
+  // The shell (and with it the palette's Ctrl+K listener) is up once its header is.
+  await expect(page.getByRole('button', { name: 'Open the command palette' })).toBeVisible()
   await page.keyboard.press('Control+k')
   const palette = page.getByRole('dialog')
   await palette.getByPlaceholder('Type a command or search…').fill('history')

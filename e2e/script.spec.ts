@@ -45,6 +45,8 @@ async function api(request: APIRequestContext) {
 
 /** Opens the palette and pastes text into it through the real clipboard, as an operator would. */
 async function pasteIntoPalette(page: Page, text: string): Promise<void> {
+  // The shell (and with it the palette's Ctrl+K listener) is up once its header is.
+  await expect(page.getByRole('button', { name: 'Open the command palette' })).toBeVisible()
   await page.keyboard.press('Control+k')
   await expect(page.getByRole('dialog').getByPlaceholder('Type a command or search…')).toBeFocused()
   await page.evaluate((value) => navigator.clipboard.writeText(value), text)

@@ -5,7 +5,7 @@
 import { useStore } from 'jotai'
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { formatArgs } from '../../../commands/args.ts'
+import { describeArgs, formatArgs } from '../../../commands/args.ts'
 import { executePlan, type StepResult } from '../../../commands/script/execute.ts'
 import { planScript, type PlanStep, type ScriptError } from '../../../commands/script/plan.ts'
 import { commandRunsAtom } from '../../state/commandRuns.ts'
@@ -134,7 +134,7 @@ export function ScriptView({ text: initialText, onBack }: ScriptViewProps) {
       const stoppedAt = outcome.results.find((r) => r.status === 'failed' || r.status === 'cancelled')
       summary = t('scriptView.summary.stopped', { ok, total, line: stoppedAt?.step.line ?? '?' })
     }
-    terminalLog.append({ source: 'script', status: outcome.ok ? 'info' : 'error', message: t('scriptView.log.done', { message: summary }) })
+    terminalLog.append({ source: 'script', status: outcome.ok ? 'info' : 'error', message: summary })
     setPhase({ kind: 'done', dryRun, summary, ok: outcome.ok })
   }
 
@@ -286,7 +286,7 @@ function detailOf(result: StepResult, t: (key: string, values?: Record<string, s
 function StepRow({ step, view }: { step: PlanStep; view: StepView | undefined }) {
   const { t } = useTranslation()
   const state = view?.state
-  const args = formatArgs(step.args)
+  const args = formatArgs(withoutDefaults(step))
   const describe = step.command.describe ? t(step.describe.key, step.describe.values ?? {}) : undefined
   return (
     <li className={`script-step${state ? ` is-${state}` : ''}`}>
@@ -304,6 +304,12 @@ function StepRow({ step, view }: { step: PlanStep; view: StepView | undefined })
       {state && <span className={`tag script-state ${stateTag(state)}`}>{t(`scriptView.status.${state}`)}</span>}
     </li>
   )
+}
+
+/** The step's arguments less those left at their defaults: what the operator wrote or must notice. */
+function withoutDefaults(step: PlanStep): Record<string, unknown> {
+  const defaults = new Map(describeArgs(step.command).map((field) => [field.name, field.default]))
+  return Object.fromEntries(Object.entries(step.args).filter(([name, value]) => !Object.is(defaults.get(name), value)))
 }
 
 function stateTag(state: StepState): string {
