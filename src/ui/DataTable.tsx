@@ -125,8 +125,8 @@ export interface DataTableProps<T extends RowData> {
 
 /** The table's keys, for the `?` sheet: the same list the handler below implements. */
 export const tableKeys: readonly { keys: string[][]; label: string }[] = [
-  { keys: [['↓'], ['j']], label: 'help.table.down' },
-  { keys: [['↑'], ['k']], label: 'help.table.up' },
+  { keys: [['↓'], ['J']], label: 'help.table.down' },
+  { keys: [['↑'], ['K']], label: 'help.table.up' },
   { keys: [['Home'], ['End']], label: 'help.table.ends' },
   { keys: [['PageUp'], ['PageDown']], label: 'help.table.page' },
   { keys: [['Enter']], label: 'help.table.open' },

@@ -45,7 +45,8 @@ export function shortcutGroups(): Group[] {
     heading: 'help.tables',
     rows: tableKeys.map((entry) => ({ keys: entry.keys.map((alt) => [alt]), label: entry.label })),
   }
-  return [general, ...fromCommands, tables]
+  // Short groups first, so the two columns of the sheet fill evenly.
+  return [general, tables, ...fromCommands]
 }
 
 export function ShortcutSheet() {
