@@ -181,6 +181,26 @@ test('a dry run checks the steps against the live API and changes nothing', asyn
   expect(await rest.connected('e2e-script-dry')).toBe(true)
 })
 
+test('the script view opens empty from the palette and plans lines as they are typed', async ({ page }) => {
+  await login(page, '/clients/list')
+  await expect(page.getByRole('button', { name: 'Open the command palette' })).toBeVisible()
+  await page.keyboard.press('Control+k')
+  const palette = page.getByRole('dialog')
+  await palette.getByPlaceholder('Type a command or search…').fill('script')
+  await palette.getByRole('option', { name: /Open the script view/ }).click()
+  const editor = palette.getByRole('textbox', { name: 'Script: one command per line' })
+  await expect(editor).toBeFocused()
+  await expect(palette.getByText('Type or paste commands, one per line.')).toBeVisible()
+
+  await editor.pressSequentially('go.subscriptions\n# then back\ngo.clients')
+  const plan = palette.getByRole('list', { name: 'Plan' })
+  await expect(plan.getByRole('listitem')).toHaveCount(2)
+  await expect(plan.getByRole('listitem').nth(1)).toContainText('3')
+  await editor.press('Control+Enter')
+  await expect(palette.getByRole('status')).toHaveText('All 2 steps succeeded')
+  await expect(page).toHaveURL(/\/clients\/list$/)
+})
+
 test('a deep link opens the command filled in and runs nothing until Enter and the confirmation', async ({ page, request }) => {
   const rest = await api(request)
   const victim = await connectClient('e2e-link-victim', 4)
