@@ -14,6 +14,22 @@ describe('deep links', () => {
     })
   })
 
+  it('decodes as query strings are encoded: a plus is a space, %2B a plus', () => {
+    expect(parseDeepLink('?cmd=banned.create&who=ops&reason=incident+42&until=%2B1h').link).toEqual({
+      kind: 'command',
+      id: 'banned.create',
+      values: { who: 'ops', reason: 'incident 42', until: '+1h' },
+    })
+  })
+
+  it('does not take names of Object.prototype as given arguments', () => {
+    expect(parseDeepLink('?cmd=client.kick&toString=x&__proto__=y&clientid=a').link).toEqual({
+      kind: 'command',
+      id: 'client.kick',
+      values: { toString: 'x', clientid: 'a' },
+    })
+  })
+
   it('keeps the first value of an argument given twice', () => {
     expect(parseDeepLink('?cmd=client.kick&clientid=a&clientid=b').link).toEqual({ kind: 'command', id: 'client.kick', values: { clientid: 'a' } })
   })

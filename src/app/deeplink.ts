@@ -12,16 +12,18 @@ import { paletteRequestAtom } from './palette/request.ts'
 export type DeepLink = { kind: 'command'; id: string; values: Record<string, string> } | { kind: 'script'; text: string }
 
 /**
- * Reads a deep link from a query string. With `cmd`, every other parameter is one of its
- * arguments (as the link format says); with `script`, only `script` is taken. `rest` is the query
- * string without what was taken ('' or '?…').
+ * Reads a deep link from a query string, decoded as the router and browsers encode queries (a `+`
+ * is a space, so a relative time is written `until=%2B1h`). With `cmd`, every other parameter is
+ * one of its arguments (as the link format says); with `script`, only `script` is taken. `rest` is
+ * the query string without what was taken ('' or '?…').
  */
 export function parseDeepLink(search: string): { link: DeepLink | null; rest: string } {
   const params = new URLSearchParams(search)
   const id = params.get('cmd')
   if (id !== null) {
     const values: Record<string, string> = {}
-    for (const [name, value] of params) if (name !== 'cmd' && !(name in values)) values[name] = value
+    for (const [name, value] of params)
+      if (name !== 'cmd' && name !== '__proto__' && !Object.hasOwn(values, name)) values[name] = value
     return { link: { kind: 'command', id: id.trim(), values }, rest: '' }
   }
   const script = params.get('script')
