@@ -36,7 +36,9 @@ function deps(accept = true) {
   const asked: ConfirmRequest[] = []
   const notes: NotificationInput[] = []
   const log = createTerminalLog(100)
+  const recorded: { id: string; ok: boolean; source: string; args: Record<string, unknown> }[] = []
   const runner: RunnerDeps = {
+    record: (entry) => void recorded.push(entry),
     ctx: { api },
     confirm: async (request) => {
       asked.push(request)
@@ -46,7 +48,7 @@ function deps(accept = true) {
     log,
     t,
   }
-  return { runner, asked, notes, log }
+  return { runner, asked, notes, log, recorded }
 }
 
 function complete(id: string, field: string, query: string, args?: Record<string, string>) {
@@ -96,8 +98,8 @@ describe('bulk runs over selected rows', () => {
   it('kicks every selected client after one confirmation listing them, with a line per row and one summary', async () => {
     const ids = ['bulk-1', 'bulk-2', 'bulk-3']
     const clients = await Promise.all(ids.map((clientId) => ts.connect({ clientId })))
-    const { runner, asked, notes, log } = deps()
-    const results = await executeBulk(getCommand('client.kick')!, ids.map((clientid) => ({ key: clientid, args: { clientid } })), runner)
+    const { runner, asked, notes, log, recorded } = deps()
+    const results = await executeBulk(getCommand('client.kick')!, ids.map((clientid) => ({ key: clientid, args: { clientid } })), runner, { source: 'palette' })
     await Promise.all(clients.map((c) => closed(c)))
     expect(asked).toHaveLength(1)
     expect(asked[0].items).toEqual(ids.map((clientid) => `cmd.client.kickDescribe ${JSON.stringify({ clientid })}`))
@@ -105,6 +107,8 @@ describe('bulk runs over selected rows', () => {
     expect(log.entries().map((e) => [e.args, e.status])).toEqual(ids.map((id) => [`clientid=${id}`, 'ok']))
     expect(notes).toEqual([{ kind: 'success', text: 'notify.bulkSucceeded {"title":"cmd.client.kick","count":3}' }])
     expect((await api.clients.list()).meta.count).toBe(0)
+    // Each row is its own history entry, with where it was run from.
+    expect(recorded.map((r) => [r.id, r.args.clientid, r.ok, r.source])).toEqual(ids.map((id) => ['client.kick', id, true, 'palette']))
   })
 
   it('reports each row that failed and still runs the others', async () => {

@@ -68,6 +68,8 @@ export function useRunBulk(): RunBulk {
         log: terminalLog,
         t: (key, values) => t(key, values ?? {}),
         changed: () => store.set(commandRunsAtom, (n) => n + 1),
+        // Each row is its own history entry, as if run one by one.
+        record: (entry) => void recordHistory(store, entry),
       }
       return executeBulk(command, rows, deps, options)
     },
