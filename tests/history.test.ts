@@ -162,12 +162,13 @@ describe('the stored history', () => {
     ])
   })
 
-  it('does not record the history commands themselves', async () => {
+  it('does not record the history commands themselves, nor opening the script view', async () => {
     vi.stubGlobal('localStorage', memoryStorage())
     const history = await import('../src/state/history.ts')
     const store = createStore()
     history.recordHistory(store, input('client.kick', { clientid: 'a' }))
     expect(history.recordHistory(store, input('history.copy', { from: 1 }))).toBeUndefined()
+    expect(history.recordHistory(store, input('script.open'))).toBeUndefined()
     expect(store.get(history.historyAtom).map((e) => e.id)).toEqual(['client.kick'])
   })
 

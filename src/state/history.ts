@@ -35,8 +35,9 @@ export type HistoryEntry = v.InferOutput<typeof historyEntrySchema>
 export type HistoryInput = Omit<HistoryEntry, 'seq' | 'time' | 'summary'> & { time?: number; result?: unknown }
 
 // The history commands themselves are not recorded: `history.clear` would leave itself behind, and
-// copying a range would keep adding `history.copy` lines to the range being copied.
-const UNRECORDED = /^history\./
+// copying a range would keep adding `history.copy` lines to the range being copied. Opening the
+// script view is not an operation either (its steps are recorded as they run).
+const UNRECORDED = /^(history\.|script\.open$)/
 
 /** A one-line text of a command's result, or undefined when there is nothing to say. */
 export function summarizeResult(result: unknown, limit = SUMMARY_LIMIT): string | undefined {

@@ -2,13 +2,11 @@
 // here). Every line is planned before anything runs: the plan lists the steps or the problems
 // (line, column, argument). Run asks once for all dangerous steps, then runs them in order through
 // the same runner as any command (terminal line, history entry), showing each step's result.
-import { useStore } from 'jotai'
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { describeArgs, formatArgs } from '../../../commands/args.ts'
 import { executePlan, type StepResult } from '../../../commands/script/execute.ts'
 import { planScript, type PlanStep, type ScriptError } from '../../../commands/script/plan.ts'
-import { commandRunsAtom } from '../../state/commandRuns.ts'
 import { terminalLog } from '../../state/terminalLog.ts'
 import { useRunCommand } from '../commands/useRunCommand.ts'
 import { useUiEffects } from '../uiEffects.ts'
@@ -41,7 +39,6 @@ export function ScriptView({ text: initialText, onBack }: ScriptViewProps) {
   const api = useApi()
   const ui = useUiEffects()
   const run = useRunCommand()
-  const store = useStore()
   const [text, setText] = useState(initialText)
   const [continueOnError, setContinueOnError] = useState(false)
   const [phase, setPhase] = useState<Phase>({ kind: 'edit' })
@@ -118,7 +115,6 @@ export function ScriptView({ text: initialText, onBack }: ScriptViewProps) {
       },
     })
     abortRef.current = null
-    if (!dryRun) store.set(commandRunsAtom, (n) => n + 1)
 
     const count = (status: StepState) => outcome.results.filter((r) => r.status === status).length
     const ok = count('ok')
