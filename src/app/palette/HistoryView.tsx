@@ -2,7 +2,7 @@
 // range (Shift+click too), Enter opens the command's form filled in as it ran, Ctrl+C copies the
 // range as a script through `history.copy`, so the terminal and the clipboard agree.
 import { useAtomValue } from 'jotai'
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type MouseEvent as ReactMouseEvent } from 'react'
+import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type MouseEvent as ReactMouseEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { AnyCommand } from '../../../commands/define.ts'
 import { clearHistoryCommand, copyHistory } from '../../../commands/history.ts'
@@ -21,9 +21,10 @@ export interface HistoryViewProps {
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false })
 const dateFormat = new Intl.DateTimeFormat(undefined, { month: '2-digit', day: '2-digit' })
 
-function when(time: number, now: Date): string {
+/** The time of day for today's entries, with the date for older ones; `today` is `Date#toDateString()`. */
+function when(time: number, today: string): string {
   const date = new Date(time)
-  const sameDay = date.toDateString() === now.toDateString()
+  const sameDay = date.toDateString() === today
   return sameDay ? timeFormat.format(date) : `${dateFormat.format(date)} ${timeFormat.format(date)}`
 }
 
@@ -37,7 +38,7 @@ export function HistoryView({ onRerun, onBack }: HistoryViewProps) {
   const [anchor, setAnchor] = useState<number | null>(null)
   const listRef = useRef<HTMLDivElement>(null)
   const idBase = useId()
-  const now = new Date()
+  const today = new Date().toDateString()
 
   useEffect(() => listRef.current?.focus(), [])
   // A cleared or shrunk history must not leave the cursor past the end.
@@ -132,6 +133,12 @@ export function HistoryView({ onRerun, onBack }: HistoryViewProps) {
     }
   }
 
+  // Rows are memoised (a long history re-renders on every arrow key); they get stable callbacks
+  // that reach the current handlers through a ref.
+  const handlers = useRef({ click: (_event: ReactMouseEvent, _index: number) => {}, open: (_index: number) => {} })
+  const rowClick = useCallback((event: ReactMouseEvent, index: number) => handlers.current.click(event, index), [])
+  const rowOpen = useCallback((index: number) => handlers.current.open(index), [])
+
   const onRowClick = (event: ReactMouseEvent, index: number) => {
     listRef.current?.focus()
     if (event.shiftKey) {
@@ -141,6 +148,7 @@ export function HistoryView({ onRerun, onBack }: HistoryViewProps) {
     } else setAnchor(null)
     setActive(index)
   }
+  handlers.current = { click: onRowClick, open: (index) => rerun(rows[index]) }
 
   return (
     <div className="palette-step history-view">
@@ -168,11 +176,11 @@ export function HistoryView({ onRerun, onBack }: HistoryViewProps) {
               id={`${idBase}-${index}`}
               index={index}
               entry={entry}
-              now={now}
+              today={today}
               active={index === active}
               selected={index >= low && index <= high}
-              onClick={(event) => onRowClick(event, index)}
-              onDoubleClick={() => rerun(entry)}
+              onRowClick={rowClick}
+              onRowOpen={rowOpen}
             />
           ))}
         </div>
@@ -204,14 +212,14 @@ interface HistoryRowProps {
   id: string
   index: number
   entry: HistoryEntry
-  now: Date
+  today: string
   active: boolean
   selected: boolean
-  onClick(event: ReactMouseEvent): void
-  onDoubleClick(): void
+  onRowClick(event: ReactMouseEvent, index: number): void
+  onRowOpen(index: number): void
 }
 
-function HistoryRow({ id, index, entry, now, active, selected, onClick, onDoubleClick }: HistoryRowProps) {
+const HistoryRow = memo(function HistoryRow({ id, index, entry, today, active, selected, onRowClick, onRowOpen }: HistoryRowProps) {
   const { t } = useTranslation()
   const command = getCommand(entry.id)
   const detail = entry.ok ? entry.summary : entry.message
@@ -224,11 +232,11 @@ function HistoryRow({ id, index, entry, now, active, selected, onClick, onDouble
       aria-selected={selected}
       className={className}
       onMouseDown={(event) => event.shiftKey && event.preventDefault()}
-      onClick={onClick}
-      onDoubleClick={onDoubleClick}
+      onClick={(event) => onRowClick(event, index)}
+      onDoubleClick={() => onRowOpen(index)}
     >
       <span className="history-seq mono muted">#{entry.seq}</span>
-      <span className="history-time mono muted">{when(entry.time, now)}</span>
+      <span className="history-time mono muted">{when(entry.time, today)}</span>
       <span className={entry.ok ? 'tag tag-success history-status' : 'tag tag-danger history-status'}>
         {entry.ok ? t('history.ok') : t('history.failed')}
       </span>
@@ -243,4 +251,4 @@ function HistoryRow({ id, index, entry, now, active, selected, onClick, onDouble
       </span>
     </div>
   )
-}
+})
