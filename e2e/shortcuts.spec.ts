@@ -1,15 +1,11 @@
 // Shortcut sequences declared on commands, the `?` sheet generated from them, and the table keys.
 import { test, expect, type Page } from '@playwright/test'
 import type { MqttClient } from 'mqtt'
-import { login } from './support/login.ts'
+import { login, shellReady } from './support/login.ts'
 import { connectClient } from './support/mqtt.ts'
 
 const clients: MqttClient[] = []
 
-/** The shell (and its key listeners) is there once its header is. */
-async function shellReady(page: Page) {
-  await expect(page.getByRole('button', { name: /command palette|命令面板/ })).toBeVisible()
-}
 test.afterEach(() => {
   for (const client of clients.splice(0)) client.end(true)
 })

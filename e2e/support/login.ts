@@ -10,4 +10,10 @@ export async function login(page: Page, path = '/'): Promise<void> {
   const skip = page.getByRole('button', { name: /skip/i })
   await skip.click()
   await expect(page).not.toHaveURL(/\/login/)
+  await shellReady(page)
+}
+
+/** The shell (and its key listeners, Ctrl+K among them) is there once its header's palette button is (hidden from the accessibility tree while a deep link has the palette open). */
+export async function shellReady(page: Page): Promise<void> {
+  await expect(page.getByRole('button', { name: /command palette|命令面板/i, includeHidden: true })).toBeVisible()
 }
