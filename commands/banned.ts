@@ -53,6 +53,7 @@ export const createBan = defineCommand({
   positional: ['as', 'who'],
   aliases: ['ban', 'block', 'blacklist', '黑名单', '封禁'],
   complete: { who: completeWho },
+  suggestOnly: ['who'],
   run: (ctx, { as, who, reason, until }) =>
     ctx.api.banned.create({
       as,

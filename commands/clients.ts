@@ -78,6 +78,7 @@ export const subscribeClient = defineCommand({
   positional: ['clientid', 'topic'],
   aliases: ['subscribe', 'sub', '订阅'],
   complete: { clientid: completeClientId, topic: completeTopic },
+  suggestOnly: ['topic'],
   run: (ctx, { clientid, topic, qos, nl, rap, rh }) =>
     ctx.api.clients.subscribe(clientid, { topic, qos, nl: nl ? 1 : 0, rap: rap ? 1 : 0, rh }),
 })

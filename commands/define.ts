@@ -65,6 +65,11 @@ export interface Command<S extends ArgsSchema = ArgsSchema, R = unknown> {
   needsUi?: boolean
   /** Live suggestions for an argument, from the API. */
   complete?: Partial<Record<keyof v.InferInput<S> & string, Completer>>
+  /**
+   * Arguments whose completions only suggest (a new ban's `who`, a topic to publish to): the value
+   * need not be among them, so a dry run does not look it up.
+   */
+  suggestOnly?: (keyof v.InferInput<S> & string)[]
   /** What a confirmation or plan line says this run will do. */
   describe?(args: v.InferOutput<S>): Text
   run(ctx: CommandContext, args: v.InferOutput<S>): Promise<R>

@@ -33,6 +33,7 @@ export const publishMessage = defineCommand({
   positional: ['topic', 'payload'],
   aliases: ['publish', 'pub', 'send', '发布'],
   complete: { topic: completeTopic },
+  suggestOnly: ['topic'],
   run: (ctx, { topic, payload, qos, retain, payload_encoding, properties: given, user_properties }) => {
     if (payload_encoding === 'base64' && !isBase64(payload)) throw new Error('payload is not valid base64')
     const properties = user_properties

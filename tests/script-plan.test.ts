@@ -330,6 +330,32 @@ describe('running a plan', () => {
     expect(run.results[1].warnings).toEqual([{ arg: 'name', key: 'script.warn.notFound', values: { arg: 'name', value: 'gamma' } }])
   })
 
+  it('dry run does not look up arguments whose completions only suggest (a new ban, a topic to publish to)', async () => {
+    const looked: string[] = []
+    const registry = createRegistry([
+      defineCommand({
+        id: 'test.create',
+        title: 't',
+        group: 'g',
+        args: v.object({ who: v.string(), target: v.string() }),
+        positional: ['who', 'target'],
+        complete: {
+          who: async (_api, query) => (looked.push(`who:${query}`), []),
+          target: async (_api, query) => (looked.push(`target:${query}`), []),
+        },
+        suggestOnly: ['who'],
+        run: async () => {
+          throw new Error('must not run')
+        },
+      }),
+    ] as unknown as AnyCommand[])
+    const planned = planScript('test.create newcomer missing', { registry })
+    if (!planned.ok) throw new Error('plan')
+    const run = await executePlan(planned, ctx, { dryRun: true })
+    expect(looked).toEqual(['target:missing'])
+    expect(run.results[0].warnings).toEqual([{ arg: 'target', key: 'script.warn.notFound', values: { arg: 'target', value: 'missing' } }])
+  })
+
   it('dry run turns a failed lookup into a warning', async () => {
     const registry = createRegistry([
       defineCommand({

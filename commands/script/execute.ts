@@ -65,6 +65,7 @@ async function resolveArgs(step: PlanStep, ctx: CommandContext, signal: AbortSig
   for (const [arg, complete] of Object.entries(completers)) {
     const value = step.args[arg]
     if (typeof value !== 'string' || value === '' || !complete) continue
+    if (step.command.suggestOnly?.includes(arg)) continue
     try {
       const known = await complete(ctx.api, value, signal)
       if (!known.includes(value)) warnings.push({ arg, key: 'script.warn.notFound', values: { arg, value } })
