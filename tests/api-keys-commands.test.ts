@@ -11,6 +11,7 @@ import { executeCommand } from '../src/app/commands/runner.ts'
 import type { HistoryInput } from '../src/state/history.ts'
 import type { NotificationInput } from '../src/state/notifications.ts'
 import { createTerminalLog } from '../src/state/terminalLog.ts'
+import { consoleApi, invalidArgs, runCommand } from './support/commands.ts'
 import { startTestServer, type TestServer } from './support/server.ts'
 
 let ts: TestServer
@@ -18,26 +19,16 @@ let api: Api
 
 beforeAll(async () => {
   ts = await startTestServer()
-  const session = await ts.login()
-  api = createApi(createHttp({ origin: ts.url, credentials: () => ({ kind: 'token', token: session.token }) }))
+  api = await consoleApi(ts)
 })
 
 afterAll(async () => {
   await ts?.close()
 })
 
-async function run(id: string, raw: Record<string, unknown> = {}): Promise<unknown> {
-  const command = getCommand(id)
-  if (!command) throw new Error(`no command ${id}`)
-  const validation = validateArgs(command, raw)
-  if (!validation.ok) throw new Error(`${id}: ${JSON.stringify(validation.errors)}`)
-  return command.run({ api }, validation.value)
-}
+const run = (id: string, raw: Record<string, unknown> = {}) => runCommand(api, id, raw)
 
-function invalid(id: string, raw: Record<string, unknown>): string[] {
-  const validation = validateArgs(getCommand(id)!, raw)
-  return validation.ok ? [] : validation.errors.map((e) => `${e.field}:${e.key}`)
-}
+const invalid = invalidArgs
 
 /** The API as a script using that key sees it. */
 function keyApi(key: { api_key: string; api_secret: string }): Api {

@@ -3,11 +3,12 @@
 // clients: each one is checked by what an MQTT client then sees, not only by what the API says.
 import type { MqttClient } from 'mqtt'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { getCommand, validateArgs } from '../commands/registry.ts'
+import { validateArgs } from '../commands/registry.ts'
 import { parseUntil } from '../commands/banned.ts'
 import { parseSetting } from '../commands/mqtt.ts'
-import { createApi, type Api } from '../src/api/index.ts'
-import { ApiError, createHttp } from '../src/api/http.ts'
+import type { Api } from '../src/api/index.ts'
+import { ApiError } from '../src/api/http.ts'
+import { consoleApi, invalidArgs, runCommand } from './support/commands.ts'
 import { closed, collect, endClients, nextMessage, startTestServer, subackCodes, waitFor, type TestServer } from './support/server.ts'
 
 let ts: TestServer
@@ -15,8 +16,7 @@ let api: Api
 
 beforeAll(async () => {
   ts = await startTestServer()
-  const session = await ts.login()
-  api = createApi(createHttp({ origin: ts.url, credentials: () => ({ kind: 'token', token: session.token }) }))
+  api = await consoleApi(ts)
 })
 
 afterEach(async () => {
@@ -28,19 +28,9 @@ afterAll(async () => {
   await ts.close()
 })
 
-/** Validates raw arguments (strings, as typed in the palette or a script) and runs the command. */
-async function run(id: string, raw: Record<string, unknown> = {}): Promise<unknown> {
-  const command = getCommand(id)
-  if (!command) throw new Error(`no command ${id}`)
-  const validation = validateArgs(command, raw)
-  if (!validation.ok) throw new Error(`${id}: ${JSON.stringify(validation.errors)}`)
-  return command.run({ api }, validation.value)
-}
+const run = (id: string, raw: Record<string, unknown> = {}) => runCommand(api, id, raw)
 
-function invalid(id: string, raw: Record<string, unknown>): string[] {
-  const validation = validateArgs(getCommand(id)!, raw)
-  return validation.ok ? [] : validation.errors.map((e) => `${e.field}:${e.key}`)
-}
+const invalid = invalidArgs
 
 /** The reason code of a refused CONNECT (mqtt.js puts it on the error). */
 async function refusedWith(options: Parameters<TestServer['connect']>[0]): Promise<number | undefined> {

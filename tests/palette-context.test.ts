@@ -3,13 +3,13 @@
 // and a result per row, one summary), and the screen defaults that fill a command's form.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { getCommand } from '../commands/registry.ts'
-import { createApi, type Api } from '../src/api/index.ts'
-import { createHttp } from '../src/api/http.ts'
+import type { Api } from '../src/api/index.ts'
 import { executeBulk, type RunnerDeps } from '../src/app/commands/runner.ts'
 import { bulkField, withDefaults } from '../src/state/commandContext.ts'
 import type { NotificationInput } from '../src/state/notifications.ts'
 import { createTerminalLog } from '../src/state/terminalLog.ts'
 import type { ConfirmRequest } from '../src/ui/Confirm.tsx'
+import { consoleApi } from './support/commands.ts'
 import { closed, endClients, startTestServer, waitFor, type TestServer } from './support/server.ts'
 
 let ts: TestServer
@@ -17,8 +17,7 @@ let api: Api
 
 beforeAll(async () => {
   ts = await startTestServer()
-  const session = await ts.login()
-  api = createApi(createHttp({ origin: ts.url, credentials: () => ({ kind: 'token', token: session.token }) }))
+  api = await consoleApi(ts)
 })
 
 afterEach(async () => {
