@@ -1,10 +1,8 @@
 // The emqx-console CLI with EMQX API keys (`--api-key/--api-secret`, HTTP Basic), as a child
 // process against the real embedded server: the same flags work against a real EMQX.
-import { spawn } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cli, type CliResult } from './support/cli.ts'
 import { startTestServer, type Api, type TestServer } from './support/server.ts'
-
-const BIN = new URL('../bin/emqx-console.mjs', import.meta.url).pathname
 
 let ts: TestServer
 let api: Api
@@ -17,32 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await ts?.close()
 })
-
-interface CliResult {
-  code: number | null
-  stdout: string
-  stderr: string
-  json: Array<Record<string, any>>
-}
-
-function cli(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr += chunk))
-    child.on('error', reject)
-    child.on('close', (code) => {
-      const json = stdout
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as Record<string, any>)
-      resolve({ code, stdout, stderr, json })
-    })
-    child.stdin.end(options.stdin ?? '')
-  })
-}
 
 async function createKey(name: string): Promise<{ api_key: string; api_secret: string }> {
   const response = await api.post('/api_key', { name })

@@ -6,38 +6,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { listCommands } from '../commands/registry.ts'
+import { cli, CLI_BIN } from './support/cli.ts'
 import { closed, collect, serverPerSuite, waitFor } from './support/server.ts'
 
 const s = serverPerSuite()
-const BIN = new URL('../bin/emqx-console.mjs', import.meta.url).pathname
-
-interface CliResult {
-  code: number | null
-  stdout: string
-  stderr: string
-  /** stdout read as one JSON object per line (for --json). */
-  json: Array<Record<string, any>>
-}
-
-function cli(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    // Only what the CLI reads from the environment is passed on, so a developer's EMQX_* cannot leak in.
-    const env: Record<string, string> = { PATH: process.env.PATH ?? '', ...options.env }
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr += chunk))
-    child.on('error', reject)
-    child.on('close', (code) => {
-      const json: Array<Record<string, any>> = []
-      if (args.includes('--json'))
-        for (const line of stdout.split('\n')) if (line.startsWith('{')) json.push(JSON.parse(line))
-      resolve({ code, stdout, stderr, json })
-    })
-    child.stdin.end(options.stdin ?? '')
-  })
-}
 
 const login = () => ['--url', s.t.url, '--username', 'admin', '--password', 'public']
 
@@ -70,7 +42,7 @@ describe('emqx-console commands', () => {
 
   it('starts Node again with --experimental-strip-types where types are not stripped by default (Node 22.12)', async () => {
     const result = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--no-experimental-strip-types', BIN, 'commands', '--json'], { env: { PATH: process.env.PATH ?? '' } })
+      const child = spawn(process.execPath, ['--no-experimental-strip-types', CLI_BIN, 'commands', '--json'], { env: { PATH: process.env.PATH ?? '' } })
       let stdout = ''
       child.stdout.on('data', (chunk) => (stdout += chunk))
       child.on('error', reject)
