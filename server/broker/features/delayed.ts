@@ -91,8 +91,8 @@ export class DelayedFeature {
 
   private intercept(message: Message): Message | null | 'stop' | undefined {
     if (!this.settings.enable) return undefined
-    const now = Date.now()
-    const parsed = parseDelayedTopic(message.topic, now)
+    // Due a whole number of seconds after the message was published, as EMQX computes it.
+    const parsed = parseDelayedTopic(message.topic, message.timestamp)
     if (!parsed) return null
     const limit = this.settings.max_delayed_messages
     if (limit > 0 && this.repository.count() >= limit) {
