@@ -140,7 +140,7 @@ describe('delayed publish', () => {
     await sub.subscribeAsync('dropped/#', { qos: 1 })
     const got = collect(sub)
     const pub = await t.connect({ clientId: 'drop-pub' })
-    await pub.publishAsync('$delayed/1/dropped/old', 'old', { qos: 1 })
+    await pub.publishAsync('$delayed/60/dropped/old', 'old', { qos: 1 })
     expect((await delayedList()).meta.count).toBe(1)
     await api.request('PUT', '/mqtt/delayed', { enable: false })
     expect((await delayedList()).meta.count).toBe(0)
@@ -156,10 +156,11 @@ describe('delayed publish', () => {
     await sub.subscribeAsync('bd/#', { qos: 1 })
     const got = collect(sub)
     const banned = await t.connect({ clientId: 'bd-pub' })
-    await banned.publishAsync('$delayed/1/bd/from-banned', 'no', { qos: 1 })
+    // Due before the marker, and late enough that the ban is in place first even on a slow machine.
+    await banned.publishAsync('$delayed/2/bd/from-banned', 'no', { qos: 1 })
     await api.post('/banned', { as: 'clientid', who: 'bd-pub' })
     const other = await t.connect({ clientId: 'bd-other' })
-    await other.publishAsync('$delayed/1/bd/marker', 'marker', { qos: 1 })
+    await other.publishAsync('$delayed/3/bd/marker', 'marker', { qos: 1 })
     try {
       await waitFor(() => got.length >= 1, 'the marker')
       expect(got.map((m) => m.payload)).toEqual(['marker'])
