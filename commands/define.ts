@@ -2,6 +2,7 @@
 // pasted scripts and the CLI all read this same object. No React and no DOM here.
 import type * as v from 'valibot'
 import type { Api } from '../src/api/index.ts'
+import type { TestClientManager } from '../src/features/websocket/manager.ts'
 
 /** Effects only the browser can perform; the CLI runs without them. */
 export interface UiEffects {
@@ -14,6 +15,8 @@ export interface UiEffects {
   showShortcuts?(): void
   /** The palette's command history and script view (commands/history.ts). */
   history?: HistoryEffects
+  /** The WebSocket test client's connections (loaded on first use). */
+  testClient?(): Promise<TestClientManager>
 }
 
 export interface HistoryEffects {
@@ -24,6 +27,26 @@ export interface HistoryEffects {
   /** Copies the entries numbered `from`..`to` (open ends reach the ends) as a script; resolves to how many. */
   copy(range: { from?: number; to?: number }): Promise<number>
   clear(): void
+}
+
+/** An error whose text is translatable: the runner shows it in the operator's language. */
+export class CommandError extends Error {
+  readonly text: Text
+  /** A second text filled in as `{{reason}}` (a broker's reason code under 'Publishing failure'). */
+  readonly reason: Text | CommandError | undefined
+  constructor(text: Text, reason?: Text | CommandError) {
+    super(text.key)
+    this.name = 'CommandError'
+    this.text = text
+    this.reason = reason
+  }
+
+  /** The message in the operator's language. */
+  translate(t: (key: string, values?: Record<string, string | number>) => string): string {
+    const reason = this.reason instanceof CommandError ? this.reason.translate(t) : this.reason && t(this.reason.key, this.reason.values)
+    const values = reason === undefined ? this.text.values : { ...this.text.values, reason }
+    return t(this.text.key, values)
+  }
 }
 
 export interface CommandContext {

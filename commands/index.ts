@@ -3,6 +3,7 @@ import type { AnyCommand } from './define.ts'
 import { navigationCommands } from './navigation.ts'
 import { clientCommands } from './clients.ts'
 import { publishCommands } from './publish.ts'
+import { testClientCommands } from './testClient.ts'
 import { bannedCommands } from './banned.ts'
 import { flappingCommands } from './flapping.ts'
 import { retainerCommands } from './retainer.ts'
@@ -26,6 +27,7 @@ export const allCommands: AnyCommand[] = [
   ...erase(navigationCommands),
   ...erase(clientCommands),
   ...erase(publishCommands),
+  ...erase(testClientCommands),
   ...erase(bannedCommands),
   ...erase(flappingCommands),
   ...erase(retainerCommands),

@@ -48,6 +48,20 @@ const operations: Record<string, string> = {
   'clear the command history': 'history.clear',
   'open the script view': 'script.open',
 
+  // Issue 5: the WebSocket test client (browser only: its connections live in the page).
+  'test client: connect (settings given override the saved ones)': 'testclient.connect',
+  'test client: cancel a connection attempt': 'testclient.cancel',
+  'test client: disconnect': 'testclient.disconnect',
+  'test client: subscribe with MQTT 5 options': 'testclient.subscribe',
+  'test client: unsubscribe': 'testclient.unsubscribe',
+  'test client: publish, with count and interval for a burst': 'testclient.publish',
+  'test client: open another connection (up to 6 besides the default)': 'testclient.new',
+  'test client: close a connection tab': 'testclient.remove',
+  'test client: clear the received and published messages': 'testclient.clear',
+  'test client: pause the message lists': 'testclient.pause',
+  'test client: resume the message lists': 'testclient.resume',
+  'test client: how many messages each connection keeps': 'testclient.keep',
+
   // Issue 4: keyboard help.
   'show every keyboard shortcut (the ? sheet)': 'help.shortcuts',
 }

@@ -9,6 +9,7 @@ import { notify } from '../state/notifications.ts'
 import { useApi } from './useApi.ts'
 import { shortcutSheetOpenAtom } from './help/ShortcutSheet.tsx'
 import { historyEffects } from './palette/request.ts'
+import { loadTestClient } from '../features/websocket/host.ts'
 
 export function useUiEffects(): UiEffects {
   const router = useRouter()
@@ -40,6 +41,7 @@ export function useUiEffects(): UiEffects {
         store.set(shortcutSheetOpenAtom, true)
       },
       history: historyEffects(store),
+      testClient: () => loadTestClient(store),
     }),
     [router, store, api],
   )

@@ -16,6 +16,23 @@ export interface TerminalEntry {
   status: TerminalStatus
   /** The result or the error message. */
   message?: string
+  /** A test client message streamed live (source is `ws.<connection>`). */
+  stream?: StreamLine
+}
+
+/** One received or published test client message, as the terminal shows it. */
+export interface StreamLine {
+  direction: 'in' | 'out'
+  qos: 0 | 1 | 2
+  retain: boolean
+  topic: string
+  /** The payload as text (UTF-8, raw: the formatter escapes it), cut to a preview. */
+  payload: string
+  /** The payload's whole size in bytes. */
+  bytes: number
+  /** The preview was cut, or the payload is too large to show at all. */
+  truncated?: boolean
+  tooLarge?: boolean
 }
 
 export type TerminalEntryInput = Omit<TerminalEntry, 'seq' | 'time'> & { time?: number }

@@ -1,7 +1,7 @@
 // The one path every command run takes, whoever starts it (palette, button, shortcut, script):
 // validate, confirm when asked to, run, notify, and write a line to the terminal log.
 // No React here; useRunCommand.ts wires it to the app's hooks.
-import type { AnyCommand, Command, CommandContext, ArgsSchema, Text } from '../../../commands/define.ts'
+import { CommandError, type AnyCommand, type Command, type CommandContext, type ArgsSchema, type Text } from '../../../commands/define.ts'
 import { formatArgs, validateArgs, type FieldError } from '../../../commands/args.ts'
 import { ApiError } from '../../api/http.ts'
 import type { HistoryInput, HistorySource } from '../../state/history.ts'
@@ -42,6 +42,7 @@ export interface RunnerDeps {
 
 /** How an error reads to the operator: `CODE: message` for the API, 'Network Error' offline. */
 export function errorMessage(error: unknown, t: Translate): string {
+  if (error instanceof CommandError) return error.translate(t)
   if (error instanceof ApiError) {
     if (error.status === 0 && (error.code === 'NETWORK_ERROR' || error.code === 'ECONNABORTED'))
       return t('common.networkError')

@@ -4,6 +4,7 @@
 // the same runner as any command (terminal line, history entry), showing each step's result.
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
+import { CommandError } from '../../../commands/define.ts'
 import { describeArgs, formatArgs } from '../../../commands/args.ts'
 import { executePlan, type StepResult } from '../../../commands/script/execute.ts'
 import { planScript, type PlanStep, type ScriptError } from '../../../commands/script/plan.ts'
@@ -109,7 +110,8 @@ export function ScriptView({ text: initialText, onBack }: ScriptViewProps) {
       runStep: async (step) => {
         const result = await run(step.command, step.raw, { confirmed: true, notifySuccess: false, source: 'script' })
         if (result.ok) return result.result
-        if (result.error.kind === 'failed') throw result.error.error
+        // A translatable error reaches the step's line already in the operator's language.
+        if (result.error.kind === 'failed') throw result.error.error instanceof CommandError ? new Error(result.error.message) : result.error.error
         // The plan validated this line, so only a changed registry or a lost browser context gets here.
         throw new Error(result.error.kind)
       },

@@ -59,6 +59,9 @@ function readTheme(): { theme: ITheme; fontFamily: string } {
       brightYellow: v('--warning', '#c77d05'),
       white: text,
       brightWhite: text,
+      blue: v('--primary', '#2f6fde'),
+      cyan: dark ? '#4fc7d9' : '#0e7c8c',
+      magenta: dark ? '#d08ae6' : '#9b3fb8',
     },
   }
 }
@@ -74,7 +77,7 @@ export function TerminalDock() {
   const viewRef = useRef<TerminalView | null>(null)
   const focusWhenReady = useRef(false)
 
-  const labels: FormatLabels = { cancelled: t('terminal.cancelled'), invalid: t('terminal.invalid') }
+  const labels: FormatLabels = { cancelled: t('terminal.cancelled'), invalid: t('terminal.invalid'), tooLarge: t('testClient.payloadTooLarge') }
   const labelsRef = useRef(labels)
   labelsRef.current = labels
 

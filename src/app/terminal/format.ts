@@ -23,15 +23,38 @@ const SGR = {
   green: '\x1b[32m',
   red: '\x1b[31m',
   yellow: '\x1b[33m',
+  blue: '\x1b[34m',
+  magenta: '\x1b[35m',
+  cyan: '\x1b[36m',
 } as const
+
+/** Received in cyan, published in magenta; QoS 0 dim, 1 blue, 2 yellow. */
+const DIRECTION_COLOUR = { in: SGR.cyan, out: SGR.magenta } as const
+const QOS_COLOUR = [SGR.dim, SGR.blue, SGR.yellow] as const
+
+/** A streamed message: `[time] ← default t/1 q1 r {"a":1} (7 B)`; topic and payload escaped. */
+function formatStream(entry: TerminalEntry, stream: NonNullable<TerminalEntry['stream']>, labels: FormatLabels): string {
+  const colour = DIRECTION_COLOUR[stream.direction]
+  const arrow = stream.direction === 'in' ? '←' : '→'
+  const time = `${SGR.dim}[${formatTime(entry.time)}]${SGR.reset}`
+  const qos = `${QOS_COLOUR[stream.qos]}q${stream.qos}${SGR.reset}`
+  const retain = stream.retain ? ` ${SGR.bold}r${SGR.reset}` : ''
+  const payload = stream.tooLarge
+    ? `${SGR.dim}${escapeControl(labels.tooLarge ?? '')}${SGR.reset}`
+    : `${escapeControl(stream.payload)}${stream.truncated ? '…' : ''}`
+  return `${time} ${colour}${arrow} ${escapeControl(entry.source)} ${escapeControl(stream.topic)}${SGR.reset} ${qos}${retain} ${payload} ${SGR.dim}(${stream.bytes} B)${SGR.reset}\r\n`
+}
 
 export interface FormatLabels {
   cancelled: string
   invalid: string
+  /** For streamed messages whose payload is over 1 MB. */
+  tooLarge?: string
 }
 
 /** One entry as one terminal line (ending in CRLF): `[12:00:01] client.kick clientid=abc → ok`. */
 export function formatEntry(entry: TerminalEntry, labels: FormatLabels): string {
+  if (entry.stream) return formatStream(entry, entry.stream, labels)
   const time = `${SGR.dim}[${formatTime(entry.time)}]${SGR.reset}`
   const head = `${time} ${SGR.bold}${escapeControl(entry.source)}${SGR.reset}${entry.args ? ` ${escapeControl(entry.args)}` : ''}`
   const message = entry.message ? escapeControl(entry.message) : ''
@@ -51,6 +74,10 @@ export function formatEntry(entry: TerminalEntry, labels: FormatLabels): string 
 
 /** Plain text of an entry for the dock's status bar (no colours, controls escaped). */
 export function summarizeEntry(entry: TerminalEntry, labels: FormatLabels): string {
+  if (entry.stream) {
+    const { direction, topic, qos, payload, tooLarge, bytes } = entry.stream
+    return escapeControl(`[${formatTime(entry.time)}] ${direction === 'in' ? '←' : '→'} ${entry.source} ${topic} q${qos} ${tooLarge ? (labels.tooLarge ?? '') : payload} (${bytes} B)`)
+  }
   const head = `[${formatTime(entry.time)}] ${entry.source}${entry.args ? ` ${entry.args}` : ''}`
   const message = entry.message ?? ''
   switch (entry.status) {

@@ -32,7 +32,9 @@ const animationFrame: Scheduler = (flush) =>
   typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => flush()) : setTimeout(flush, 16)
 
 export class MessageStore {
-  private readonly ring: Ring<TestMessage>
+  private ring: Ring<TestMessage>
+  /** Evicted by rings replaced through resize(). */
+  private droppedBefore = 0
   private nextId = 1
   private batch: TestMessage[] = []
   private scheduled = false
@@ -73,7 +75,7 @@ export class MessageStore {
   }
 
   stats(): MessageCounts {
-    return { ...this.counts, droppedFromView: this.ring.evicted }
+    return { ...this.counts, droppedFromView: this.droppedBefore + this.ring.evicted }
   }
 
   get capacity(): number {
@@ -89,6 +91,20 @@ export class MessageStore {
     }
   }
 
+  /** Keeps the newest `capacity` messages from now on; views are told to re-read (an empty batch). */
+  resize(capacity: number): void {
+    if (capacity === this.ring.capacity) return
+    const kept = this.ring.toArray()
+    const next = new Ring<TestMessage>(capacity)
+    const carried = kept.slice(-capacity)
+    for (const message of carried) next.push(message)
+    this.droppedBefore += this.ring.evicted + (kept.length - carried.length)
+    this.ring = next
+    this.batch = this.batch.slice(-capacity)
+    for (const listener of this.listeners) listener([])
+  }
+
+  /** Empties the view: listeners get an empty batch, meaning 'start again from messages()'. */
   clear(): void {
     this.ring.clear()
     this.batch = []
