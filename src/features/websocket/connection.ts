@@ -160,10 +160,11 @@ export class TestConnection {
     })
     client.on('close', () => {
       if (this.client !== client) return
-      const willRetry = options.reconnectPeriod !== 0 && !client.disconnecting && this.current.state !== 'disconnecting'
+      // mqtt.js's own close listener ran first and decided whether to retry (never after a refused CONNACK).
+      const willRetry = client.reconnecting && !client.disconnecting
       // A connect that never got its CONNACK fails now, even when mqtt.js goes on retrying.
       this.settle(new CommandError(this.current.reason ?? (this.current.state === 'connecting' ? ERR.timeout : ERR.disconnected)))
-      if (willRetry && !client.disconnected) this.set({ state: 'reconnecting' })
+      if (willRetry) this.set({ state: 'reconnecting' })
       else if (this.current.state !== 'disconnecting') this.finish()
     })
     return promise
