@@ -460,6 +460,25 @@ export function quoteArg(value: string): string {
   return value === '' || /[\s"'=#\\\u0000-\u001f\u007f-\u009f]/.test(value) ? JSON.stringify(value) : value
 }
 
+/** SPEC 5: masked secrets appear as six asterisks. */
+export const SECRET_MASK = '******'
+
+/** The arguments as the terminal may show them: secret ones masked. */
+export function maskSecrets(command: Pick<Command, 'secretArgs'>, args: Record<string, unknown>): Record<string, unknown> {
+  if (!command.secretArgs?.length) return args
+  const out = { ...args }
+  for (const name of command.secretArgs) if (out[name] !== undefined && out[name] !== '') out[name] = SECRET_MASK
+  return out
+}
+
+/** The arguments as the history may keep them: secret ones left out. */
+export function withoutSecrets(command: Pick<Command, 'secretArgs'>, args: Record<string, unknown>): Record<string, unknown> {
+  if (!command.secretArgs?.length) return args
+  const out = { ...args }
+  for (const name of command.secretArgs) delete out[name]
+  return out
+}
+
 /** `clientid=abc topic="a b"`: how an invocation reads in the terminal and in scripts. */
 export function formatArgs(args: Record<string, unknown>): string {
   return Object.entries(args)

@@ -93,6 +93,8 @@ export interface Command<S extends ArgsSchema = ArgsSchema, R = unknown> {
    * need not be among them, so a dry run does not look it up.
    */
   suggestOnly?: (keyof v.InferInput<S> & string)[]
+  /** Arguments that are secrets (a password): masked in the terminal, never kept in the history. */
+  secretArgs?: (keyof v.InferInput<S> & string)[]
   /** What a confirmation or plan line says this run will do. */
   describe?(args: v.InferOutput<S>): Text
   run(ctx: CommandContext, args: v.InferOutput<S>): Promise<R>

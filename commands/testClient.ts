@@ -70,6 +70,7 @@ export const testClientConnect = defineCommand({
     reconnect: bool('testClient.field.reconnect'),
   }),
   positional: ['connection'],
+  secretArgs: ['password'],
   needsUi: true,
   run: async (ctx, { connection, clientid, protocol, session_expiry, ...rest }) => {
     const manager = await testClient(ctx)

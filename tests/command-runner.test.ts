@@ -133,3 +133,41 @@ describe('running a command', () => {
     expect(notes.map((n) => n.kind)).toEqual(['success'])
   })
 })
+
+describe('secret arguments', () => {
+  const login = defineCommand({
+    id: 'probe.connect',
+    title: 'cmd.probe',
+    group: 'cmdGroup.test',
+    args: v.object({ username: v.string(), password: v.optional(v.string()) }),
+    secretArgs: ['password'],
+    run: async () => undefined,
+  })
+
+  it('are masked with six asterisks in the terminal and left out of the history', async () => {
+    const { deps, log } = setup()
+    const kept: Record<string, unknown>[] = []
+    await executeCommand(login, { username: 'ops', password: 's3cret pass' }, { ...deps, record: (entry) => void kept.push(entry.args) })
+    expect(log.entries().map((e) => e.args)).toEqual(['username=ops password=******'])
+    expect(kept).toEqual([{ username: 'ops' }])
+    expect(JSON.stringify(log.entries())).not.toContain('s3cret')
+  })
+
+  it('are masked when the arguments are refused too', async () => {
+    const { deps, log } = setup()
+    await executeCommand(login, { username: 1, password: 'hunter2' }, deps)
+    expect(log.entries()[0].args).toContain('password=******')
+    expect(JSON.stringify(log.entries())).not.toContain('hunter2')
+  })
+})
+
+describe('translatable errors', () => {
+  it('read in the operator language, with a nested reason', async () => {
+    const { CommandError } = await import('../commands/define.ts')
+    const inner = new CommandError({ key: 'testClient.err.publishFailed' }, { key: 'mqttReason.rc_87' })
+    const outer = new CommandError({ key: 'cmd.testClient.publishedPart', values: { sent: 3, count: 10 } }, inner)
+    expect(errorMessage(outer, t)).toBe(
+      'cmd.testClient.publishedPart {"sent":3,"count":10,"reason":"testClient.err.publishFailed {\\"reason\\":\\"mqttReason.rc_87\\"}"}',
+    )
+  })
+})

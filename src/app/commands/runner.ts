@@ -2,7 +2,7 @@
 // validate, confirm when asked to, run, notify, and write a line to the terminal log.
 // No React here; useRunCommand.ts wires it to the app's hooks.
 import { CommandError, type AnyCommand, type Command, type CommandContext, type ArgsSchema, type Text } from '../../../commands/define.ts'
-import { formatArgs, validateArgs, type FieldError } from '../../../commands/args.ts'
+import { formatArgs, maskSecrets, validateArgs, withoutSecrets, type FieldError } from '../../../commands/args.ts'
 import { ApiError } from '../../api/http.ts'
 import type { HistoryInput, HistorySource } from '../../state/history.ts'
 import type { NotificationInput } from '../../state/notifications.ts'
@@ -76,12 +76,13 @@ export async function executeCommand<S extends ArgsSchema, R>(
     const detail = validation.errors
       .map((e) => (e.field ? `${e.field}: ${t(e.key, e.values)}` : t(e.key, e.values)))
       .join('; ')
-    log.append({ source: command.id, args: formatArgs(rawArgs), status: 'invalid', message: detail })
+    log.append({ source: command.id, args: formatArgs(maskSecrets(command as unknown as AnyCommand, rawArgs)), status: 'invalid', message: detail })
     deps.notify({ kind: 'error', text: t('notify.invalid', { title, message: first ? t(first.key, first.values) : '' }) })
     return { ok: false, error: { kind: 'invalid', errors: validation.errors } }
   }
   const args = validation.value
-  const argText = formatArgs(args as Record<string, unknown>)
+  const argText = formatArgs(maskSecrets(command as unknown as AnyCommand, args as Record<string, unknown>))
+  const keptArgs = withoutSecrets(command as unknown as AnyCommand, args as Record<string, unknown>)
 
   if (command.needsUi && !deps.ctx.ui) {
     const message = t('notify.needsUi')
@@ -108,7 +109,7 @@ export async function executeCommand<S extends ArgsSchema, R>(
     const resultMessage = said ? translateText(said, t) : undefined
     log.append({ source: command.id, args: argText, status: 'ok', ...(resultMessage ? { message: resultMessage } : {}) })
     // A secret (an API key's) is shown once, here: never kept in the history (localStorage).
-    deps.record?.({ id: command.id, args: args as Record<string, unknown>, ok: true, ...(command.secretResult ? {} : { result }), source: options.source ?? 'button' })
+    deps.record?.({ id: command.id, args: keptArgs, ok: true, ...(command.secretResult ? {} : { result }), source: options.source ?? 'button' })
     if (!command.needsUi) deps.changed?.()
     if (options.notifySuccess ?? !command.needsUi)
       deps.notify({
@@ -120,7 +121,7 @@ export async function executeCommand<S extends ArgsSchema, R>(
   } catch (error) {
     const message = errorMessage(error, t)
     log.append({ source: command.id, args: argText, status: 'error', message })
-    deps.record?.({ id: command.id, args: args as Record<string, unknown>, ok: false, message, source: options.source ?? 'button' })
+    deps.record?.({ id: command.id, args: keptArgs, ok: false, message, source: options.source ?? 'button' })
     // An expired session is announced once by the session handler ('Login has expired').
     const expired = error instanceof ApiError && error.status === 401
     if (!expired) deps.notify({ kind: 'error', text: t('notify.failed', { title, message }) })
@@ -155,7 +156,7 @@ export async function executeBulk<S extends ArgsSchema, R>(
   if (invalid.length) {
     for (const { row, validation } of invalid) {
       const errors = validation.ok ? [] : validation.errors
-      log.append({ source: command.id, args: formatArgs(row.args), status: 'invalid', message: errors.map((e) => `${e.field}: ${t(e.key, e.values)}`).join('; ') })
+      log.append({ source: command.id, args: formatArgs(maskSecrets(command as unknown as AnyCommand, row.args)), status: 'invalid', message: errors.map((e) => `${e.field}: ${t(e.key, e.values)}`).join('; ') })
     }
     const first = invalid[0].validation
     const firstError = first.ok ? undefined : first.errors[0]
@@ -175,7 +176,7 @@ export async function executeBulk<S extends ArgsSchema, R>(
       danger: Boolean(command.danger),
     })
     if (!accepted) {
-      for (const { row } of checked) log.append({ source: command.id, args: formatArgs(row.args), status: 'cancelled' })
+      for (const { row } of checked) log.append({ source: command.id, args: formatArgs(maskSecrets(command as unknown as AnyCommand, row.args)), status: 'cancelled' })
       return rows.map((row) => ({ key: row.key, result: { ok: false, error: { kind: 'cancelled' } } }))
     }
   }

@@ -5,7 +5,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { CommandError } from '../../../commands/define.ts'
-import { describeArgs, formatArgs } from '../../../commands/args.ts'
+import { describeArgs, formatArgs, maskSecrets } from '../../../commands/args.ts'
 import { executePlan, type StepResult } from '../../../commands/script/execute.ts'
 import { planScript, type PlanStep, type ScriptError } from '../../../commands/script/plan.ts'
 import { terminalLog } from '../../state/terminalLog.ts'
@@ -101,7 +101,7 @@ export function ScriptView({ text: initialText, onBack }: ScriptViewProps) {
         const state: StepState = result.status === 'checked' && result.warnings?.length ? 'warning' : result.status
         update(result.index, { state, ...(detail ? { detail } : {}) })
         // Steps that ran wrote their own line through the runner; these did not run.
-        const args = formatArgs(result.step.args)
+        const args = formatArgs(maskSecrets(result.step.command, result.step.args))
         if (result.status === 'skipped')
           terminalLog.append({ source: result.step.command.id, args, status: 'cancelled', message: t('scriptView.log.skipped') })
         else if (result.status === 'checked')
@@ -284,7 +284,7 @@ function detailOf(result: StepResult, t: (key: string, values?: Record<string, s
 function StepRow({ step, view }: { step: PlanStep; view: StepView | undefined }) {
   const { t } = useTranslation()
   const state = view?.state
-  const args = formatArgs(withoutDefaults(step))
+  const args = formatArgs(maskSecrets(step.command, withoutDefaults(step)))
   const describe = step.command.describe ? t(step.describe.key, step.describe.values ?? {}) : undefined
   return (
     <li className={`script-step${state ? ` is-${state}` : ''}`}>
