@@ -32,6 +32,8 @@ export interface FieldDescriptor {
   position?: number
   /** Durations and sizes: words accepted instead of an amount ('infinity', 'disabled'). */
   literals?: string[]
+  /** Typed into a password box (the command lists it in secretArgs). */
+  secret?: boolean
 }
 
 export interface FieldError extends Text {
@@ -140,11 +142,13 @@ function kindOf(schema: SchemaNode): FieldKind {
 }
 
 /** The command's arguments as field descriptors, in schema order. */
-export function describeArgs(command: Pick<Command, 'args' | 'positional'>): FieldDescriptor[] {
+export function describeArgs(command: Pick<Command, 'args' | 'positional' | 'secretArgs'>): FieldDescriptor[] {
   const positional = (command.positional ?? []) as string[]
-  return Object.entries(command.args.entries).map(([name, schema]) =>
-    describeField(name, node(schema), positional.indexOf(name)),
-  )
+  const secret = (command.secretArgs ?? []) as string[]
+  return Object.entries(command.args.entries).map(([name, schema]) => {
+    const field = describeField(name, node(schema), positional.indexOf(name))
+    return secret.includes(name) ? { ...field, secret: true } : field
+  })
 }
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on'])

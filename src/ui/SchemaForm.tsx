@@ -189,8 +189,9 @@ function Field({ id, field, value, error, onChange, onSubmit, complete, values }
         <input
           {...common}
           className="input"
+          type={field.secret ? 'password' : 'text'}
           inputMode={field.kind === 'number' ? 'decimal' : undefined}
-          autoComplete="off"
+          autoComplete={field.secret ? 'new-password' : 'off'}
           spellCheck={false}
           value={value}
           onChange={(e) => onChange(e.target.value)}
