@@ -68,6 +68,17 @@ function errorCode(error: unknown): number | undefined {
   return typeof code === 'number' ? code : undefined
 }
 
+/**
+ * The first failure code (0x80 and above) in a SUBACK or MQTT 5 UNSUBACK: mqtt.js gives the codes
+ * as the packet's `granted` list (on the error for a refused SUBSCRIBE), never as the error's code.
+ */
+function ackFailure(packet: unknown): number | undefined {
+  const granted = (packet as { granted?: unknown } | null | undefined)?.granted
+  if (!Array.isArray(granted)) return undefined
+  const codes = granted.map((grant: unknown) => (typeof grant === 'number' ? grant : (grant as { qos?: unknown } | null)?.qos))
+  return codes.find((code): code is number => typeof code === 'number' && code >= 0x80)
+}
+
 export class TestConnection {
   readonly store: MessageStore
   private client: MqttClient | undefined
@@ -206,7 +217,7 @@ export class TestConnection {
             : {}),
         },
         (error, grants) => {
-          const code = errorCode(error) ?? grants?.find((g) => g.qos >= 0x80)?.qos
+          const code = errorCode(error) ?? ackFailure((error as { packet?: unknown } | null)?.packet) ?? grants?.find((g) => g.qos >= 0x80)?.qos
           if (code !== undefined) reject(this.failure('testClient.err.subscribeFailed', code))
           else if (error) reject(new CommandError({ key: 'testClient.err.subscribeFailed', values: { reason: error.message } }))
           else resolve(grants ?? [])
@@ -223,7 +234,7 @@ export class TestConnection {
     const client = this.connected()
     await new Promise<void>((resolve, reject) => {
       client.unsubscribe(topic, (error, packet) => {
-        const code = errorCode(error) ?? (packet && 'reasonCode' in packet ? (packet.reasonCode as number | undefined) : undefined)
+        const code = errorCode(error) ?? ackFailure(packet) ?? (packet && 'reasonCode' in packet ? (packet.reasonCode as number | undefined) : undefined)
         if (code !== undefined && code >= 0x80) reject(this.failure('testClient.err.unsubscribeFailed', code))
         else if (error) reject(new CommandError({ key: 'testClient.err.unsubscribeFailed', values: { reason: error.message } }))
         else resolve()
