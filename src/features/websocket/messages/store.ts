@@ -40,6 +40,7 @@ export class MessageStore {
   private scheduled = false
   private paused = false
   private readonly listeners = new Set<(batch: readonly TestMessage[]) => void>()
+  private readonly pauseListeners = new Set<() => void>()
   private readonly counts: MessageCounts = { received: 0, published: 0, droppedFromView: 0 }
 
   private readonly schedule: Scheduler
@@ -82,9 +83,21 @@ export class MessageStore {
     return this.ring.capacity
   }
 
+  get isPaused(): boolean {
+    return this.paused
+  }
+
+  /** Told when the lists are paused or resumed (the screen's Pause/Resume button follows the palette). */
+  onPausedChange(listener: () => void): () => void {
+    this.pauseListeners.add(listener)
+    return () => this.pauseListeners.delete(listener)
+  }
+
   /** Paused: messages are still kept and counted, views are not told until resumed. */
   setPaused(paused: boolean): void {
+    const changed = this.paused !== paused
     this.paused = paused
+    if (changed) for (const listener of this.pauseListeners) listener()
     if (!paused && this.batch.length > 0 && !this.scheduled) {
       this.scheduled = true
       this.schedule(() => this.flush())
