@@ -73,7 +73,7 @@ export const screens: Screen[] = [
   { id: 'plugins', path: '/plugins/list', title: 'nav.plugins' },
   { id: 'pluginInstall', path: '/plugins/install', title: 'nav.pluginInstall' },
   { id: 'users', path: '/users', title: 'nav.users' },
-  { id: 'websocket', path: '/websocket', title: 'nav.websocket', shortcut: 'g w' },
+  { id: 'websocket', path: '/websocket', title: 'nav.websocket', shortcut: 'g w', built: true },
   { id: 'logTrace', path: '/log-trace/list', title: 'nav.logTrace' },
   { id: 'log', path: '/log', title: 'nav.log' },
   { id: 'listeners', path: '/listener', title: 'nav.listeners', shortcut: 'g l' },

@@ -70,6 +70,18 @@ describe('message lists', () => {
     expect(topics(view.received)).toEqual(['t/39', 't/38', 't/37', 't/36', 't/35'])
   })
 
+  it('give the list a frozen copy of the rows: later batches do not move what it reads', () => {
+    const { clock, store, view } = watched(3)
+    for (let i = 0; i < 3; i++) store.push(message(i))
+    clock.run()
+    const rendered = view.received.frozen()
+    for (let i = 3; i < 3000; i++) store.push(message(i))
+    clock.run()
+    expect(Array.from({ length: rendered.length }, (_, i) => rendered.at(i)?.topic)).toEqual(['t/2', 't/1', 't/0'])
+    expect(rendered.at(3)).toBeUndefined()
+    expect(topics(view.received)).toEqual(['t/2999', 't/2998', 't/2997'])
+  })
+
   it('filter by an MQTT topic filter', () => {
     const { clock, store, view } = watched(100)
     store.push(message(1, 'in', 'a/b'))

@@ -41,6 +41,7 @@ const builtScreens: Record<string, RouteComponent> = {
   '/clients/list': lazyRouteComponent(() => import('../features/clients/ClientList.tsx'), 'ClientList'),
   '/clients/detail/$clientId': lazyRouteComponent(() => import('../features/clients/ClientDetail.tsx'), 'ClientDetail'),
   '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
+  '/websocket': lazyRouteComponent(() => import('../features/websocket/WebSocketClient.tsx'), 'WebSocketClient'),
 }
 
 function screenComponent(path: string, title: string, built: boolean | undefined): RouteComponent {

@@ -20,6 +20,18 @@ export class MessageColumn {
     return this.items[this.items.length - 1 - i]
   }
 
+  /**
+   * The rows as they are now, newest first. Later pushes and drops do not change it (they append
+   * past its end or replace the array), so a list reading it between a batch and its re-render
+   * still sees the rows it rendered.
+   */
+  frozen(): { length: number; at(i: number): TestMessage | undefined } {
+    const items = this.items
+    const length = items.length - this.head
+    const end = items.length
+    return { length, at: (i) => (i >= 0 && i < length ? items[end - 1 - i] : undefined) }
+  }
+
   push(message: TestMessage): void {
     this.items.push(message)
   }
