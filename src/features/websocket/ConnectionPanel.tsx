@@ -23,7 +23,7 @@ const STATE_TAG: Record<ConnectionState, string> = {
 export function StateBadge({ state }: { state: ConnectionState }) {
   const { t } = useTranslation()
   return (
-    <span className={`tag ${STATE_TAG[state]} ws-state`} data-state={state}>
+    <span className={`tag ${STATE_TAG[state]} ws-state`} data-state={state} data-testid="ws-state">
       <span className={`ws-dot ws-dot-${state}`} aria-hidden="true" />
       {t(`testClient.state.${state}`)}
     </span>
