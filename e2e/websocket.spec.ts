@@ -143,3 +143,34 @@ test('up to six connections besides the default: the new-connection button is th
   await screen.getByRole('tab', { name: /conn3/ }).click()
   await expect(screen.getByRole('tab', { selected: true })).toHaveText(/conn3/)
 })
+
+test("the broker's refusals are shown in words: a banned client id at connect, an invalid shared subscription at subscribe", async ({ page, request }) => {
+  const session = await request.post('/api/v5/login', { data: { username: 'admin', password: 'public' } })
+  const headers = { authorization: `Bearer ${((await session.json()) as { token: string }).token}` }
+  expect((await request.post('/api/v5/banned', { headers, data: { as: 'clientid', who: 'e2e-ws-banned' } })).ok()).toBe(true)
+  try {
+    await login(page, '/websocket')
+    const screen = page.getByTestId('ws-client')
+    await screen.getByRole('textbox', { name: 'Port', exact: true }).fill(String(E2E_WS_PORT))
+    const clientId = screen.getByRole('textbox', { name: 'Client ID', exact: true })
+    await clientId.fill('e2e-ws-banned')
+    await screen.getByRole('button', { name: 'Connect', exact: true }).click()
+    await expect(screen.getByTestId('ws-reason')).toHaveText('Banned (0x8A)')
+    await expect(screen.getByTestId('ws-state')).toHaveText('Disconnected')
+
+    await clientId.fill('e2e-ws-allowed')
+    await screen.getByRole('button', { name: 'Connect', exact: true }).click()
+    await expect(screen.getByTestId('ws-state')).toHaveText('Connected')
+    await expect(screen.getByTestId('ws-reason')).toHaveCount(0)
+
+    // No Local on a shared subscription is a protocol error (MQTT 5, 3.8.3.1): the broker refuses it.
+    const form = screen.getByRole('form', { name: 'Subscribe' })
+    await form.getByRole('textbox', { name: 'Topic', exact: true }).fill('$share/g/t/x')
+    await form.getByRole('switch', { name: 'No Local' }).click()
+    await form.getByRole('button', { name: 'Subscribe', exact: true }).click()
+    await expect(screen.getByTestId('ws-subscribe-failure')).toHaveText('Subscription failure: Topic filter invalid (0x8F)')
+    await expect(screen.getByText('No subscriptions yet')).toBeVisible()
+  } finally {
+    await request.delete('/api/v5/banned/clientid/e2e-ws-banned', { headers })
+  }
+})
