@@ -57,9 +57,9 @@ export function MessageList({ label, source, encoding, emptyText, testId }: { la
   const items = virtualizer.getVirtualItems()
 
   return (
-    <div ref={scrollRef} className="ws-list" role="list" aria-label={label} data-testid={testId} tabIndex={0}>
+    <div ref={scrollRef} className="ws-list" role="region" aria-label={label} data-testid={testId} tabIndex={0}>
       {source.length === 0 ? <p className="muted ws-list-empty">{emptyText}</p> : null}
-      <div className="ws-list-inner" style={{ height: virtualizer.getTotalSize() }}>
+      <div className="ws-list-inner" role="list" aria-label={label} style={{ height: virtualizer.getTotalSize() }}>
         {items.map((item) => {
           const message = source.at(item.index)
           if (!message) return null

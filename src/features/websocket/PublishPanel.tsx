@@ -19,7 +19,8 @@ function publishArgs(draft: PublishDraft, connection: string, v5: boolean): Reco
     payload: draft.payload,
     encoding: draft.encoding,
     qos: String(draft.qos),
-    retain: String(draft.retain),
+    // Defaults are left out, so the terminal line and the history read as a person would type them.
+    ...(draft.retain ? { retain: 'true' } : {}),
     connection,
   }
   if (!v5) return args

@@ -15,7 +15,11 @@ function subscribeArgs(draft: SubscribeDraft, connection: string, v5: boolean): 
   return {
     topic: draft.topic,
     qos: String(draft.qos),
-    ...(v5 ? { nl: String(draft.nl), rap: String(draft.rap), rh: String(draft.rh), ...(draft.subid.trim() ? { subid: draft.subid } : {}) } : {}),
+    // MQTT 5 options only when set, so the terminal line and the history read as a person would type them.
+    ...(v5 && draft.nl ? { nl: 'true' } : {}),
+    ...(v5 && draft.rap ? { rap: 'true' } : {}),
+    ...(v5 && draft.rh ? { rh: String(draft.rh) } : {}),
+    ...(v5 && draft.subid.trim() ? { subid: draft.subid } : {}),
     connection,
   }
 }
