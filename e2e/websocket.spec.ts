@@ -174,3 +174,13 @@ test("the broker's refusals are shown in words: a banned client id at connect, a
     await request.delete('/api/v5/banned/clientid/e2e-ws-banned', { headers })
   }
 })
+
+test('a port nothing listens on is said in words next to the state, well before the connect time-out', async ({ page }) => {
+  await login(page, '/websocket')
+  const screen = page.getByTestId('ws-client')
+  // Nothing listens on port 1: the socket is refused at once, and the browser gives no reason why.
+  await screen.getByRole('textbox', { name: 'Port', exact: true }).fill('1')
+  await screen.getByRole('button', { name: 'Connect', exact: true }).click()
+  await expect(screen.getByTestId('ws-reason')).toHaveText('Could not reach the broker at ws://127.0.0.1:1/mqtt: check host, port, path and TLS')
+  await expect(screen.getByTestId('ws-state')).toHaveText('Disconnected')
+})

@@ -126,7 +126,10 @@ export class TestConnection {
     } catch (error) {
       return Promise.reject(new CommandError({ key: (error as Error).message }))
     }
-    const client = this.connectFn(brokerUrl(settings), options)
+    const url = brokerUrl(settings)
+    const unreachable: Text = { key: 'testClient.err.unreachable', values: { url } }
+    const started = Date.now()
+    const client = this.connectFn(url, options)
     this.client = client
     this.set({ state: 'connecting', reason: undefined })
     const promise = new Promise<void>((resolve, reject) => {
@@ -151,7 +154,11 @@ export class TestConnection {
       if (this.client !== client) return
       const code = errorCode(error)
       const reason: Text =
-        code !== undefined ? reasonText(code, settings.protocolVersion, 'connack') : { key: 'testClient.err.transport', values: { message: error.message } }
+        code !== undefined
+          ? reasonText(code, settings.protocolVersion, 'connack')
+          : error.message
+            ? { key: 'testClient.err.transport', values: { message: error.message } }
+            : unreachable // a browser says nothing about why a WebSocket failed
       this.set({ reason })
     })
     client.on('disconnect', (packet) => {
@@ -173,8 +180,11 @@ export class TestConnection {
       if (this.client !== client) return
       // mqtt.js's own close listener ran first and decided whether to retry (never after a refused CONNACK).
       const willRetry = client.reconnecting && !client.disconnecting
-      // A connect that never got its CONNACK fails now, even when mqtt.js goes on retrying.
-      this.settle(new CommandError(this.current.reason ?? (this.current.state === 'connecting' ? ERR.timeout : ERR.disconnected)))
+      // A connect that never got its CONNACK fails now, even when mqtt.js goes on retrying. Closed
+      // before the time-out with no word why: the socket never opened (browsers hide the cause).
+      if (!this.current.reason && this.current.state === 'connecting')
+        this.set({ reason: Date.now() - started < settings.connectTimeout * 1000 - 250 ? unreachable : ERR.timeout })
+      this.settle(new CommandError(this.current.reason ?? ERR.disconnected))
       if (willRetry) this.set({ state: 'reconnecting' })
       else if (this.current.state !== 'disconnecting') this.finish()
     })
