@@ -46,6 +46,16 @@ test('connect, subscribe to t/#, publish JSON: both lists, the counters and the 
   await expect(page.getByTestId('ws-count-published')).toHaveAttribute('data-count', '1')
   await expect(page.getByTestId('ws-count-dropped')).toHaveAttribute('data-count', '0')
 
+  // Rows are one line of payload; View opens the whole message, pretty-printed when shown as JSON.
+  await page.getByRole('combobox', { name: /Show payload as/ }).selectOption('json')
+  await page.getByTestId('ws-received').getByRole('button', { name: 'View' }).first().click()
+  const detail = page.getByTestId('ws-detail')
+  await expect(detail).toContainText('t/e2e/temp')
+  await expect(detail.locator('pre')).toHaveText('{\n  "temp": 21.5\n}')
+  await detail.getByRole('button', { name: 'Close' }).click()
+  await expect(detail).toHaveCount(0)
+  await page.getByRole('combobox', { name: /Show payload as/ }).selectOption('plaintext')
+
   await page.keyboard.press('Control+`')
   await expect(page.locator('.xterm-rows')).toContainText('ws.default t/e2e/temp')
   await expect(page.locator('.xterm-rows')).toContainText('{"temp": 21.5}')

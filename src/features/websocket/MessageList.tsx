@@ -1,11 +1,13 @@
-// One virtualized list of messages, newest first: only the rows in view are in the DOM, and a row
-// decodes its payload once per display encoding, so a frame's batch costs the rows on screen only.
+// One virtualized list of messages, newest first: only the rows in view are in the DOM. Rows have
+// one fixed height (payload cut to a few lines, properties to one), so the list never measures a
+// row: at thousands of messages a second every visible row is new each frame, and measuring each
+// forced a layout per row. The whole message opens in MessageDetail.
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useCallback, useMemo, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { TestMessage } from './messages/store.ts'
 import { formatClock, formatProperties } from './messageFormat.ts'
-import { decodePayload, type PayloadEncoding } from './payload.ts'
+import { MAX_VIEWABLE_PAYLOAD, decodePayload, type PayloadEncoding } from './payload.ts'
 
 export interface MessageSource {
   length: number
@@ -13,9 +15,19 @@ export interface MessageSource {
   at(i: number): TestMessage | undefined
 }
 
-const MessageRow = memo(function MessageRow({ message, encoding }: { message: TestMessage; encoding: PayloadEncoding }) {
+/** Pixels; .ws-msg in websocket.css has this height. */
+export const ROW_HEIGHT = 78
+/** Bytes of payload a row decodes; the detail shows all. */
+const ROW_PREVIEW_BYTES = 600
+
+const MessageRow = memo(function MessageRow({ message, encoding, onOpen }: { message: TestMessage; encoding: PayloadEncoding; onOpen(message: TestMessage): void }) {
   const { t } = useTranslation()
-  const decoded = useMemo(() => decodePayload(message.payload, encoding), [message, encoding])
+  // A row shows a few lines: decode only the head of a long payload (a cut JSON is shown as text).
+  const decoded = useMemo(() => {
+    if (message.payload.length > MAX_VIEWABLE_PAYLOAD) return { text: '', tooLarge: true }
+    const cut = message.payload.length > ROW_PREVIEW_BYTES
+    return decodePayload(cut ? message.payload.subarray(0, ROW_PREVIEW_BYTES) : message.payload, cut && encoding === 'json' ? 'plaintext' : encoding)
+  }, [message, encoding])
   const properties = useMemo(() => formatProperties(message.properties), [message])
   return (
     <>
@@ -26,6 +38,9 @@ const MessageRow = memo(function MessageRow({ message, encoding }: { message: Te
         <span className="tag ws-msg-qos">{t('testClient.qos', { qos: message.qos })}</span>
         {message.retain ? <span className="tag tag-warning">{t('testClient.retained')}</span> : null}
         <span className="ws-msg-time mono">{formatClock(message.time)}</span>
+        <button type="button" className="btn btn-ghost btn-sm ws-msg-open" onClick={() => onOpen(message)}>
+          {t('testClient.view')}
+        </button>
       </div>
       {properties.length ? (
         <div className="ws-msg-props">
@@ -39,21 +54,28 @@ const MessageRow = memo(function MessageRow({ message, encoding }: { message: Te
       {decoded.tooLarge ? (
         <div className="muted ws-msg-payload">{t('testClient.payloadTooLarge')}</div>
       ) : (
-        <pre className="mono ws-msg-payload">{decoded.text}</pre>
+        <pre className={`mono ws-msg-payload${properties.length ? '' : ' is-tall'}`}>{decoded.text}</pre>
       )}
-      {decoded.notJson ? <span className="field-hint">{t('testClient.notJson')}</span> : null}
     </>
   )
 })
 
-export function MessageList({ label, source, encoding, emptyText, testId }: { label: string; source: MessageSource; encoding: PayloadEncoding; emptyText: string; testId: string }) {
+export interface MessageListProps {
+  label: string
+  source: MessageSource
+  encoding: PayloadEncoding
+  emptyText: string
+  testId: string
+  onOpen(message: TestMessage): void
+}
+
+export function MessageList({ label, source, encoding, emptyText, testId, onOpen }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null)
   const getScrollElement = useCallback(() => scrollRef.current, [])
-  const estimateSize = useCallback(() => 76, [])
-  // The key is the message's id, so measured heights follow a row as newer ones push it down.
+  const estimateSize = useCallback(() => ROW_HEIGHT, [])
   // `source` is a new object whenever its rows change, so this key function follows it.
   const getItemKey = useCallback((index: number) => source.at(index)?.id ?? -index, [source])
-  const virtualizer = useVirtualizer({ count: source.length, getScrollElement, estimateSize, getItemKey, overscan: 6 })
+  const virtualizer = useVirtualizer({ count: source.length, getScrollElement, estimateSize, getItemKey, overscan: 4 })
   const items = virtualizer.getVirtualItems()
 
   return (
@@ -66,13 +88,13 @@ export function MessageList({ label, source, encoding, emptyText, testId }: { la
           return (
             <div
               key={item.key}
-              ref={virtualizer.measureElement}
               data-index={item.index}
               role="listitem"
               className="ws-msg"
               style={{ transform: `translateY(${item.start}px)` }}
+              onDoubleClick={() => onOpen(message)}
             >
-              <MessageRow message={message} encoding={encoding} />
+              <MessageRow message={message} encoding={encoding} onOpen={onOpen} />
             </div>
           )
         })}

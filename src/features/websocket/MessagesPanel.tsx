@@ -8,7 +8,9 @@ import { testClientClear, testClientKeep, testClientPause, testClientResume } fr
 import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import type { TestConnection } from './connection.ts'
 import { useEncodingOptions } from './ConnectionExtras.tsx'
+import { MessageDetail } from './MessageDetail.tsx'
 import { MessageList, type MessageSource } from './MessageList.tsx'
+import type { TestMessage } from './messages/store.ts'
 import type { MessageColumn } from './messageView.ts'
 import type { PayloadEncoding } from './payload.ts'
 import { useMessages } from './useTestClient.ts'
@@ -78,6 +80,7 @@ export function MessagesPanel({ connection, kept }: { connection: TestConnection
   const { view, version, counts, paused } = useMessages(connection.store)
   const [filter, setFilter] = useState('')
   const [encoding, setEncoding] = useState<PayloadEncoding>('plaintext')
+  const [opened, setOpened] = useState<TestMessage | null>(null)
   const received = useSource(view.received, version, filter.trim())
   const published = useSource(view.published, version, filter.trim())
   const args = { connection: connection.name }
@@ -130,15 +133,16 @@ export function MessagesPanel({ connection, kept }: { connection: TestConnection
           <h3 className="ws-list-title">
             {t('testClient.received')} <span className="muted">({received.length.toLocaleString()})</span>
           </h3>
-          <MessageList label={t('testClient.received')} source={received} encoding={encoding} emptyText={empty} testId="ws-received" />
+          <MessageList label={t('testClient.received')} source={received} encoding={encoding} emptyText={empty} testId="ws-received" onOpen={setOpened} />
         </div>
         <div className="ws-list-column">
           <h3 className="ws-list-title">
             {t('testClient.published')} <span className="muted">({published.length.toLocaleString()})</span>
           </h3>
-          <MessageList label={t('testClient.published')} source={published} encoding={encoding} emptyText={empty} testId="ws-published" />
+          <MessageList label={t('testClient.published')} source={published} encoding={encoding} emptyText={empty} testId="ws-published" onOpen={setOpened} />
         </div>
       </div>
+      {opened ? <MessageDetail message={opened} encoding={encoding} onClose={() => setOpened(null)} /> : null}
     </section>
   )
 }
