@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { importChromium, launchChromium, logIn } from './browser.ts'
 import { describeArgs, listCommands } from '../commands/registry.ts'
 import { rank, usageOf, recentOf, type RankItem } from '../src/app/palette/rank.ts'
 import en from '../locales/en.json' with { type: 'json' }
@@ -101,31 +102,18 @@ function nodeTable() {
 }
 
 async function browserTable() {
-  let chromium: typeof import('playwright-core').chromium
-  try {
-    ;({ chromium } = await import('playwright-core'))
-  } catch {
-    console.log('playwright-core is not installed: browser measurement skipped')
-    return
-  }
+  const chromium = await importChromium('browser measurement')
+  if (!chromium) return
   const { ensureBuilt } = await import('../scripts/ensure-built.ts')
   const { startServer } = await import('../server/start.ts')
   ensureBuilt()
   const dataDir = mkdtempSync(join(tmpdir(), 'emqx-console-bench-palette-'))
   const server = await startServer({ port: 0, mqttPort: 0, wsPort: 0, host: '127.0.0.1', dataDir })
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  })
+  const browser = await launchChromium(chromium)
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
     const base = `http://127.0.0.1:${server.port}`
-    await page.goto(`${base}/login`)
-    await page.getByLabel(/username/i).fill('admin')
-    await page.getByLabel(/password/i).fill('public')
-    await page.getByRole('button', { name: /^log ?in$/i }).click()
-    await page.getByRole('button', { name: /skip/i }).click()
-    await page.waitForURL((url) => !url.pathname.startsWith('/login'))
+    await logIn(page, base)
     const ids = listCommands().map((c) => c.id)
     await page.evaluate((json) => localStorage.setItem('commandHistory', json), JSON.stringify(history(ids, HISTORY)))
     await page.goto(`${base}/clients/list`)

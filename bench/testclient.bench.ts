@@ -22,6 +22,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type { CDPSession, Page } from 'playwright-core'
 import type { PublisherReply, PublisherRequest } from './testclient-publisher.ts'
+import { importChromium, launchChromium, logIn } from './browser.ts'
 
 const RATES = (process.env.BENCH_RATES ?? '1000,2000,5000,10000,20000,40000').split(',').map(Number)
 const STEP_SECONDS = Number(process.env.BENCH_STEP_SECONDS ?? 5)
@@ -194,39 +195,26 @@ function profileSummary(profile: CpuProfile, count = 8) {
 }
 
 export default async function run(): Promise<void> {
-  let chromium: typeof import('playwright-core').chromium
-  try {
-    ;({ chromium } = await import('playwright-core'))
-  } catch {
-    console.log('playwright-core is not installed: test client bench skipped')
-    return
-  }
+  const chromium = await importChromium('test client bench')
+  if (!chromium) return
   const { ensureBuilt } = await import('../scripts/ensure-built.ts')
   const { startServer } = await import('../server/start.ts')
   ensureBuilt()
   const benchStarted = performance.now()
   const dataDir = mkdtempSync(join(tmpdir(), 'emqx-console-bench-testclient-'))
   let server: Awaited<ReturnType<typeof startServer>> | undefined
-  let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined
+  let browser: Awaited<ReturnType<typeof launchChromium>> | undefined
   const publisher = new Publisher()
   try {
     server = await startServer({ port: 0, mqttPort: 0, wsPort: 0, host: '127.0.0.1', dataDir })
     const metrics = server.broker!.metrics
     const brokerDropped = () => metrics.snapshot()['delivery.dropped.qos0_msg']
     await publisher.connect(server.mqttPort)
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
-    })
+    browser = await launchChromium(chromium)
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
     await page.addInitScript(pageProbe)
     const base = `http://127.0.0.1:${server.port}`
-    await page.goto(`${base}/login`)
-    await page.getByLabel(/username/i).fill('admin')
-    await page.getByLabel(/password/i).fill('public')
-    await page.getByRole('button', { name: /^log ?in$/i }).click()
-    await page.getByRole('button', { name: /skip/i }).click()
-    await page.waitForURL((url) => !url.pathname.startsWith('/login'))
+    await logIn(page, base)
     await page.evaluate((open) => localStorage.setItem('terminal.open', String(open)), TERMINAL_OPEN)
     // The deep link opens the palette's script view on these lines; Ctrl+Enter runs them.
     const script = [`testclient.connect port=${server.wsPort}`, 'testclient.subscribe "t/#" qos=0'].join('\n')
