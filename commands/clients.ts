@@ -23,8 +23,27 @@ export function isTopicFilter(filter: string): boolean {
 
 /** Arguments several areas share: QoS and the MQTT 5 subscription options. */
 export const qosArg = () => v.optional(v.pipe(v.picklist([0, 1, 2], 'err.oneOf'), v.title('form.field.qos')), 0)
+/** MQTT topics are at most 65535 bytes of UTF-8 (SPEC 5: topic length limit). */
+export const MAX_TOPIC_BYTES = 65535
+export const fitsTopicLength = (topic: string) => new TextEncoder().encode(topic).length <= MAX_TOPIC_BYTES
+
 export const topicFilterArg = () =>
-  v.pipe(v.string(), v.title('form.field.topic'), v.minLength(1, 'err.topicRequired'), v.check(isTopicFilter, 'err.topicFilter'))
+  v.pipe(
+    v.string(),
+    v.title('form.field.topic'),
+    v.minLength(1, 'err.topicRequired'),
+    v.check(fitsTopicLength, 'err.topicLength'),
+    v.check(isTopicFilter, 'err.topicFilter'),
+  )
+/** A topic to publish to: no wildcards. */
+export const topicNameArg = () =>
+  v.pipe(
+    v.string(),
+    v.title('form.field.topic'),
+    v.minLength(1, 'err.topicRequired'),
+    v.check(fitsTopicLength, 'err.topicLength'),
+    v.check(isTopicName, 'err.topicWildcard'),
+  )
 export const subscriptionOptionArgs = () => ({
   qos: qosArg(),
   nl: v.optional(v.pipe(v.boolean('err.boolean'), v.title('form.field.nl')), false),

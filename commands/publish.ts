@@ -3,7 +3,7 @@ import * as v from 'valibot'
 import { defineCommand } from './define.ts'
 import { keyValuesArg } from './args.ts'
 import { payloadEncodings, publishPropertiesSchema } from '../src/api/publish.ts'
-import { completeTopic, isTopicName, qosArg } from './clients.ts'
+import { completeTopic, qosArg, topicNameArg } from './clients.ts'
 
 function isBase64(text: string): boolean {
   return /^[A-Za-z0-9+/]*={0,2}$/.test(text) && text.length % 4 === 0
@@ -14,12 +14,7 @@ export const publishMessage = defineCommand({
   title: 'cmd.message.publish',
   group: 'cmdGroup.messages',
   args: v.object({
-    topic: v.pipe(
-      v.string(),
-      v.title('form.field.topic'),
-      v.minLength(1, 'err.topicRequired'),
-      v.check(isTopicName, 'err.topicWildcard'),
-    ),
+    topic: topicNameArg(),
     payload: v.optional(v.pipe(v.string(), v.title('form.field.payload')), ''),
     qos: qosArg(),
     retain: v.optional(v.pipe(v.boolean('err.boolean'), v.title('form.field.retain')), false),

@@ -4,7 +4,7 @@
 import * as v from 'valibot'
 import { CommandError, defineCommand, type CommandContext } from './define.ts'
 import { durationArg, keyValuesArg, parseDuration } from './args.ts'
-import { isTopicFilter, isTopicName, qosArg } from './clients.ts'
+import { isTopicName, qosArg, subscriptionOptionArgs, topicFilterArg, topicNameArg } from './clients.ts'
 import { requireUi } from './navigation.ts'
 import { MAX_UINT32, type ConnectionSettings, type ProtocolVersion } from '../src/features/websocket/connectionSettings.ts'
 import { PAYLOAD_ENCODINGS, encodePayload } from '../src/features/websocket/payload.ts'
@@ -12,9 +12,6 @@ import type { PublishProperties } from '../src/features/websocket/connection.ts'
 import type { TestClientManager } from '../src/features/websocket/manager.ts'
 
 const GROUP = 'cmdGroup.testClient'
-/** MQTT topics are at most 65535 bytes of UTF-8 (SPEC 5: topic length limit). */
-export const MAX_TOPIC_BYTES = 65535
-const fitsTopicLength = (topic: string) => new TextEncoder().encode(topic).length <= MAX_TOPIC_BYTES
 
 export const PROTOCOLS = { 'v3.1': 3, 'v3.1.1': 4, v5: 5 } as const satisfies Record<string, ProtocolVersion>
 type ProtocolName = keyof typeof PROTOCOLS
@@ -31,16 +28,6 @@ const int = (title: string, min: number, max: number) =>
 const bool = (title: string) => v.optional(v.pipe(v.boolean('err.boolean'), v.title(title)))
 const text = (title: string) => v.optional(v.pipe(v.string(), v.title(title)))
 
-export const testTopicFilterArg = (fallback?: string) => {
-  const schema = v.pipe(
-    v.string(),
-    v.title('form.field.topic'),
-    v.minLength(1, 'err.topicRequired'),
-    v.check(fitsTopicLength, 'err.topicLength'),
-    v.check(isTopicFilter, 'err.topicFilter'),
-  )
-  return fallback === undefined ? schema : v.optional(schema, fallback)
-}
 
 /** 'never' or whole seconds up to 4294967295. */
 function isExpiry(value: string): boolean {
@@ -113,11 +100,8 @@ export const testClientSubscribe = defineCommand({
   group: GROUP,
   aliases: ['mqtt subscribe', 'sub', '订阅'],
   args: v.object({
-    topic: testTopicFilterArg('t/#'),
-    qos: qosArg(),
-    nl: v.optional(v.pipe(v.boolean('err.boolean'), v.title('form.field.nl')), false),
-    rap: v.optional(v.pipe(v.boolean('err.boolean'), v.title('form.field.rap')), false),
-    rh: v.optional(v.pipe(v.picklist([0, 1, 2], 'err.oneOf'), v.title('form.field.rh')), 0),
+    topic: v.optional(topicFilterArg(), 't/#'),
+    ...subscriptionOptionArgs(),
     subid: int('testClient.field.subscriptionIdentifier', 1, 268435455),
     connection: connectionArg(),
   }),
@@ -135,7 +119,7 @@ export const testClientUnsubscribe = defineCommand({
   id: 'testclient.unsubscribe',
   title: 'cmd.testClient.unsubscribe',
   group: GROUP,
-  args: v.object({ topic: testTopicFilterArg(), connection: connectionArg() }),
+  args: v.object({ topic: topicFilterArg(), connection: connectionArg() }),
   positional: ['topic'],
   needsUi: true,
   danger: true,
@@ -152,13 +136,7 @@ export const testClientPublish = defineCommand({
   group: GROUP,
   aliases: ['mqtt publish', 'pub', 'burst', '发布'],
   args: v.object({
-    topic: v.pipe(
-      v.string(),
-      v.title('form.field.topic'),
-      v.minLength(1, 'err.topicRequired'),
-      v.check(fitsTopicLength, 'err.topicLength'),
-      v.check(isTopicName, 'err.topicWildcard'),
-    ),
+    topic: topicNameArg(),
     payload: v.optional(v.pipe(v.string(), v.title('form.field.payload')), ''),
     encoding: v.optional(v.pipe(v.picklist(PAYLOAD_ENCODINGS, 'err.oneOf'), v.title('form.field.payloadEncoding')), 'plaintext'),
     qos: qosArg(),

@@ -130,6 +130,7 @@ const CANDIDATES = [
   'infinity',
   '^a/(\\d+)$',
   '3',
+  '1000',
   '1',
   '0',
   'true',
