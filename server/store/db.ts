@@ -71,6 +71,11 @@ const MIGRATIONS: string[] = [
      expired_at INTEGER,
      created_at INTEGER NOT NULL
    );`,
+  // The dashboard monitor's samples (EMQX emqx_monit): time in epoch ms, the sampled fields as JSON.
+  `CREATE TABLE monitor_samples (
+     time INTEGER PRIMARY KEY,
+     data TEXT NOT NULL
+   );`,
 ]
 
 export class Database {
