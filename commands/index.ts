@@ -8,6 +8,9 @@ import { bannedCommands } from './banned.ts'
 import { flappingCommands } from './flapping.ts'
 import { retainerCommands } from './retainer.ts'
 import { delayedCommands } from './delayed.ts'
+import { topicMetricsCommands } from './topicMetrics.ts'
+import { alarmCommands } from './alarms.ts'
+import { slowSubsCommands } from './slowSubs.ts'
 import { topicRewriteCommands } from './topicRewrite.ts'
 import { autoSubscribeCommands } from './autoSubscribe.ts'
 import { apiKeyCommands } from './apiKeys.ts'
@@ -32,6 +35,9 @@ export const allCommands: AnyCommand[] = [
   ...erase(flappingCommands),
   ...erase(retainerCommands),
   ...erase(delayedCommands),
+  ...erase(topicMetricsCommands),
+  ...erase(alarmCommands),
+  ...erase(slowSubsCommands),
   ...erase(mqttCommands),
   ...erase(topicRewriteCommands),
   ...erase(autoSubscribeCommands),

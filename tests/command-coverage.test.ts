@@ -62,6 +62,16 @@ const operations: Record<string, string> = {
   'test client: resume the message lists': 'testclient.resume',
   'test client: how many messages each connection keeps': 'testclient.keep',
 
+  // Issue 6: slow subscriptions.
+  'slow subscription settings (PUT /slow_subscriptions/settings)': 'slowSubs.update',
+  'clear the slow subscription records, with confirmation (DELETE /slow_subscriptions)': 'slowSubs.clear',
+
+  // Issue 6: topic metrics and alarms (EMQX 5 has no manual alarm deactivation: alarms clear with their condition).
+  'register a topic for topic metrics, no wildcards (POST /mqtt/topic_metrics)': 'topicMetrics.add',
+  'stop counting a topic (DELETE /mqtt/topic_metrics/{topic})': 'topicMetrics.remove',
+  'reset one topic\'s metrics or all of them (PUT /mqtt/topic_metrics {action: reset})': 'topicMetrics.reset',
+  'clear the alarm history (DELETE /alarms)': 'alarm.clear',
+
   // Issue 4: keyboard help.
   'show every keyboard shortcut (the ? sheet)': 'help.shortcuts',
 }
@@ -79,6 +89,10 @@ const readOnly = [
   'GET /configs/mqtt, GET /configs/global_zone, GET /mqtt/sys_topics, GET /mqtt/topic_rewrite, GET /mqtt/auto_subscribe',
   'POST /publish/bulk (scripts publish many lines through message.publish)',
   'GET /api_key, GET /api_key/{name}',
+  // Issue 6: the dashboard monitor (overview charts and current figures).
+  'GET /monitor, GET /monitor/nodes/{node}, GET /monitor_current, GET /monitor_current/nodes/{node}',
+  'Issue 6: GET /slow_subscriptions, GET /slow_subscriptions/settings',
+  'Issue 6: GET /mqtt/topic_metrics, GET /mqtt/topic_metrics/{topic}, GET /alarms?activated=true|false',
 ]
 
 const ids = new Set(allCommands.map((command) => command.id))

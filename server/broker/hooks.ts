@@ -63,8 +63,16 @@ export interface HookPoints {
   'client.subscribe': (info: ClientInfo, filter: string) => string | undefined
   /** Each callback may return a rewritten topic filter for an UNSUBSCRIBE (topic rewrite). */
   'client.unsubscribe': (info: ClientInfo, filter: string) => string | undefined
-  'message.delivered': (info: ClientInfo, message: Message) => void
+  /** `qos` is the QoS the message went out with (the lower of published and subscribed, unless upgraded). */
+  'message.delivered': (info: ClientInfo, message: Message, qos: QoS) => void
   'message.acked': (info: ClientInfo, message: Message) => void
+  /**
+   * A delivery finished (EMQX `delivery.completed`): QoS 1 on PUBACK, QoS 2 on PUBCOMP, QoS 0 as
+   * soon as it is written. `deliverBeginAt` is when the PUBLISH was written to the subscriber
+   * (epoch ms; undefined for QoS 0); `sessionCreatedAt` lets slow-subscription stats skip messages
+   * older than the session.
+   */
+  'delivery.completed': (info: ClientInfo, message: Message, sessionCreatedAt: number, deliverBeginAt: number | undefined) => void
   /** A message dropped before routing (no subscribers, rejected by a hook). */
   'message.dropped': (message: Message, reason: string) => void
   /** A message dropped on its way to one subscriber (queue full, expired, too large...). */

@@ -72,6 +72,8 @@ interface InflightEntry {
   phase: 'publish' | 'pubrel'
   /** When it was last sent, for `retry_interval`. */
   sentAt: number
+  /** When it was first written to the client (EMQX `deliver_begin_at`), for slow subscriptions. */
+  deliverBeginAt: number
 }
 
 /** Bytes a connection may have waiting in its socket buffer before QoS 0 messages to it are dropped. */
@@ -307,6 +309,7 @@ export class Session {
     this.inflight.delete(packetId)
     this.metrics.inc('messages.acked')
     this.hooks.run('message.acked', this.info, entry.delivery.message)
+    this.hooks.run('delivery.completed', this.info, entry.delivery.message, this.createdAt, entry.deliverBeginAt)
     this.drain()
   }
 
@@ -326,11 +329,14 @@ export class Session {
     const packetId = delivery.qos > 0 ? this.allocatePacketId() : undefined
     if (!connection.sendPublish(delivery, packetId, false)) return this.drop(delivery, 'too_large')
     if (packetId !== undefined) {
-      this.inflight.set(packetId, { delivery, phase: 'publish', sentAt: Date.now() })
+      const now = Date.now()
+      this.inflight.set(packetId, { delivery, phase: 'publish', sentAt: now, deliverBeginAt: now })
       this.armRetry()
     }
     this.metrics.inc('messages.delivered')
-    this.hooks.run('message.delivered', this.info, delivery.message)
+    this.hooks.run('message.delivered', this.info, delivery.message, delivery.qos)
+    // QoS 0 has no acknowledgement: EMQX counts it as completed once delivered.
+    if (packetId === undefined) this.hooks.run('delivery.completed', this.info, delivery.message, this.createdAt, undefined)
   }
 
   private enqueue(delivery: Delivery): void {

@@ -7,12 +7,14 @@ import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { Broker } from '../broker/broker.ts'
 import type { Features } from '../broker/features/index.ts'
+import type { MonitorSampler } from '../broker/monitor.ts'
 import { ApiKeyRepository } from '../store/api-keys.ts'
 import type { Database } from '../store/db.ts'
 import type { TokenRepository } from '../store/tokens.ts'
 import type { UserRepository } from '../store/users.ts'
 import { apiKeyRoutes } from './api-keys.ts'
 import type { Auth } from './auth.ts'
+import { alarmRoutes } from './alarms.ts'
 import { autoSubscribeRoutes } from './auto-subscribe.ts'
 import { bannedRoutes } from './banned.ts'
 import { clientActionRoutes } from './client-actions.ts'
@@ -23,11 +25,14 @@ import { notFoundBody, registerErrorHandling } from './errors.ts'
 import { flappingRoutes } from './flapping.ts'
 import { loginRoutes } from './login.ts'
 import { metricsRoutes } from './metrics.ts'
+import { monitorRoutes } from './monitor.ts'
 import { nodeRoutes, type NodePaths } from './nodes.ts'
 import { publishRoutes } from './publish.ts'
 import { retainerRoutes } from './retainer.ts'
+import { slowSubsRoutes } from './slow-subs.ts'
 import { statsRoutes } from './stats.ts'
 import { subscriptionRoutes } from './subscriptions.ts'
+import { topicMetricsRoutes } from './topic-metrics.ts'
 import { topicRewriteRoutes } from './topic-rewrite.ts'
 import { topicRoutes } from './topics.ts'
 import { userRoutes } from './users.ts'
@@ -37,6 +42,7 @@ export const API_PREFIX = '/api/v5'
 export interface EmbeddedApi {
   broker: Broker
   features: Features
+  monitor: MonitorSampler
   db: Database
   users: UserRepository
   tokens: TokenRepository
@@ -57,6 +63,7 @@ export async function buildEmbeddedApp(deps: EmbeddedApi, distDir: string): Prom
       await api.register(nodeRoutes, deps)
       await api.register(statsRoutes, deps)
       await api.register(metricsRoutes, deps)
+      await api.register(monitorRoutes, deps)
       await api.register(clientRoutes, deps)
       await api.register(subscriptionRoutes, deps)
       await api.register(configRoutes, deps)
@@ -67,6 +74,9 @@ export async function buildEmbeddedApp(deps: EmbeddedApi, distDir: string): Prom
       await api.register(flappingRoutes, deps)
       await api.register(retainerRoutes, deps)
       await api.register(delayedRoutes, deps)
+      await api.register(slowSubsRoutes, deps)
+      await api.register(topicMetricsRoutes, deps)
+      await api.register(alarmRoutes, deps)
       await api.register(topicRewriteRoutes, deps)
       await api.register(autoSubscribeRoutes, deps)
       await api.register(apiKeyRoutes, { apiKeys })

@@ -7,9 +7,13 @@ import { bannedApi } from './banned.ts'
 import { clientsApi } from './clients.ts'
 import { delayedApi } from './delayed.ts'
 import { flappingApi } from './flapping.ts'
+import { monitorApi } from './monitor.ts'
 import { mqttConfigApi } from './mqttConfig.ts'
 import { publishApi } from './publish.ts'
 import { retainerApi } from './retainer.ts'
+import { topicMetricsApi } from './topicMetrics.ts'
+import { alarmsApi } from './alarms.ts'
+import { slowSubsApi } from './slowSubs.ts'
 import { subscriptionsApi } from './subscriptions.ts'
 import { topicRewriteApi } from './topicRewrite.ts'
 import { topicsApi } from './topics.ts'
@@ -25,8 +29,12 @@ export function createApi(http: Http) {
     flapping: flappingApi(http),
     retainer: retainerApi(http),
     delayed: delayedApi(http),
+    topicMetrics: topicMetricsApi(http),
+    alarms: alarmsApi(http),
+    slowSubs: slowSubsApi(http),
     publish: publishApi(http),
     mqttConfig: mqttConfigApi(http),
+    monitor: monitorApi(http),
     topicRewrite: topicRewriteApi(http),
     autoSubscribe: autoSubscribeApi(http),
     apiKeys: apiKeysApi(http),

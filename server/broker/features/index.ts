@@ -13,6 +13,19 @@ import { DelayedConfigSchema, DelayedFeature } from './delayed.ts'
 import { FlappingConfigSchema, FlappingFeature } from './flapping.ts'
 import { RetainerConfigSchema } from './retainer.ts'
 import { RewriteRuleSchema, TopicRewriteFeature } from './topic-rewrite.ts'
+import { SlowSubsConfigSchema, SlowSubsFeature, type SlowSubsOptions } from './slow-subs.ts'
+import { StoredTopicMetricsSchema, TopicMetricsFeature } from './topic-metrics.ts'
+import { AlarmMonitor, type AlarmSettings } from '../alarms.ts'
+import { AlarmRepository } from '../../store/alarms.ts'
+
+/** Monitoring timings and watermarks (server config), so tests can drive them quickly. */
+export interface MonitoringOptions {
+  /** Topic metrics' rate sampling period (EMQX: 1 s). */
+  topicMetricsTickMs?: number
+  alarms?: Partial<AlarmSettings>
+  /** Slow subscriptions' clock and expiry sweep period (EMQX: 10 s). */
+  slowSubs?: SlowSubsOptions
+}
 
 export interface Features {
   banned: BannedFeature
@@ -20,6 +33,9 @@ export interface Features {
   rewrite: TopicRewriteFeature
   autoSubscribe: AutoSubscribeFeature
   delayed: DelayedFeature
+  slowSubs: SlowSubsFeature
+  topicMetrics: TopicMetricsFeature
+  alarms: AlarmMonitor
   broker: Broker
   configs: FeatureConfigRepository
   stop(): void
@@ -33,7 +49,7 @@ function stored<S extends v.GenericSchema>(configs: FeatureConfigRepository, nam
   return result.success ? result.output : undefined
 }
 
-export function installFeatures(broker: Broker, db: Database): Features {
+export function installFeatures(broker: Broker, db: Database, options: { slowSubs?: SlowSubsOptions; monitoring?: MonitoringOptions } = {}): Features {
   const configs = new FeatureConfigRepository(db)
   const retainedStore = new SqliteRetainedStore(db)
   const retainerConfig = stored(configs, 'retainer', RetainerConfigSchema)
@@ -56,6 +72,17 @@ export function installFeatures(broker: Broker, db: Database): Features {
   if (topics) autoSubscribe.configure(topics)
   const delayedConfig = stored(configs, 'delayed', DelayedConfigSchema)
   if (delayedConfig) delayed.configure(delayedConfig)
+  const slowSubs = new SlowSubsFeature(broker, options.slowSubs ?? options.monitoring?.slowSubs)
+  const slowSubsConfig = stored(configs, 'slow_subs', SlowSubsConfigSchema)
+  if (slowSubsConfig) slowSubs.configure(slowSubsConfig)
+
+  const monitoring = options.monitoring ?? {}
+  const topicMetrics = new TopicMetricsFeature(broker, {
+    tickMs: monitoring.topicMetricsTickMs,
+    persist: (list) => configs.set('topic_metrics', list.map((topic) => ({ topic }))),
+  })
+  topicMetrics.load((stored(configs, 'topic_metrics', StoredTopicMetricsSchema) ?? []).map((entry) => entry.topic))
+  const alarms = new AlarmMonitor(broker, new AlarmRepository(db), monitoring.alarms)
 
   broker.featureStats = () => ({ 'delayed.count': delayed.count(), 'delayed.max': delayed.maxCount })
 
@@ -65,9 +92,15 @@ export function installFeatures(broker: Broker, db: Database): Features {
     rewrite,
     autoSubscribe,
     delayed,
+    slowSubs,
+    topicMetrics,
+    alarms,
     broker,
     configs,
     stop() {
+      alarms.stop()
+      topicMetrics.stop()
+      slowSubs.stop()
       delayed.stop()
       autoSubscribe.stop()
       rewrite.stop()

@@ -1,0 +1,52 @@
+// Slow subscriptions: what is measured (settings) and clearing the records.
+import * as v from 'valibot'
+import { defineCommand } from './define.ts'
+import { durationArg, isDuration, parseDuration, type FieldKind } from './args.ts'
+
+/** SPEC 5: the slow subscription threshold is at least 100 ms. */
+export const SLOW_SUBS_MIN_THRESHOLD_MS = 100
+
+export const updateSlowSubs = defineCommand({
+  id: 'slowSubs.update',
+  title: 'cmd.slowSubs.update',
+  group: 'cmdGroup.slowSubs',
+  args: v.object({
+    enable: v.optional(v.pipe(v.boolean('err.boolean'), v.title('form.field.enable'))),
+    threshold: v.optional(
+      v.pipe(
+        v.string(),
+        v.title('form.field.slowSubsThreshold'),
+        v.description('form.hint.slowSubsThreshold'),
+        v.check((text: string) => isDuration(text), 'err.duration'),
+        v.check((text: string) => (parseDuration(text) ?? 0) >= SLOW_SUBS_MIN_THRESHOLD_MS, 'err.slowSubsThreshold'),
+        v.metadata({ field: 'duration' as FieldKind, literals: [] as string[] }),
+      ),
+    ),
+    top_k_num: v.optional(
+      v.pipe(v.number('err.number'), v.title('form.field.slowSubsTopK'), v.integer('err.integer'), v.minValue(1), v.maxValue(1000)),
+    ),
+    expire_interval: v.optional(durationArg('form.field.slowSubsExpireInterval', { description: 'form.hint.slowSubsExpireInterval' })),
+    stats_type: v.optional(
+      v.pipe(v.picklist(['whole', 'internal', 'response'], 'err.oneOf'), v.title('form.field.slowSubsStatsType'), v.description('form.hint.slowSubsStatsType')),
+    ),
+  }),
+  aliases: ['slow subscriptions', 'slow subs', '慢订阅'],
+  run: async (ctx, changes) => {
+    const current = await ctx.api.slowSubs.settings()
+    const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined))
+    return ctx.api.slowSubs.updateSettings({ ...current, ...given })
+  },
+})
+
+export const clearSlowSubs = defineCommand({
+  id: 'slowSubs.clear',
+  title: 'cmd.slowSubs.clear',
+  group: 'cmdGroup.slowSubs',
+  args: v.object({}),
+  danger: true,
+  aliases: ['clear slow subscriptions', '清除慢订阅'],
+  describe: () => ({ key: 'cmd.slowSubs.clearDescribe' }),
+  run: (ctx) => ctx.api.slowSubs.clear(),
+})
+
+export const slowSubsCommands = [updateSlowSubs, clearSlowSubs]
