@@ -1,5 +1,6 @@
 // Environment variables -> the server's configuration, with EMQX's own default ports.
 import { fileURLToPath } from 'node:url'
+import type { MonitoringOptions } from './broker/features/index.ts'
 
 /** The repository root, found from this file rather than the working directory. */
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/[\\/]$/, '')
@@ -20,6 +21,10 @@ export interface Config {
   tokenTtlMs: number
   /** The built console (Vite's output); served with SPA fallback when it holds an index.html. */
   consoleDir: string
+  /** The dashboard monitor's sample interval (EMQX `dashboard.sample_interval`, 10 s) and clock; for tests. */
+  dashboardMonitor?: { sampleIntervalMs?: number; now?: () => number }
+  /** Monitoring timings and watermarks (topic metrics rates, alarm checks); EMQX's defaults when absent. */
+  monitoring?: MonitoringOptions
 }
 
 export const defaultConfig: Config = {

@@ -2,11 +2,13 @@
 import { resolve } from 'node:path'
 import { Broker } from './broker/broker.ts'
 import { installFeatures } from './broker/features/index.ts'
+import { MonitorSampler } from './broker/monitor.ts'
 import { loadMqttSettings, loadSysTopics } from './broker/settings.ts'
 import { defaultConfig, REPO_ROOT, type Config } from './config.ts'
 import { Auth } from './http/auth.ts'
 import { buildEmbeddedApp, buildProxyApp } from './http/app.ts'
 import { openDatabase } from './store/db.ts'
+import { MonitorRepository } from './store/monitor.ts'
 import { SettingsRepository } from './store/settings.ts'
 import { TokenRepository } from './store/tokens.ts'
 import { UserRepository } from './store/users.ts'
@@ -22,6 +24,8 @@ export interface RunningServer {
   url: string
   /** The embedded broker (absent in proxy mode). */
   broker?: Broker
+  /** The dashboard monitor's sampler (absent in proxy mode). */
+  monitor?: MonitorSampler
   close(): Promise<void>
 }
 
@@ -46,7 +50,11 @@ export async function startServer(config: Partial<Config>): Promise<RunningServe
   const stored = new SettingsRepository(db)
   const broker = new Broker({}, loadMqttSettings(stored.get('mqtt')))
   broker.configureSysTopics(loadSysTopics(stored.get('sys_topics')))
-  const features = installFeatures(broker, db)
+  const features = installFeatures(broker, db, { monitoring: settings.monitoring })
+  const monitor = new MonitorSampler(broker, new MonitorRepository(db), {
+    intervalMs: settings.dashboardMonitor?.sampleIntervalMs ?? 10_000,
+    now: settings.dashboardMonitor?.now ?? Date.now,
+  })
   let app: Awaited<ReturnType<typeof buildEmbeddedApp>> | undefined
   try {
     const users = new UserRepository(db)
@@ -54,7 +62,8 @@ export async function startServer(config: Partial<Config>): Promise<RunningServe
     const tokens = new TokenRepository(db)
     const auth = new Auth({ tokens, ttlMs: settings.tokenTtlMs })
     const { tcpPort, wsPort } = await broker.listen({ host: settings.host, tcpPort: settings.mqttPort, wsPort: settings.wsPort })
-    app = await buildEmbeddedApp({ broker, features, db, users, tokens, auth, paths: { sysPath: REPO_ROOT, logPath: 'not logging to file (stdout only)' } }, settings.consoleDir)
+    monitor.start()
+    app = await buildEmbeddedApp({ broker, features, monitor, db, users, tokens, auth, paths: { sysPath: REPO_ROOT, logPath: 'not logging to file (stdout only)' } }, settings.consoleDir)
     await app.listen({ port: settings.port, host: settings.host })
     const { port } = app.server.address() as { port: number }
     const running = app
@@ -65,9 +74,11 @@ export async function startServer(config: Partial<Config>): Promise<RunningServe
       wsPort,
       url: urlFor(settings.host, port),
       broker,
+      monitor,
       close: () =>
         (closing ??= (async () => {
           await running.close()
+          monitor.stop()
           await broker.close()
           features.stop()
           db.close()
@@ -75,6 +86,7 @@ export async function startServer(config: Partial<Config>): Promise<RunningServe
     }
   } catch (error) {
     await app?.close()
+    monitor.stop()
     await broker.close()
     features.stop()
     db.close()

@@ -76,6 +76,17 @@ const MIGRATIONS: string[] = [
      time INTEGER PRIMARY KEY,
      data TEXT NOT NULL
    );`,
+  // Alarms (EMQX emqx_alarm): activated ones have deactivate_at NULL; the others are the history.
+  // Times in epoch ms; details as JSON.
+  `CREATE TABLE alarms (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     name TEXT NOT NULL,
+     message TEXT NOT NULL,
+     details TEXT NOT NULL,
+     activate_at INTEGER NOT NULL,
+     deactivate_at INTEGER
+   );
+   CREATE UNIQUE INDEX alarms_activated_name ON alarms (name) WHERE deactivate_at IS NULL;`,
 ]
 
 export class Database {

@@ -1,0 +1,47 @@
+// /alarms: the activated alarms (`activated=true`, the default) or the history (`activated=false`),
+// paged; DELETE clears the history. EMQX 5 has no endpoint to deactivate an alarm by hand: alarms
+// clear when their condition does.
+import type { FastifyInstance } from 'fastify'
+import * as v from 'valibot'
+import type { AlarmRecord } from '../store/alarms.ts'
+import type { Features } from '../broker/features/index.ts'
+import { parseInput } from './errors.ts'
+import { pagingEntries } from './paging.ts'
+import { rfc3339 } from './time.ts'
+
+/** EMQX's `emqx_alarm:format/2`: `duration` in ms, up to now while activated; no `deactivate_at` then. */
+function alarmRecord(alarm: AlarmRecord, node: string, now: number) {
+  return {
+    node,
+    name: alarm.name,
+    message: alarm.message,
+    duration: (alarm.deactivateAt ?? now) - alarm.activateAt,
+    activate_at: rfc3339(alarm.activateAt),
+    ...(alarm.deactivateAt !== undefined ? { deactivate_at: rfc3339(alarm.deactivateAt) } : {}),
+    details: alarm.details,
+  }
+}
+
+const ListQuery = v.object({
+  ...pagingEntries(100),
+  activated: v.optional(v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.transform((s) => s === 'true')), 'true'),
+})
+
+export async function alarmRoutes(app: FastifyInstance, deps: { features: Features }): Promise<void> {
+  const { alarms, broker } = deps.features
+
+  app.get('/alarms', async (request) => {
+    const q = parseInput(ListQuery, request.query, 'query')
+    const { data, count } = alarms.page(q.activated, q.page, q.limit)
+    const now = Date.now()
+    return {
+      data: data.map((alarm) => alarmRecord(alarm, broker.node, now)),
+      meta: { page: q.page, limit: q.limit, count, hasnext: q.page * q.limit < count },
+    }
+  })
+
+  app.delete('/alarms', async (_request, reply) => {
+    alarms.clearHistory()
+    return reply.status(204).send()
+  })
+}

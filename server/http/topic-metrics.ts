@@ -1,0 +1,78 @@
+// /mqtt/topic_metrics: the registered topics with their counters and rates (a plain array, not
+// paged), register (POST), reset one or all (PUT {action: reset, topic?}); /mqtt/topic_metrics/{topic}:
+// one topic's metrics, or deregister it.
+import type { FastifyInstance } from 'fastify'
+import * as v from 'valibot'
+import type { Features } from '../broker/features/index.ts'
+import { MAX_TOPIC_METRICS, TOPIC_METRICS, type TopicMetricsSnapshot } from '../broker/features/topic-metrics.ts'
+import { ApiError, badRequest, parseInput } from './errors.ts'
+import { rfc3339 } from './time.ts'
+
+/** EMQX writes these times with whole seconds (`emqx_rule_funcs:now_rfc3339/0`). */
+function rfc3339Seconds(ms: number): string {
+  return rfc3339(ms).replace(/\.\d{3}(?=[+-Z])/, '')
+}
+
+function topicMetricsRecord(snapshot: TopicMetricsSnapshot) {
+  const metrics: Record<string, number> = {}
+  for (const name of TOPIC_METRICS) {
+    metrics[`${name}.count`] = snapshot.counts[name]
+    // EMQX rounds the rates to 4 decimals.
+    metrics[`${name}.rate`] = Math.round(snapshot.rates[name] * 10_000) / 10_000
+  }
+  return {
+    topic: snapshot.topic,
+    create_time: rfc3339Seconds(snapshot.createdAt),
+    ...(snapshot.resetAt !== undefined ? { reset_time: rfc3339Seconds(snapshot.resetAt) } : {}),
+    metrics,
+  }
+}
+
+const topicNotFound = () => new ApiError(404, 'TOPIC_NOT_FOUND', 'Topic not found')
+
+const AddBody = v.object({ topic: v.string() })
+const ResetBody = v.object({ action: v.picklist(['reset']), topic: v.optional(v.string()) })
+
+export async function topicMetricsRoutes(app: FastifyInstance, deps: { features: Features }): Promise<void> {
+  const { topicMetrics } = deps.features
+
+  function one(topic: string) {
+    const snapshot = topicMetrics.snapshot(topic)
+    if (!snapshot) throw topicNotFound()
+    return topicMetricsRecord(snapshot)
+  }
+
+  app.get('/mqtt/topic_metrics', async () => topicMetrics.list().map(topicMetricsRecord))
+
+  app.post('/mqtt/topic_metrics', async (request) => {
+    const { topic } = parseInput(AddBody, request.body, 'body')
+    if (topic === '') throw badRequest('Topic can not be empty')
+    switch (topicMetrics.register(topic)) {
+      case 'already_existed':
+        throw new ApiError(400, 'BAD_TOPIC', 'Topic already registered')
+      case 'bad_topic':
+        throw new ApiError(400, 'BAD_TOPIC', 'Wildcard topic is not supported')
+      case 'quota_exceeded':
+        throw new ApiError(409, 'EXCEED_LIMIT', `Max topic metrics count is ${MAX_TOPIC_METRICS}`)
+      case 'ok':
+        return one(topic)
+    }
+  })
+
+  app.put('/mqtt/topic_metrics', async (request) => {
+    const { topic } = parseInput(ResetBody, request.body, 'body')
+    if (topic === undefined) {
+      topicMetrics.reset()
+      return topicMetrics.list().map(topicMetricsRecord)
+    }
+    if (!topicMetrics.reset(topic)) throw topicNotFound()
+    return one(topic)
+  })
+
+  app.get<{ Params: { topic: string } }>('/mqtt/topic_metrics/:topic', async (request) => one(request.params.topic))
+
+  app.delete<{ Params: { topic: string } }>('/mqtt/topic_metrics/:topic', async (request, reply) => {
+    if (!topicMetrics.deregister(request.params.topic)) throw topicNotFound()
+    return reply.status(204).send()
+  })
+}
