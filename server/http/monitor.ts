@@ -1,0 +1,45 @@
+// The dashboard monitor (EMQX emqx_dashboard_monitor_api): GET /monitor, /monitor/nodes/{node},
+// /monitor_current and /monitor_current/nodes/{node}.
+import type { FastifyInstance } from 'fastify'
+import * as v from 'valibot'
+import type { Broker } from '../broker/broker.ts'
+import type { MonitorSampler } from '../broker/monitor.ts'
+import { ApiError, parseInput } from './errors.ts'
+
+/** `latest`: the last N seconds, an integer of 1 or more (EMQX: range(1, inf)). */
+const MonitorQuery = v.object({
+  latest: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be an integer'),
+      v.transform(Number),
+      v.number(),
+      v.minValue(1, 'must be 1 or more'),
+      v.maxValue(Number.MAX_SAFE_INTEGER, 'is too large'),
+    ),
+  ),
+})
+
+export async function monitorRoutes(app: FastifyInstance, deps: { broker: Broker; monitor: MonitorSampler }): Promise<void> {
+  const knownNode = (node: string) => {
+    if (node !== deps.broker.node) throw new ApiError(404, 'NOT_FOUND', 'Node not found')
+  }
+
+  app.get('/monitor', async (request) => {
+    const { latest } = parseInput(MonitorQuery, request.query, 'query')
+    return deps.monitor.samples('cluster', latest)
+  })
+
+  app.get<{ Params: { node: string } }>('/monitor/nodes/:node', async (request) => {
+    knownNode(request.params.node)
+    const { latest } = parseInput(MonitorQuery, request.query, 'query')
+    return deps.monitor.samples('node', latest)
+  })
+
+  app.get('/monitor_current', async () => deps.monitor.current('cluster'))
+
+  app.get<{ Params: { node: string } }>('/monitor_current/nodes/:node', async (request) => {
+    knownNode(request.params.node)
+    return deps.monitor.current('node')
+  })
+}
