@@ -10,6 +10,7 @@ import { retainerCommands } from './retainer.ts'
 import { delayedCommands } from './delayed.ts'
 import { topicMetricsCommands } from './topicMetrics.ts'
 import { alarmCommands } from './alarms.ts'
+import { monitorCommands } from './monitor.ts'
 import { slowSubsCommands } from './slowSubs.ts'
 import { topicRewriteCommands } from './topicRewrite.ts'
 import { autoSubscribeCommands } from './autoSubscribe.ts'
@@ -37,6 +38,7 @@ export const allCommands: AnyCommand[] = [
   ...erase(delayedCommands),
   ...erase(topicMetricsCommands),
   ...erase(alarmCommands),
+  ...erase(monitorCommands),
   ...erase(slowSubsCommands),
   ...erase(mqttCommands),
   ...erase(topicRewriteCommands),

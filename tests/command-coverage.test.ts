@@ -72,6 +72,9 @@ const operations: Record<string, string> = {
   'reset one topic\'s metrics or all of them (PUT /mqtt/topic_metrics {action: reset})': 'topicMetrics.reset',
   'clear the alarm history (DELETE /alarms)': 'alarm.clear',
 
+  // Issue 6: the dashboard monitor's stored samples.
+  'clear the dashboard monitor data, with confirmation (DELETE /monitor)': 'monitor.clear',
+
   // Issue 4: keyboard help.
   'show every keyboard shortcut (the ? sheet)': 'help.shortcuts',
 }

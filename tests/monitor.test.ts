@@ -5,11 +5,12 @@
 import type { MqttClient } from 'mqtt'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { MonitorSample } from '../server/store/monitor.ts'
+import { consoleApi, runCommand } from './support/commands.ts'
 import { endClients, startTestServer, waitFor, type Api, type TestServer } from './support/server.ts'
 
 type Point = Record<string, number> & { time_stamp: number }
 
-const total = (points: Point[], field: string) => points.reduce((sum, point) => sum + (point[field] ?? 0), 0)
+const total = (points: ReadonlyArray<Record<string, unknown>>, field: string) => points.reduce<number>((sum, point) => sum + (typeof point[field] === 'number' ? point[field] : 0), 0)
 
 describe('the dashboard monitor on live traffic', () => {
   let t: TestServer
@@ -194,6 +195,31 @@ describe('the dashboard monitor store', () => {
     expect(all[0].time_stamp).toBeGreaterThanOrEqual(T0 - 7 * DAY)
     expect(total(all, 'received')).toBe(2 * 2160 + 500)
     expect(total(await samples('/monitor?latest=3600'), 'received')).toBe(720)
+  })
+})
+
+describe('clearing the dashboard monitor data', () => {
+  let t: TestServer
+  beforeAll(async () => {
+    t = await startTestServer({ config: { dashboardMonitor: { sampleIntervalMs: 100 } } })
+  })
+  afterAll(async () => {
+    await endClients()
+    await t.close()
+  })
+
+  it('deletes every stored sample through monitor.clear, and sampling goes on from the last counts', async () => {
+    const console = await consoleApi(t)
+    const publisher = await t.connect({ clientId: 'clear-pub' })
+    for (let i = 0; i < 5; i++) await publisher.publishAsync('clear/t', `m${i}`, { qos: 1 })
+    await waitFor(async () => total(await console.monitor.samples({ latest: 3600 }), 'received') === 5, 'the samples to hold the 5 messages')
+
+    await runCommand(console, 'monitor.clear')
+    expect(t.server.monitor!.repository.since(0).every((sample) => !sample.data.received)).toBe(true)
+
+    for (let i = 0; i < 3; i++) await publisher.publishAsync('clear/t', `n${i}`, { qos: 1 })
+    await waitFor(async () => total(await console.monitor.samples({ latest: 3600 }), 'received') === 3, 'the samples to hold only the 3 new messages')
+    expect((await console.monitor.current()).connections).toBe(1)
   })
 })
 

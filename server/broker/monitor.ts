@@ -232,6 +232,11 @@ export class MonitorSampler {
     return this.repository.rewrite(now - RETENTION_MS, (all) => compact(now, all))
   }
 
+  /** DELETE /monitor: forgets every stored sample; later samples still count from the last one. */
+  clear(): void {
+    this.repository.clear()
+  }
+
   /** GET /monitor: the samples of the latest `latestSeconds` (all when absent), as EMQX returns them. */
   samples(scope: MonitorScope, latestSeconds?: number): Array<Data & { time_stamp: number }> {
     const since = latestSeconds === undefined ? 0 : this.options.now() - latestSeconds * SECOND

@@ -1,5 +1,5 @@
-// The dashboard monitor (EMQX emqx_dashboard_monitor_api): GET /monitor, /monitor/nodes/{node},
-// /monitor_current and /monitor_current/nodes/{node}.
+// The dashboard monitor (EMQX emqx_dashboard_monitor_api): GET and DELETE /monitor,
+// GET /monitor/nodes/{node}, /monitor_current and /monitor_current/nodes/{node}.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
 import type { Broker } from '../broker/broker.ts'
@@ -28,6 +28,12 @@ export async function monitorRoutes(app: FastifyInstance, deps: { broker: Broker
   app.get('/monitor', async (request) => {
     const { latest } = parseInput(MonitorQuery, request.query, 'query')
     return deps.monitor.samples('cluster', latest)
+  })
+
+  // Deletes every stored sample (EMQX: clear_table on every node), 204.
+  app.delete('/monitor', async (_request, reply) => {
+    deps.monitor.clear()
+    return reply.status(204).send()
   })
 
   app.get<{ Params: { node: string } }>('/monitor/nodes/:node', async (request) => {

@@ -66,6 +66,10 @@ export function monitorApi(http: Http) {
       const path = params.node ? `monitor/nodes/${pathSegment(params.node)}` : 'monitor'
       return http.get(path, monitorSamplesSchema, params.latest === undefined ? undefined : { latest: params.latest }, signal)
     },
+    /** Deletes every stored sample of the cluster (204). */
+    clear(): Promise<void> {
+      return http.send('delete', 'monitor', null)
+    },
     current(node?: string, signal?: AbortSignal): Promise<MonitorCurrent> {
       return http.get(node ? `monitor_current/nodes/${pathSegment(node)}` : 'monitor_current', monitorCurrentSchema, undefined, signal)
     },
