@@ -263,7 +263,8 @@ export class MonitorSampler {
     result.retained_msg_count = stats['retained.count']
     result.shared_subscriptions = stats['subscriptions.shared.count']
     if (scope === 'node') {
-      result.node_uptime = Math.floor((Date.now() - this.broker.startedAt) / SECOND)
+      // emqx_sys:uptime/0: milliseconds (the API's description says seconds; the value is ms).
+      result.node_uptime = Date.now() - this.broker.startedAt
       for (const key of CLUSTER_ONLY) delete result[key]
       return result
     }

@@ -52,7 +52,7 @@ export const monitorCurrentSchema = v.looseObject({
   validation_failed_rate: count,
   transformation_succeeded_rate: count,
   transformation_failed_rate: count,
-  /** Seconds; per node only. */
+  /** Milliseconds since the node started (emqx_sys:uptime/0); per node only. */
   node_uptime: count,
   /** Enterprise only. */
   license_quota: count,
