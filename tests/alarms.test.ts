@@ -2,7 +2,7 @@
 // watermark crossed by real mqtt.js clients, system memory above a configured watermark, the
 // history, and the alarm.clear command.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { consoleApi, runCommand } from './support/commands.ts'
+import { consoleApi, invalidArgs, runCommand } from './support/commands.ts'
 import { endClients, startTestServer, waitFor, type Api, type TestServer } from './support/server.ts'
 
 type AlarmRow = { node: string; name: string; message: string; details: Record<string, unknown>; duration: number; activate_at: string; deactivate_at?: string }
@@ -18,9 +18,11 @@ describe('alarms from the connection high watermark', () => {
   let api: Api
 
   beforeAll(async () => {
-    // Checked every 50 ms; more than 2 live connections raise the alarm. No memory check here.
-    t = await startTestServer({ config: { monitoring: { alarms: { checkMs: 50, connectionHighWatermark: 2, sysmemHighWatermark: undefined } } } })
+    // Checked every 50 ms; more than 2 live connections raise the alarm.
+    t = await startTestServer({ config: { monitoring: { alarms: { connectionCheckMs: 50, connectionHighWatermark: 2 } } } })
     api = await t.login()
+    // Only the connection alarm in this suite: no memory check, and CPU checked once an hour.
+    expect((await api.request('PUT', '/configs/sysmon', { os: { mem_check_interval: 'disabled', cpu_check_interval: '1h' } })).status).toBe(200)
   })
   afterEach(async () => {
     await endClients()
@@ -87,30 +89,102 @@ describe('alarms from the connection high watermark', () => {
   })
 })
 
-describe('alarms from system memory', () => {
-  it('raises high_system_memory_usage above the watermark and moves it to the history on restart', async () => {
-    // A watermark of 0%: any memory in use is above it.
-    const first = await startTestServer({ config: { monitoring: { alarms: { checkMs: 50, sysmemHighWatermark: 0 } } } })
+describe('alarms from the system monitor (sysmon.os)', () => {
+  it('raises high_system_memory_usage above the watermark and clears it when the watermark is raised', async () => {
+    const t = await startTestServer()
+    try {
+      const api = await t.login()
+      expect((await api.get('/configs/sysmon')).body).toEqual({
+        os: { cpu_check_interval: '60s', cpu_high_watermark: '80%', cpu_low_watermark: '60%', mem_check_interval: '60s', sysmem_high_watermark: '70%' },
+      })
+      // A watermark of 0%: any memory in use is above it.
+      const put = await api.request('PUT', '/configs/sysmon', { os: { mem_check_interval: '50ms', sysmem_high_watermark: '0%', cpu_check_interval: '1h' } })
+      expect(put.body.os).toMatchObject({ mem_check_interval: '50ms', sysmem_high_watermark: '0%', cpu_high_watermark: '80%' })
+      const [raised] = await waitFor(async () => {
+        const list = await alarms(api, true)
+        return list.length > 0 && list
+      }, 'the memory alarm')
+      expect(raised.name).toBe('high_system_memory_usage')
+      expect(raised.message).toMatch(/^\d+\.\d{2}% mem usage$/)
+      expect(raised.details.high_watermark).toBe(0)
+      expect(raised.details.usage).toBeGreaterThan(0)
+
+      await api.request('PUT', '/configs/sysmon', { os: { sysmem_high_watermark: '100%' } })
+      const history = await waitFor(async () => {
+        const list = await alarms(api, false)
+        return list.length > 0 && list
+      }, 'the memory alarm in the history')
+      expect(history[0]).toMatchObject({ name: 'high_system_memory_usage', activate_at: raised.activate_at })
+      expect(await alarms(api, true)).toEqual([])
+    } finally {
+      await t.close()
+    }
+  })
+
+  it('raises high_cpu_usage above the CPU high watermark', async () => {
+    const t = await startTestServer()
+    try {
+      const api = await t.login()
+      await api.request('PUT', '/configs/sysmon', { os: { mem_check_interval: 'disabled', cpu_check_interval: '50ms', cpu_high_watermark: '0%', cpu_low_watermark: '0%' } })
+      const [raised] = await waitFor(async () => {
+        const list = await alarms(api, true)
+        return list.length > 0 && list
+      }, 'the CPU alarm')
+      expect(raised.name).toBe('high_cpu_usage')
+      expect(raised.message).toMatch(/^\d+\.\d{2}% cpu usage$/)
+      expect(raised.details).toMatchObject({ high_watermark: 0, low_watermark: 0 })
+    } finally {
+      await t.close()
+    }
+  })
+
+  it('refuses what the embedded broker does not monitor and values that are no percentages or durations', async () => {
+    const t = await startTestServer()
+    try {
+      const api = await t.login()
+      for (const body of [{ vm: { process_high_watermark: '80%' } }, { os: { procmem_high_watermark: '5%' } }, { os: { sysmem_high_watermark: '170%' } }, { os: { cpu_check_interval: 'soon' } }, { os: { mem_check_interval: '0s' } }]) {
+        const response = await api.request('PUT', '/configs/sysmon', body)
+        expect(response.status, JSON.stringify(body)).toBe(400)
+        expect(response.body.code).toBe('BAD_REQUEST')
+      }
+      expect((await api.get('/configs/sysmon')).body.os.sysmem_high_watermark).toBe('70%')
+
+      const console = await consoleApi(t)
+      expect(invalidArgs('sysmon.update', { sysmem_high_watermark: '120%' })).toEqual(['sysmem_high_watermark:err.percent'])
+      const updated = (await runCommand(console, 'sysmon.update', { sysmem_high_watermark: '85', mem_check_interval: 'disabled' })) as { os: Record<string, string> }
+      expect(updated.os).toMatchObject({ sysmem_high_watermark: '85%', mem_check_interval: 'disabled', cpu_high_watermark: '80%' })
+    } finally {
+      await t.close()
+    }
+  })
+})
+
+describe('alarms across a restart', () => {
+  it('moves alarms left activated to the history and keeps the sysmon settings', async () => {
+    const first = await startTestServer()
     const firstApi = await first.login()
+    await firstApi.request('PUT', '/configs/sysmon', { os: { mem_check_interval: '50ms', sysmem_high_watermark: '0%', cpu_check_interval: '1h' } })
     const [raised] = await waitFor(async () => {
       const list = await alarms(firstApi, true)
       return list.length > 0 && list
     }, 'the memory alarm')
-    expect(raised.name).toBe('high_system_memory_usage')
-    expect(raised.message).toMatch(/^\d+\.\d{2}% mem usage$/)
-    expect(raised.details.high_watermark).toBe(0)
-    expect(raised.details.usage).toBeGreaterThan(0)
     await first.close({ keepData: true })
 
     // As EMQX does at start, alarms left activated go to the history.
-    const second = await startTestServer({ dataDir: first.dataDir, config: { monitoring: { alarms: { sysmemHighWatermark: undefined } } } })
+    const second = await startTestServer({ dataDir: first.dataDir })
     try {
       const secondApi = await second.login()
-      expect(await alarms(secondApi, true)).toEqual([])
       const history = await alarms(secondApi, false)
       expect(history.map((a) => a.name)).toEqual(['high_system_memory_usage'])
       expect(history[0].activate_at).toBe(raised.activate_at)
       expect(history[0].deactivate_at).toBeDefined()
+      expect((await secondApi.get('/configs/sysmon')).body.os).toMatchObject({ mem_check_interval: '50ms', sysmem_high_watermark: '0%' })
+      // The stored watermark applies again: a new activation.
+      const [again] = await waitFor(async () => {
+        const list = await alarms(secondApi, true)
+        return list.length > 0 && list
+      }, 'the memory alarm again')
+      expect(again.activate_at).not.toBe(raised.activate_at)
     } finally {
       await second.close()
     }

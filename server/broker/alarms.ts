@@ -1,33 +1,59 @@
-// Alarms (EMQX `emqx_alarm` with its `sysmon` checks): conditions the broker measures itself are
-// checked every `checkMs`; an alarm is activated when its condition holds and moves to the history
+// Alarms (EMQX `emqx_alarm` with its `sysmon.os` checks): conditions the broker measures itself
+// are checked periodically; an alarm is activated when its condition holds and moves to the history
 // (with its deactivation time) when the condition clears. Activated alarms and the history live in
 // SQLite; alarms still activated when the server stopped go to the history at start, as in EMQX.
-import { freemem, totalmem } from 'node:os'
+//
+// - high_system_memory_usage: system memory in use (total minus available) above
+//   `sysmon.os.sysmem_high_watermark`, every `mem_check_interval` (EMQX's message and details).
+// - high_cpu_usage: CPU busy percent of the whole machine since the last check above
+//   `cpu_high_watermark`, cleared below `cpu_low_watermark`, every `cpu_check_interval`.
+// - too_many_connections: the embedded broker's own alarm (EMQX community has no connection-count
+//   alarm), live connections above a watermark given in the server's config; off by default.
+import { cpus, freemem, totalmem } from 'node:os'
+import * as v from 'valibot'
 import type { AlarmRecord, AlarmRepository } from '../store/alarms.ts'
 import type { Broker } from './broker.ts'
+import { durationText, parseDuration } from './features/units.ts'
 
-export interface AlarmSettings {
-  /** How often the conditions are checked (EMQX `sysmon.os.mem_check_interval`, 60 s). */
-  checkMs: number
-  /** Percent of the system memory in use above which `high_system_memory_usage` is raised (EMQX `sysmon.os.sysmem_high_watermark`, 70%); undefined turns the check off. */
-  sysmemHighWatermark: number | undefined
-  /**
-   * Live connections above which `too_many_connections` is raised; undefined (the default) turns
-   * the check off. The embedded broker's own alarm: EMQX (community) has no connection-count alarm.
-   */
-  connectionHighWatermark: number | undefined
-  /** History entries kept (EMQX `alarm.size_limit`, 1000). */
-  sizeLimit: number
-  /** How long history entries are kept (EMQX `alarm.validity_period`, 24 h). */
-  validityMs: number
+const PERCENT = /^(\d+(?:\.\d+)?)%$/
+
+/** `"70%"` -> 70, or undefined. */
+export function parsePercent(text: string): number | undefined {
+  const m = PERCENT.exec(text.trim())
+  if (!m) return undefined
+  const value = Number(m[1])
+  return value <= 100 ? value : undefined
 }
 
-export const defaultAlarmSettings: AlarmSettings = {
-  checkMs: 60_000,
-  sysmemHighWatermark: 70,
-  connectionHighWatermark: undefined,
-  sizeLimit: 1000,
-  validityMs: 24 * 60 * 60 * 1000,
+const percentText = v.pipe(
+  v.string(),
+  v.check((text) => parsePercent(text) !== undefined, 'must be a percentage from 0% to 100%, such as 70%'),
+)
+const positiveDuration = v.pipe(
+  durationText,
+  v.check((text) => (parseDuration(text) ?? 0) > 0, 'must be longer than 0'),
+)
+
+/** The part of EMQX's `sysmon.os` the embedded broker honours (`procmem_high_watermark` is not measured here). */
+export const SysmonOsSchema = v.object({
+  cpu_check_interval: v.optional(positiveDuration, '60s'),
+  cpu_high_watermark: v.optional(percentText, '80%'),
+  cpu_low_watermark: v.optional(percentText, '60%'),
+  mem_check_interval: v.optional(v.union([v.literal('disabled'), positiveDuration]), '60s'),
+  sysmem_high_watermark: v.optional(percentText, '70%'),
+})
+export type SysmonOs = v.InferOutput<typeof SysmonOsSchema>
+export const defaultSysmonOs: SysmonOs = v.parse(SysmonOsSchema, {})
+
+export interface AlarmOptions {
+  /** Live connections above which `too_many_connections` is raised; undefined (the default) turns it off. */
+  connectionHighWatermark?: number
+  /** How often connections are checked (default 60 s, like EMQX's other checks). */
+  connectionCheckMs?: number
+  /** History entries kept (EMQX `alarm.size_limit`, 1000). */
+  sizeLimit?: number
+  /** How long history entries are kept (EMQX `alarm.validity_period`, 24 h). */
+  validityMs?: number
 }
 
 /** System memory in use, percent with two decimals (EMQX reads total minus available). */
@@ -37,29 +63,46 @@ export function sysmemUsagePercent(): number {
   return Math.round(((total - freemem()) / total) * 10000) / 100
 }
 
+/** Busy and total CPU time of the whole machine so far, to compare between two checks. */
+function cpuTimes(): { busy: number; total: number } {
+  let busy = 0
+  let total = 0
+  for (const { times } of cpus()) {
+    const all = times.user + times.nice + times.sys + times.irq + times.idle
+    total += all
+    busy += all - times.idle
+  }
+  return { busy, total }
+}
+
 export class AlarmMonitor {
   readonly repository: AlarmRepository
   private readonly broker: Broker
-  private settings: AlarmSettings
-  private timer: NodeJS.Timeout | undefined
-  /** Measures system memory use in percent; replaceable so a check can be driven in tests of this module. */
-  private readonly sysmem: () => number
+  private os: SysmonOs = defaultSysmonOs
+  private readonly options: Required<Omit<AlarmOptions, 'connectionHighWatermark'>> & Pick<AlarmOptions, 'connectionHighWatermark'>
+  private readonly timers = new Map<'mem' | 'cpu' | 'connections', NodeJS.Timeout>()
+  private lastCpu = cpuTimes()
 
-  constructor(broker: Broker, repository: AlarmRepository, settings: Partial<AlarmSettings> = {}, sysmem: () => number = sysmemUsagePercent) {
+  constructor(broker: Broker, repository: AlarmRepository, options: AlarmOptions = {}) {
     this.broker = broker
     this.repository = repository
-    this.settings = { ...defaultAlarmSettings, ...settings }
-    this.sysmem = sysmem
+    this.options = {
+      connectionHighWatermark: options.connectionHighWatermark,
+      connectionCheckMs: options.connectionCheckMs ?? 60_000,
+      sizeLimit: options.sizeLimit ?? 1000,
+      validityMs: options.validityMs ?? 24 * 60 * 60 * 1000,
+    }
     repository.deactivateAll(Date.now())
     this.arm()
   }
 
-  get config(): AlarmSettings {
-    return this.settings
+  get sysmonOs(): SysmonOs {
+    return this.os
   }
 
-  configure(settings: Partial<AlarmSettings>): void {
-    this.settings = { ...this.settings, ...settings }
+  /** New `sysmon.os` settings apply at once: the checks re-arm, a disabled memory check clears its alarm. */
+  configure(os: SysmonOs): void {
+    this.os = os
     this.arm()
   }
 
@@ -76,28 +119,37 @@ export class AlarmMonitor {
     return deactivated
   }
 
-  /** One round of checks. */
-  check(): void {
-    const { sysmemHighWatermark, connectionHighWatermark } = this.settings
-    if (sysmemHighWatermark === undefined) this.deactivate('high_system_memory_usage')
-    else {
-      const usage = this.sysmem()
-      if (usage > sysmemHighWatermark) {
-        this.activate('high_system_memory_usage', { usage, high_watermark: sysmemHighWatermark }, `${usage.toFixed(2)}% mem usage`)
-      } else this.deactivate('high_system_memory_usage')
-    }
-    if (connectionHighWatermark === undefined) this.deactivate('too_many_connections')
-    else {
-      const connections = this.broker.stats()['live_connections.count'] ?? 0
-      if (connections > connectionHighWatermark) {
-        this.activate(
-          'too_many_connections',
-          { connections, high_watermark: connectionHighWatermark },
-          `${connections} connections, more than the high watermark ${connectionHighWatermark}`,
-        )
-      } else this.deactivate('too_many_connections')
-    }
-    this.repository.prune(this.settings.sizeLimit, Date.now() - this.settings.validityMs)
+  checkMemory(): void {
+    const watermark = parsePercent(this.os.sysmem_high_watermark)!
+    const usage = sysmemUsagePercent()
+    if (usage > watermark) this.activate('high_system_memory_usage', { usage, high_watermark: watermark }, `${usage.toFixed(2)}% mem usage`)
+    else this.deactivate('high_system_memory_usage')
+    this.repository.prune(this.options.sizeLimit, Date.now() - this.options.validityMs)
+  }
+
+  /** As EMQX: above the high watermark raises, below the low one clears, in between nothing changes. */
+  checkCpu(): void {
+    const now = cpuTimes()
+    const total = now.total - this.lastCpu.total
+    const busy = now.busy - this.lastCpu.busy
+    this.lastCpu = now
+    // No CPU time passed since the last check (EMQX skips a zero reading too).
+    if (total <= 0) return
+    const usage = Math.round((busy / total) * 10000) / 100
+    const high = parsePercent(this.os.cpu_high_watermark)!
+    const low = parsePercent(this.os.cpu_low_watermark)!
+    const details = { usage, high_watermark: high, low_watermark: low }
+    if (usage > high) this.activate('high_cpu_usage', details, `${usage.toFixed(2)}% cpu usage`)
+    else if (usage < low) this.deactivate('high_cpu_usage')
+  }
+
+  checkConnections(): void {
+    const watermark = this.options.connectionHighWatermark
+    if (watermark === undefined) return
+    const connections = this.broker.stats()['live_connections.count'] ?? 0
+    if (connections > watermark) {
+      this.activate('too_many_connections', { connections, high_watermark: watermark }, `${connections} connections, more than the high watermark ${watermark}`)
+    } else this.deactivate('too_many_connections')
   }
 
   page(activated: boolean, page: number, limit: number): { data: AlarmRecord[]; count: number } {
@@ -109,19 +161,27 @@ export class AlarmMonitor {
   }
 
   stop(): void {
-    clearInterval(this.timer)
-    this.timer = undefined
+    for (const timer of this.timers.values()) clearInterval(timer)
+    this.timers.clear()
   }
 
   private arm(): void {
-    clearInterval(this.timer)
-    this.timer = setInterval(() => {
-      try {
-        this.check()
-      } catch (error) {
-        console.error('alarm check failed:', error)
-      }
-    }, this.settings.checkMs)
-    this.timer.unref()
+    this.stop()
+    const every = (name: 'mem' | 'cpu' | 'connections', ms: number, check: () => void) => {
+      const timer = setInterval(() => {
+        try {
+          check()
+        } catch (error) {
+          console.error(`alarm check ${name} failed:`, error)
+        }
+      }, ms)
+      timer.unref()
+      this.timers.set(name, timer)
+    }
+    if (this.os.mem_check_interval === 'disabled') this.deactivate('high_system_memory_usage')
+    else every('mem', parseDuration(this.os.mem_check_interval)!, () => this.checkMemory())
+    this.lastCpu = cpuTimes()
+    every('cpu', parseDuration(this.os.cpu_check_interval)!, () => this.checkCpu())
+    if (this.options.connectionHighWatermark !== undefined) every('connections', this.options.connectionCheckMs, () => this.checkConnections())
   }
 }

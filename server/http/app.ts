@@ -33,6 +33,7 @@ import { slowSubsRoutes } from './slow-subs.ts'
 import { statsRoutes } from './stats.ts'
 import { subscriptionRoutes } from './subscriptions.ts'
 import { topicMetricsRoutes } from './topic-metrics.ts'
+import { sysmonRoutes } from './sysmon.ts'
 import { topicRewriteRoutes } from './topic-rewrite.ts'
 import { topicRoutes } from './topics.ts'
 import { userRoutes } from './users.ts'
@@ -77,6 +78,7 @@ export async function buildEmbeddedApp(deps: EmbeddedApi, distDir: string): Prom
       await api.register(slowSubsRoutes, deps)
       await api.register(topicMetricsRoutes, deps)
       await api.register(alarmRoutes, deps)
+      await api.register(sysmonRoutes, deps)
       await api.register(topicRewriteRoutes, deps)
       await api.register(autoSubscribeRoutes, deps)
       await api.register(apiKeyRoutes, { apiKeys })

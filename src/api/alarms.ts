@@ -37,3 +37,34 @@ export function alarmsApi(http: Http) {
 }
 
 export type AlarmsApi = ReturnType<typeof alarmsApi>
+
+/**
+ * EMQX's `/configs/sysmon` (the alarm settings). Percentages and durations are strings such as
+ * `"70%"` and `"60s"`. A real EMQX also shows `vm` and `top`; the embedded broker only has `os`.
+ */
+export const sysmonSchema = v.looseObject({
+  os: v.looseObject({
+    cpu_check_interval: v.optional(v.string()),
+    cpu_high_watermark: v.optional(v.string()),
+    cpu_low_watermark: v.optional(v.string()),
+    /** A duration or `disabled`. */
+    mem_check_interval: v.optional(v.string()),
+    sysmem_high_watermark: v.optional(v.string()),
+    procmem_high_watermark: v.optional(v.string()),
+  }),
+  vm: v.optional(v.record(v.string(), v.unknown())),
+  top: v.optional(v.record(v.string(), v.unknown())),
+})
+export type Sysmon = v.InferOutput<typeof sysmonSchema>
+
+export function sysmonApi(http: Http) {
+  return {
+    get(signal?: AbortSignal): Promise<Sysmon> {
+      return http.get('configs/sysmon', sysmonSchema, undefined, signal)
+    },
+    /** Only the sections given change (EMQX merges the update into the current settings). */
+    update(changes: { os?: Record<string, string> }): Promise<Sysmon> {
+      return http.send('put', 'configs/sysmon', sysmonSchema, changes)
+    },
+  }
+}

@@ -12,7 +12,7 @@ import { mqttConfigApi } from './mqttConfig.ts'
 import { publishApi } from './publish.ts'
 import { retainerApi } from './retainer.ts'
 import { topicMetricsApi } from './topicMetrics.ts'
-import { alarmsApi } from './alarms.ts'
+import { alarmsApi, sysmonApi } from './alarms.ts'
 import { slowSubsApi } from './slowSubs.ts'
 import { subscriptionsApi } from './subscriptions.ts'
 import { topicRewriteApi } from './topicRewrite.ts'
@@ -31,6 +31,7 @@ export function createApi(http: Http) {
     delayed: delayedApi(http),
     topicMetrics: topicMetricsApi(http),
     alarms: alarmsApi(http),
+    sysmon: sysmonApi(http),
     slowSubs: slowSubsApi(http),
     publish: publishApi(http),
     mqttConfig: mqttConfigApi(http),

@@ -15,14 +15,14 @@ import { RetainerConfigSchema } from './retainer.ts'
 import { RewriteRuleSchema, TopicRewriteFeature } from './topic-rewrite.ts'
 import { SlowSubsConfigSchema, SlowSubsFeature, type SlowSubsOptions } from './slow-subs.ts'
 import { StoredTopicMetricsSchema, TopicMetricsFeature } from './topic-metrics.ts'
-import { AlarmMonitor, type AlarmSettings } from '../alarms.ts'
+import { AlarmMonitor, SysmonOsSchema, type AlarmOptions } from '../alarms.ts'
 import { AlarmRepository } from '../../store/alarms.ts'
 
 /** Monitoring timings and watermarks (server config), so tests can drive them quickly. */
 export interface MonitoringOptions {
   /** Topic metrics' rate sampling period (EMQX: 1 s). */
   topicMetricsTickMs?: number
-  alarms?: Partial<AlarmSettings>
+  alarms?: AlarmOptions
   /** Slow subscriptions' clock and expiry sweep period (EMQX: 10 s). */
   slowSubs?: SlowSubsOptions
 }
@@ -83,6 +83,8 @@ export function installFeatures(broker: Broker, db: Database, options: { slowSub
   })
   topicMetrics.load((stored(configs, 'topic_metrics', StoredTopicMetricsSchema) ?? []).map((entry) => entry.topic))
   const alarms = new AlarmMonitor(broker, new AlarmRepository(db), monitoring.alarms)
+  const sysmonOs = stored(configs, 'sysmon_os', SysmonOsSchema)
+  if (sysmonOs) alarms.configure(sysmonOs)
 
   broker.featureStats = () => ({ 'delayed.count': delayed.count(), 'delayed.max': delayed.maxCount })
 
