@@ -48,4 +48,31 @@ export const updateSysmon = defineCommand({
   },
 })
 
-export const alarmCommands = [clearAlarmHistory, updateSysmon]
+/** `log,publish`, `log`, `publish` or `none`: what EMQX does when an alarm is activated or deactivated. */
+const ALARM_ACTIONS = ['log', 'publish']
+
+export const updateAlarmSettings = defineCommand({
+  id: 'alarm.update',
+  title: 'cmd.alarm.update',
+  group: 'cmdGroup.alarms',
+  args: v.object({
+    actions: v.optional(
+      v.pipe(
+        v.string(),
+        v.title('form.field.alarmActions'),
+        v.description('form.hint.alarmActions'),
+        v.check((text: string) => text.trim() === 'none' || text.split(',').every((a) => ALARM_ACTIONS.includes(a.trim())), 'err.alarmActions'),
+        v.transform((text: string) => (text.trim() === 'none' ? [] : [...new Set(text.split(',').map((a) => a.trim()))])),
+      ),
+    ),
+    size_limit: v.optional(v.pipe(v.number('err.number'), v.title('form.field.alarmSizeLimit'), v.integer('err.integer'), v.minValue(1), v.maxValue(3000))),
+    validity_period: v.optional(durationArg('form.field.alarmValidityPeriod')),
+  }),
+  aliases: ['alarm settings', '告警设置'],
+  run: (ctx, args) => {
+    const changes = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined))
+    return ctx.api.alarmConfig.update(changes)
+  },
+})
+
+export const alarmCommands = [clearAlarmHistory, updateAlarmSettings, updateSysmon]

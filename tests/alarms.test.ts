@@ -3,7 +3,7 @@
 // history, and the alarm.clear command.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { consoleApi, invalidArgs, runCommand } from './support/commands.ts'
-import { endClients, startTestServer, waitFor, type Api, type TestServer } from './support/server.ts'
+import { collect, endClients, startTestServer, waitFor, type Api, type TestServer } from './support/server.ts'
 
 type AlarmRow = { node: string; name: string; message: string; details: Record<string, unknown>; duration: number; activate_at: string; deactivate_at?: string }
 
@@ -34,6 +34,9 @@ describe('alarms from the connection high watermark', () => {
   it('raises an alarm when connections pass the watermark and moves it to the history when they drop back', async () => {
     expect(await alarms(api, true)).toEqual([])
     const clients = [await t.connect({ clientId: 'al-1' }), await t.connect({ clientId: 'al-2' })]
+    // EMQX's default `publish` action: alarms go to $SYS/brokers/<node>/alarms/activate|deactivate.
+    await clients[0].subscribeAsync('$SYS/brokers/+/alarms/#')
+    const published = collect(clients[0])
     const third = await t.connect({ clientId: 'al-3' })
 
     const [raised] = await waitFor(async () => {
@@ -60,6 +63,14 @@ describe('alarms from the connection high watermark', () => {
     expect(await alarms(api, true)).toEqual([])
     expect(cleared).toMatchObject({ name: 'too_many_connections', activate_at: raised.activate_at, details: { connections: 3, high_watermark: 2 } })
     expect(cleared.duration).toBe(Date.parse(cleared.deactivate_at!) - Date.parse(cleared.activate_at))
+
+    await waitFor(() => published.length === 2, 'the activate and deactivate messages')
+    expect(published.map((m) => m.topic)).toEqual(['$SYS/brokers/emqx@127.0.0.1/alarms/activate', '$SYS/brokers/emqx@127.0.0.1/alarms/deactivate'])
+    const [activated, deactivated] = published.map((m) => JSON.parse(m.payload))
+    expect(activated).toMatchObject({ name: 'too_many_connections', activated: true, deactivate_at: 'infinity', details: { connections: 3, high_watermark: 2 } })
+    expect(activated.activate_at).toBe(Date.parse(raised.activate_at) * 1000)
+    expect(deactivated).toMatchObject({ name: 'too_many_connections', activated: false, activate_at: activated.activate_at })
+    expect(deactivated.deactivate_at).toBe(Date.parse(cleared.deactivate_at!) * 1000)
     for (const client of clients) await client.endAsync()
   })
 
@@ -79,6 +90,30 @@ describe('alarms from the connection high watermark', () => {
     expect((await alarms(api, true)).map((a) => a.name)).toEqual(['too_many_connections'])
     // DELETE /alarms answers 204 with no body.
     expect(await api.delete('/alarms')).toEqual({ status: 204, body: undefined })
+  })
+
+  it('keeps the history within size_limit and follows the alarm settings changed by command', async () => {
+    expect((await api.get('/configs/alarm')).body).toEqual({ actions: ['log', 'publish'], size_limit: 1000, validity_period: '24h' })
+    const console = await consoleApi(t)
+    // Two more activations and deactivations, so the history holds several entries.
+    for (const id of ['sl-a', 'sl-b']) {
+      const crowd = [await t.connect({ clientId: `${id}-1` }), await t.connect({ clientId: `${id}-2` }), await t.connect({ clientId: `${id}-3` })]
+      await waitFor(async () => (await alarms(api, true)).length === 1, 'activated')
+      for (const client of crowd) await client.endAsync()
+      await waitFor(async () => (await alarms(api, true)).length === 0, 'deactivated')
+    }
+    expect((await alarms(api, false)).length).toBeGreaterThan(1)
+
+    const updated = await runCommand(console, 'alarm.update', { size_limit: '1', actions: 'log' })
+    expect(updated).toEqual({ actions: ['log'], size_limit: 1, validity_period: '24h' })
+    expect(await alarms(api, false)).toHaveLength(1)
+    expect(invalidArgs('alarm.update', { actions: 'mail' })).toEqual(['actions:err.alarmActions'])
+    for (const body of [{ size_limit: 0 }, { size_limit: 3001 }, { actions: ['mail'] }, { validity_period: 'forever' }]) {
+      const response = await api.request('PUT', '/configs/alarm', body)
+      expect(response.status, JSON.stringify(body)).toBe(400)
+      expect(response.body.code).toBe('BAD_REQUEST')
+    }
+    expect(await runCommand(console, 'alarm.update', { actions: 'log,publish', size_limit: '1000' })).toMatchObject({ actions: ['log', 'publish'], size_limit: 1000 })
   })
 
   it('pages the lists and refuses a bad activated value', async () => {

@@ -72,6 +72,7 @@ const operations: Record<string, string> = {
   'reset one topic\'s metrics or all of them (PUT /mqtt/topic_metrics {action: reset})': 'topicMetrics.reset',
   'clear the alarm history (DELETE /alarms)': 'alarm.clear',
   'alarm settings: CPU and memory checks and watermarks (PUT /configs/sysmon)': 'sysmon.update',
+  'alarm settings: actions, history size and validity (PUT /configs/alarm)': 'alarm.update',
 
   // Issue 6: the dashboard monitor's stored samples.
   'clear the dashboard monitor data, with confirmation (DELETE /monitor)': 'monitor.clear',
@@ -96,7 +97,7 @@ const readOnly = [
   // Issue 6: the dashboard monitor (overview charts and current figures).
   'GET /monitor, GET /monitor/nodes/{node}, GET /monitor_current, GET /monitor_current/nodes/{node}',
   'Issue 6: GET /slow_subscriptions, GET /slow_subscriptions/settings',
-  'Issue 6: GET /mqtt/topic_metrics, GET /mqtt/topic_metrics/{topic}, GET /alarms?activated=true|false, GET /configs/sysmon',
+  'Issue 6: GET /mqtt/topic_metrics, GET /mqtt/topic_metrics/{topic}, GET /alarms?activated=true|false, GET /configs/sysmon, GET /configs/alarm',
 ]
 
 const ids = new Set(allCommands.map((command) => command.id))

@@ -14,6 +14,7 @@ import * as v from 'valibot'
 import type { AlarmRecord, AlarmRepository } from '../store/alarms.ts'
 import type { Broker } from './broker.ts'
 import { durationText, parseDuration } from './features/units.ts'
+import { createMessage } from './message.ts'
 
 const PERCENT = /^(\d+(?:\.\d+)?)%$/
 
@@ -45,15 +46,24 @@ export const SysmonOsSchema = v.object({
 export type SysmonOs = v.InferOutput<typeof SysmonOsSchema>
 export const defaultSysmonOs: SysmonOs = v.parse(SysmonOsSchema, {})
 
+/**
+ * EMQX's `alarm` settings: what happens when an alarm is activated or deactivated (`log` a warning,
+ * `publish` it to `$SYS/brokers/<node>/alarms/activate|deactivate`), how many history entries are
+ * kept and for how long.
+ */
+export const AlarmConfigSchema = v.object({
+  actions: v.optional(v.array(v.picklist(['log', 'publish'], 'must be log or publish')), ['log', 'publish']),
+  size_limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1, 'must be at least 1'), v.maxValue(3000, 'must be at most 3000')), 1000),
+  validity_period: v.optional(positiveDuration, '24h'),
+})
+export type AlarmConfig = v.InferOutput<typeof AlarmConfigSchema>
+export const defaultAlarmConfig: AlarmConfig = v.parse(AlarmConfigSchema, {})
+
 export interface AlarmOptions {
   /** Live connections above which `too_many_connections` is raised; undefined (the default) turns it off. */
   connectionHighWatermark?: number
   /** How often connections are checked (default 60 s, like EMQX's other checks). */
   connectionCheckMs?: number
-  /** History entries kept (EMQX `alarm.size_limit`, 1000). */
-  sizeLimit?: number
-  /** How long history entries are kept (EMQX `alarm.validity_period`, 24 h). */
-  validityMs?: number
 }
 
 /** System memory in use, percent with two decimals (EMQX reads total minus available). */
@@ -79,7 +89,8 @@ export class AlarmMonitor {
   readonly repository: AlarmRepository
   private readonly broker: Broker
   private os: SysmonOs = defaultSysmonOs
-  private readonly options: Required<Omit<AlarmOptions, 'connectionHighWatermark'>> & Pick<AlarmOptions, 'connectionHighWatermark'>
+  private alarmConfig: AlarmConfig = defaultAlarmConfig
+  private readonly options: { connectionHighWatermark: number | undefined; connectionCheckMs: number }
   private readonly timers = new Map<'mem' | 'cpu' | 'connections', NodeJS.Timeout>()
   private lastCpu = cpuTimes()
 
@@ -89,8 +100,6 @@ export class AlarmMonitor {
     this.options = {
       connectionHighWatermark: options.connectionHighWatermark,
       connectionCheckMs: options.connectionCheckMs ?? 60_000,
-      sizeLimit: options.sizeLimit ?? 1000,
-      validityMs: options.validityMs ?? 24 * 60 * 60 * 1000,
     }
     repository.deactivateAll(Date.now())
     this.arm()
@@ -106,17 +115,63 @@ export class AlarmMonitor {
     this.arm()
   }
 
+  get config(): AlarmConfig {
+    return this.alarmConfig
+  }
+
+  /** New `alarm` settings; a smaller size limit or validity period trims the history at once. */
+  configureAlarm(config: AlarmConfig): void {
+    this.alarmConfig = config
+    this.prune()
+  }
+
   /** Activates an alarm (false when it is activated already: the first activation stands, as in EMQX). */
   activate(name: string, details: Record<string, unknown>, message: string): boolean {
-    const activated = this.repository.activate({ name, details, message, activateAt: Date.now() })
-    if (activated) console.warn(`alarm activated: ${name}: ${message}`)
+    const activateAt = Date.now()
+    const activated = this.repository.activate({ name, details, message, activateAt })
+    if (activated) this.act('activate', { name, details, message, activateAt, deactivateAt: undefined })
     return activated
   }
 
   deactivate(name: string): boolean {
-    const deactivated = this.repository.deactivate(name, Date.now())
-    if (deactivated) console.warn(`alarm deactivated: ${name}`)
-    return deactivated
+    const deactivateAt = Date.now()
+    const alarm = this.repository.activated(name)
+    if (!alarm || !this.repository.deactivate(name, deactivateAt)) return false
+    this.act('deactivate', { ...alarm, deactivateAt })
+    this.prune()
+    return true
+  }
+
+  /** EMQX's alarm actions: a warning in the log, and/or a JSON message to `$SYS/brokers/<node>/alarms/<activate|deactivate>`. */
+  private act(what: 'activate' | 'deactivate', alarm: AlarmRecord): void {
+    if (this.alarmConfig.actions.includes('log')) {
+      console.warn(what === 'activate' ? `alarm_is_activated: ${alarm.name}: ${alarm.message}` : `alarm_is_deactivated: ${alarm.name}`)
+    }
+    if (this.alarmConfig.actions.includes('publish')) {
+      // As EMQX's normalize/1: times in microseconds, `infinity` while activated.
+      const payload = {
+        name: alarm.name,
+        details: alarm.details,
+        message: alarm.message,
+        activate_at: alarm.activateAt * 1000,
+        deactivate_at: alarm.deactivateAt === undefined ? 'infinity' : alarm.deactivateAt * 1000,
+        activated: alarm.deactivateAt === undefined,
+      }
+      this.broker.publish(
+        createMessage({
+          topic: `$SYS/brokers/${this.broker.node}/alarms/${what}`,
+          payload: Buffer.from(JSON.stringify(payload)),
+          qos: 0,
+          retain: false,
+          from: '',
+          properties: { contentType: 'application/json' },
+        }),
+      )
+    }
+  }
+
+  private prune(): void {
+    this.repository.prune(this.alarmConfig.size_limit, Date.now() - parseDuration(this.alarmConfig.validity_period)!)
   }
 
   checkMemory(): void {
@@ -124,7 +179,6 @@ export class AlarmMonitor {
     const usage = sysmemUsagePercent()
     if (usage > watermark) this.activate('high_system_memory_usage', { usage, high_watermark: watermark }, `${usage.toFixed(2)}% mem usage`)
     else this.deactivate('high_system_memory_usage')
-    this.repository.prune(this.options.sizeLimit, Date.now() - this.options.validityMs)
   }
 
   /** As EMQX: above the high watermark raises, below the low one clears, in between nothing changes. */
@@ -153,6 +207,8 @@ export class AlarmMonitor {
   }
 
   page(activated: boolean, page: number, limit: number): { data: AlarmRecord[]; count: number } {
+    // History entries past the validity period go before they are shown (EMQX deletes them on a timer).
+    if (!activated) this.prune()
     return { data: this.repository.page(activated, (page - 1) * limit, limit), count: this.repository.count(activated) }
   }
 

@@ -1,9 +1,10 @@
+// GET/PUT /configs/alarm: EMQX's alarm settings (actions, size_limit, validity_period).
 // GET/PUT /configs/sysmon: EMQX's system monitor settings that drive the alarms. The embedded
 // broker honours `os` (CPU and system memory checks and watermarks) and shows only that; EMQX's
 // `vm` and `top` sections (Erlang process counts, long GC, busy ports, top processes) do not exist
 // here and are refused. A change is validated whole, stored, and applied at once.
 import type { FastifyInstance } from 'fastify'
-import { SysmonOsSchema } from '../broker/alarms.ts'
+import { AlarmConfigSchema, SysmonOsSchema } from '../broker/alarms.ts'
 import type { Features } from '../broker/features/index.ts'
 import { mergeObjects } from '../broker/features/merge.ts'
 import { badRequest, parseInput } from './errors.ts'
@@ -12,6 +13,18 @@ const ROOTS = ['os']
 
 export async function sysmonRoutes(app: FastifyInstance, deps: { features: Features }): Promise<void> {
   const { alarms, configs } = deps.features
+
+  app.get('/configs/alarm', async () => alarms.config)
+
+  app.put('/configs/alarm', async (request) => {
+    const body = request.body
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('body must be a JSON object')
+    // Lists replace, as in EMQX's config update; the other fields merge into the current settings.
+    const next = parseInput(AlarmConfigSchema, { ...alarms.config, ...body }, 'alarm')
+    configs.set('alarm', next)
+    alarms.configureAlarm(next)
+    return alarms.config
+  })
 
   app.get('/configs/sysmon', async () => ({ os: alarms.sysmonOs }))
 

@@ -56,8 +56,12 @@ export class AlarmRepository {
     this.db.sql.prepare('UPDATE alarms SET deactivate_at = ? WHERE deactivate_at IS NULL').run(at)
   }
 
-  isActivated(name: string): boolean {
-    return this.db.sql.prepare('SELECT 1 FROM alarms WHERE name = ? AND deactivate_at IS NULL').get(name) !== undefined
+  /** The activated alarm of that name, if any. */
+  activated(name: string): AlarmRecord | undefined {
+    const row = this.db.sql
+      .prepare('SELECT name, message, details, activate_at, deactivate_at FROM alarms WHERE name = ? AND deactivate_at IS NULL')
+      .get(name) as Row | undefined
+    return row ? fromRow(row) : undefined
   }
 
   count(activated: boolean): number {

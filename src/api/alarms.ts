@@ -68,3 +68,22 @@ export function sysmonApi(http: Http) {
     },
   }
 }
+
+/** EMQX's `/configs/alarm`: `actions` (`log`, `publish`), `size_limit` of the history, `validity_period` (e.g. `"24h"`). */
+export const alarmConfigSchema = v.looseObject({
+  actions: v.array(v.string()),
+  size_limit: v.number(),
+  validity_period: v.string(),
+})
+export type AlarmConfig = v.InferOutput<typeof alarmConfigSchema>
+
+export function alarmConfigApi(http: Http) {
+  return {
+    get(signal?: AbortSignal): Promise<AlarmConfig> {
+      return http.get('configs/alarm', alarmConfigSchema, undefined, signal)
+    },
+    update(changes: Partial<AlarmConfig>): Promise<AlarmConfig> {
+      return http.send('put', 'configs/alarm', alarmConfigSchema, changes)
+    },
+  }
+}

@@ -12,7 +12,7 @@ import { mqttConfigApi } from './mqttConfig.ts'
 import { publishApi } from './publish.ts'
 import { retainerApi } from './retainer.ts'
 import { topicMetricsApi } from './topicMetrics.ts'
-import { alarmsApi, sysmonApi } from './alarms.ts'
+import { alarmConfigApi, alarmsApi, sysmonApi } from './alarms.ts'
 import { slowSubsApi } from './slowSubs.ts'
 import { subscriptionsApi } from './subscriptions.ts'
 import { topicRewriteApi } from './topicRewrite.ts'
@@ -32,6 +32,7 @@ export function createApi(http: Http) {
     topicMetrics: topicMetricsApi(http),
     alarms: alarmsApi(http),
     sysmon: sysmonApi(http),
+    alarmConfig: alarmConfigApi(http),
     slowSubs: slowSubsApi(http),
     publish: publishApi(http),
     mqttConfig: mqttConfigApi(http),

@@ -15,7 +15,7 @@ import { RetainerConfigSchema } from './retainer.ts'
 import { RewriteRuleSchema, TopicRewriteFeature } from './topic-rewrite.ts'
 import { SlowSubsConfigSchema, SlowSubsFeature, type SlowSubsOptions } from './slow-subs.ts'
 import { StoredTopicMetricsSchema, TopicMetricsFeature } from './topic-metrics.ts'
-import { AlarmMonitor, SysmonOsSchema, type AlarmOptions } from '../alarms.ts'
+import { AlarmConfigSchema, AlarmMonitor, SysmonOsSchema, type AlarmOptions } from '../alarms.ts'
 import { AlarmRepository } from '../../store/alarms.ts'
 
 /** Monitoring timings and watermarks (server config), so tests can drive them quickly. */
@@ -85,6 +85,8 @@ export function installFeatures(broker: Broker, db: Database, options: { slowSub
   const alarms = new AlarmMonitor(broker, new AlarmRepository(db), monitoring.alarms)
   const sysmonOs = stored(configs, 'sysmon_os', SysmonOsSchema)
   if (sysmonOs) alarms.configure(sysmonOs)
+  const alarmConfig = stored(configs, 'alarm', AlarmConfigSchema)
+  if (alarmConfig) alarms.configureAlarm(alarmConfig)
 
   broker.featureStats = () => ({ 'delayed.count': delayed.count(), 'delayed.max': delayed.maxCount })
 
