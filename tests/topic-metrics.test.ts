@@ -88,6 +88,39 @@ describe('topic metrics', () => {
     await removeAll()
   })
 
+  it('counts neither out nor dropped for a No Local subscriber that published the message itself, as EMQX (a delivery drop)', async () => {
+    await api.post('/mqtt/topic_metrics', { topic: 'tm/self' })
+    const self = await t.connect({ clientId: 'tm-self', protocolVersion: 5 })
+    await self.subscribeAsync('tm/self', { qos: 1, nl: true })
+    const other = await t.connect({ clientId: 'tm-watch' })
+    await other.subscribeAsync('tm/self', { qos: 0 })
+    const seen = collect(other)
+    await self.publishAsync('tm/self', 'mine', { qos: 1 })
+    await waitFor(() => seen.length === 1, 'the other subscriber got it')
+    expect(await metricsOf('tm/self')).toMatchObject({
+      'messages.in.count': 1,
+      'messages.qos1.in.count': 1,
+      'messages.out.count': 1,
+      'messages.qos0.out.count': 1,
+      'messages.qos1.out.count': 0,
+      'messages.dropped.count': 0,
+    })
+    await removeAll()
+  })
+
+  it('counts a retained message delivered on subscribe as out', async () => {
+    await api.post('/mqtt/topic_metrics', { topic: 'tm/kept' })
+    const pub = await t.connect({ clientId: 'tm-retain' })
+    await pub.publishAsync('tm/kept', 'kept', { qos: 1, retain: true })
+    const sub = await t.connect({ clientId: 'tm-late' })
+    const got = collect(sub)
+    await sub.subscribeAsync('tm/kept', { qos: 1 })
+    await waitFor(() => got.length === 1, 'the retained message')
+    expect(await metricsOf('tm/kept')).toMatchObject({ 'messages.in.count': 1, 'messages.dropped.count': 1, 'messages.out.count': 1, 'messages.qos1.out.count': 1 })
+    await pub.publishAsync('tm/kept', '', { qos: 0, retain: true })
+    await removeAll()
+  })
+
   it('shows non-zero rates while messages flow, and reset zeroes counters and rates', async () => {
     await api.post('/mqtt/topic_metrics', { topic: 'tm/rate' })
     await api.post('/mqtt/topic_metrics', { topic: 'tm/rate2' })
