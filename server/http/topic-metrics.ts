@@ -10,7 +10,7 @@ import { rfc3339 } from './time.ts'
 
 /** EMQX writes these times with whole seconds (`emqx_rule_funcs:now_rfc3339/0`). */
 function rfc3339Seconds(ms: number): string {
-  return rfc3339(ms).replace(/\.\d{3}(?=[+-Z])/, '')
+  return rfc3339(ms).replace(/\.\d{3}(?=[+\-Z])/, '')
 }
 
 function topicMetricsRecord(snapshot: TopicMetricsSnapshot) {
