@@ -9,6 +9,7 @@ import { delayedApi } from './delayed.ts'
 import { flappingApi } from './flapping.ts'
 import { monitorApi } from './monitor.ts'
 import { mqttConfigApi } from './mqttConfig.ts'
+import { nodesApi } from './nodes.ts'
 import { publishApi } from './publish.ts'
 import { retainerApi } from './retainer.ts'
 import { topicMetricsApi } from './topicMetrics.ts'
@@ -37,6 +38,7 @@ export function createApi(http: Http) {
     publish: publishApi(http),
     mqttConfig: mqttConfigApi(http),
     monitor: monitorApi(http),
+    nodes: nodesApi(http),
     topicRewrite: topicRewriteApi(http),
     autoSubscribe: autoSubscribeApi(http),
     apiKeys: apiKeysApi(http),
