@@ -40,7 +40,10 @@ export interface RouterContext {
 const builtScreens: Record<string, RouteComponent> = {
   '/clients/list': lazyRouteComponent(() => import('../features/clients/ClientList.tsx'), 'ClientList'),
   '/clients/detail/$clientId': lazyRouteComponent(() => import('../features/clients/ClientDetail.tsx'), 'ClientDetail'),
+  '/subscriptions/subscription': lazyRouteComponent(() => import('../features/subscriptions/SubscriptionList.tsx'), 'SubscriptionList'),
+  '/subscriptions/topics': lazyRouteComponent(() => import('../features/subscriptions/TopicList.tsx'), 'TopicList'),
   '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
+  '/topic-metrics': lazyRouteComponent(() => import('../features/topicMetrics/TopicMetrics.tsx'), 'TopicMetrics'),
   '/websocket': lazyRouteComponent(() => import('../features/websocket/WebSocketClient.tsx'), 'WebSocketClient'),
 }
 

@@ -1,0 +1,304 @@
+// The cluster's subscriptions (GET /subscriptions): EMQX's filters kept in the URL, one server page
+// at a time, and unsubscribe per row through the client.unsubscribe command.
+import { Link, useNavigate, useSearch } from '@tanstack/react-router'
+import { useAtomValue } from 'jotai'
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
+import { useTranslation } from 'react-i18next'
+import { unsubscribeClient } from '../../../commands/clients.ts'
+import type { Subscription, SubscriptionListParams, SubscriptionPage } from '../../api/subscriptions.ts'
+import { useRunCommand } from '../../app/commands/useRunCommand.ts'
+import { useApi } from '../../app/useApi.ts'
+import { commandRunsAtom } from '../../state/commandRuns.ts'
+import { DataTable, dataTableColumns, PAGE_SIZES } from '../../ui/DataTable.tsx'
+import './subscriptions.css'
+
+const DEFAULT_LIMIT = 20
+
+/** What the URL holds: EMQX's own query names, so a link reproduces the view. */
+interface ListSearch {
+  clientid?: string
+  topic?: string
+  match_topic?: string
+  qos?: 0 | 1 | 2
+  share_group?: string
+  node?: string
+  page?: number
+  limit?: number
+}
+
+function text(value: unknown): string | undefined {
+  if (typeof value === 'number') return String(value)
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined
+}
+
+function int(value: unknown): number | undefined {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value !== '' ? Number(value) : Number.NaN
+  return Number.isInteger(n) && n >= 0 ? n : undefined
+}
+
+/** Reads the search params leniently: a hand-edited URL shows the list, not an error. */
+function parseSearch(raw: Record<string, unknown>): ListSearch {
+  const out: ListSearch = {}
+  for (const key of ['clientid', 'topic', 'match_topic', 'share_group', 'node'] as const) {
+    const value = text(raw[key])
+    if (value) out[key] = value
+  }
+  const qos = int(raw.qos)
+  if (qos === 0 || qos === 1 || qos === 2) out.qos = qos
+  const page = int(raw.page)
+  if (page && page > 1) out.page = page
+  const limit = int(raw.limit)
+  if (limit && limit !== DEFAULT_LIMIT) out.limit = limit
+  return out
+}
+
+interface Draft {
+  clientid: string
+  topic: string
+  match_topic: string
+  qos: string
+  share_group: string
+  node: string
+}
+
+function toDraft(search: ListSearch): Draft {
+  return {
+    clientid: search.clientid ?? '',
+    topic: search.topic ?? '',
+    match_topic: search.match_topic ?? '',
+    qos: search.qos === undefined ? '' : String(search.qos),
+    share_group: search.share_group ?? '',
+    node: search.node ?? '',
+  }
+}
+
+interface LoadState {
+  page: SubscriptionPage | null
+  loading: boolean
+  error: string | null
+}
+
+/** EMQX sends the MQTT 5 flags as 0/1 or booleans; absent for MQTT 3 clients. */
+function flag(value: number | boolean | undefined, t: (key: string) => string): string {
+  if (value === undefined) return '—'
+  return t(value === true || value === 1 ? 'subscriptions.yes' : 'subscriptions.no')
+}
+
+function rowId(s: Subscription): string {
+  return `${s.node ?? ''}\u0000${s.clientid ?? ''}\u0000${s.topic}`
+}
+
+export function SubscriptionList() {
+  const { t } = useTranslation()
+  const api = useApi()
+  const run = useRunCommand()
+  const navigate = useNavigate()
+  const rawSearch: Record<string, unknown> = useSearch({ strict: false })
+  const searchKey = JSON.stringify(parseSearch(rawSearch))
+  const search = useMemo<ListSearch>(() => JSON.parse(searchKey) as ListSearch, [searchKey])
+  const page = search.page ?? 1
+  const limit = search.limit ?? DEFAULT_LIMIT
+
+  const [draft, setDraft] = useState<Draft>(() => toDraft(search))
+  useEffect(() => setDraft(toDraft(search)), [search])
+
+  const [state, setState] = useState<LoadState>({ page: null, loading: true, error: null })
+  const [tick, setTick] = useState(0)
+  const commandRuns = useAtomValue(commandRunsAtom)
+  const [busy, setBusy] = useState<ReadonlySet<string>>(() => new Set())
+  const refresh = useCallback(() => setTick((n) => n + 1), [])
+  const filterRef = useRef<HTMLInputElement>(null)
+
+  useEffect(() => {
+    const controller = new AbortController()
+    const { page: _page, limit: _limit, ...filters } = search
+    const params: SubscriptionListParams = { ...filters, page, limit }
+    setState((previous) => ({ ...previous, loading: true }))
+    api.subscriptions.list(params, controller.signal).then(
+      (result) => setState({ page: result, loading: false, error: null }),
+      (error: unknown) => {
+        if (controller.signal.aborted) return
+        setState((previous) => ({ ...previous, loading: false, error: error instanceof Error ? error.message : String(error) }))
+      },
+    )
+    return () => controller.abort()
+  }, [api, search, page, limit, tick, commandRuns])
+
+  const go = useCallback(
+    (next: ListSearch) => {
+      void navigate({ to: '/subscriptions/subscription', search: { ...parseSearch({ ...next }) } })
+    },
+    [navigate],
+  )
+
+  const unsubscribe = useCallback(
+    async (subscription: Subscription) => {
+      const clientid = subscription.clientid
+      if (!clientid) return
+      const id = rowId(subscription)
+      setBusy((current) => new Set(current).add(id))
+      await run(unsubscribeClient, { clientid, topic: subscription.topic })
+      setBusy((current) => {
+        const next = new Set(current)
+        next.delete(id)
+        return next
+      })
+    },
+    [run],
+  )
+
+  const columns = useMemo(() => {
+    const col = dataTableColumns<Subscription>()
+    return col.columns([
+      col.accessor((s) => s.clientid ?? '', {
+        id: 'clientid',
+        header: t('subscriptions.field.clientid'),
+        size: 190,
+        meta: { mono: true },
+        enableHiding: false,
+        cell: ({ row }) =>
+          row.original.clientid ? (
+            <Link to="/clients/detail/$clientId" params={{ clientId: row.original.clientid }} className="subscriptions-link">
+              {row.original.clientid}
+            </Link>
+          ) : (
+            '—'
+          ),
+      }),
+      col.accessor('topic', {
+        header: t('subscriptions.field.topic'),
+        size: 220,
+        meta: { mono: true, grow: true },
+        enableHiding: false,
+      }),
+      col.accessor('qos', { header: t('subscriptions.field.qos'), size: 60, meta: { align: 'end' } }),
+      col.accessor((s) => flag(s.nl, t), { id: 'nl', header: t('subscriptions.field.nl'), size: 90 }),
+      col.accessor((s) => flag(s.rap, t), { id: 'rap', header: t('subscriptions.field.rap'), size: 150 }),
+      col.accessor((s) => (s.rh === undefined ? '—' : String(s.rh)), {
+        id: 'rh',
+        header: t('subscriptions.field.rh'),
+        size: 120,
+        meta: { align: 'end' },
+      }),
+      col.accessor((s) => s.share_group ?? '', {
+        id: 'share_group',
+        header: t('subscriptions.field.share_group'),
+        size: 120,
+        meta: { mono: true },
+        cell: ({ getValue }) => getValue() || '—',
+      }),
+      col.accessor((s) => s.node ?? '', { id: 'node', header: t('subscriptions.field.node'), size: 160, meta: { mono: true } }),
+      col.display({
+        id: 'actions',
+        header: t('subscriptions.actions'),
+        size: 110,
+        enableHiding: false,
+        meta: { label: t('subscriptions.actions'), align: 'center', stickyEnd: true },
+        cell: ({ row }) => (
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm subscriptions-unsub"
+            disabled={!row.original.clientid || busy.has(rowId(row.original))}
+            onClick={() => void unsubscribe(row.original)}
+          >
+            {t('subscriptions.unsubscribe')}
+          </button>
+        ),
+      }),
+    ])
+  }, [t, unsubscribe, busy])
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault()
+    go(parseSearch({ ...draft, limit: search.limit }))
+  }
+  const onReset = () => {
+    setDraft(toDraft({}))
+    go(search.limit ? { limit: search.limit } : {})
+  }
+  const field = (name: keyof Draft) => ({
+    value: draft[name],
+    onChange: (event: { target: { value: string } }) => setDraft((current) => ({ ...current, [name]: event.target.value })),
+  })
+
+  const meta = state.page?.meta
+  const data = state.page?.data ?? EMPTY
+
+  return (
+    <div className="page subscriptions-page">
+      <div className="page-header">
+        <h1>{t('subscriptions.title')}</h1>
+        <div>
+          <button type="button" className="btn" onClick={refresh} disabled={state.loading}>
+            {t('subscriptions.refresh')}
+          </button>
+        </div>
+      </div>
+
+      <form className="toolbar subscriptions-filters" onSubmit={onSubmit} role="search" aria-label={t('subscriptions.filters')}>
+        <input
+          ref={filterRef}
+          className="input"
+          placeholder={t('subscriptions.field.clientid')}
+          aria-label={t('subscriptions.field.clientid')}
+          aria-keyshortcuts="/"
+          {...field('clientid')}
+        />
+        <input className="input" placeholder={t('subscriptions.field.topic')} aria-label={t('subscriptions.field.topic')} {...field('topic')} />
+        <input
+          className="input"
+          placeholder={t('subscriptions.field.match_topic')}
+          aria-label={t('subscriptions.field.match_topic')}
+          title={t('subscriptions.matchTopicHint')}
+          {...field('match_topic')}
+        />
+        <select className="select" aria-label={t('subscriptions.field.qos')} {...field('qos')}>
+          <option value="">{t('subscriptions.anyQos')}</option>
+          <option value="0">QoS 0</option>
+          <option value="1">QoS 1</option>
+          <option value="2">QoS 2</option>
+        </select>
+        <input
+          className="input"
+          placeholder={t('subscriptions.field.share_group')}
+          aria-label={t('subscriptions.field.share_group')}
+          {...field('share_group')}
+        />
+        <input className="input" placeholder={t('subscriptions.field.node')} aria-label={t('subscriptions.field.node')} {...field('node')} />
+        <button type="submit" className="btn btn-primary">
+          {t('subscriptions.search')}
+        </button>
+        <button type="button" className="btn" onClick={onReset}>
+          {t('subscriptions.reset')}
+        </button>
+      </form>
+
+      <DataTable
+        id="subscriptions"
+        label={t('subscriptions.title')}
+        columns={columns}
+        data={data}
+        getRowId={rowId}
+        onRowOpen={(s) => {
+          if (s.clientid) void navigate({ to: '/clients/detail/$clientId', params: { clientId: s.clientid } })
+        }}
+        filterRef={filterRef}
+        pageKeys
+        loading={state.loading}
+        error={state.error}
+        onRetry={refresh}
+        paging={{
+          page,
+          pageSize: limit,
+          count: meta?.count,
+          hasNext: meta?.hasnext ?? false,
+          pageSizes: PAGE_SIZES,
+          onPageChange: (next) => go({ ...search, page: next }),
+          onPageSizeChange: (size) => go({ ...search, page: undefined, limit: size }),
+        }}
+      />
+    </div>
+  )
+}
+
+const EMPTY: readonly Subscription[] = []
