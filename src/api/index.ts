@@ -7,6 +7,7 @@ import { bannedApi } from './banned.ts'
 import { clientsApi } from './clients.ts'
 import { delayedApi } from './delayed.ts'
 import { flappingApi } from './flapping.ts'
+import { metricsApi } from './metrics.ts'
 import { monitorApi } from './monitor.ts'
 import { mqttConfigApi } from './mqttConfig.ts'
 import { nodesApi } from './nodes.ts'
@@ -39,6 +40,7 @@ export function createApi(http: Http) {
     mqttConfig: mqttConfigApi(http),
     monitor: monitorApi(http),
     nodes: nodesApi(http),
+    metrics: metricsApi(http),
     topicRewrite: topicRewriteApi(http),
     autoSubscribe: autoSubscribeApi(http),
     apiKeys: apiKeysApi(http),
