@@ -121,6 +121,9 @@ export interface DataTableProps<T extends RowData> {
    * GitHub lists), and `/` works from anywhere on the page.
    */
   pageKeys?: boolean
+  /** Makes this row the active one and scrolls it into view (e.g. 'already there: here it is'); a new `focusKey` repeats it. */
+  focusRowId?: string
+  focusKey?: number
 }
 
 /** The table's keys, for the `?` sheet: the same list the handler below implements. */
@@ -238,6 +241,8 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     emptyText,
     filterRef,
     pageKeys = false,
+    focusRowId,
+    focusKey,
   } = props
   const { t } = useTranslation()
   const domId = useId()
@@ -313,6 +318,13 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     },
     [rows.length, virtualizer],
   )
+  useEffect(() => {
+    if (focusRowId === undefined) return
+    const index = rows.findIndex((row) => row.id === focusRowId)
+    if (index >= 0) moveTo(index)
+    // Only a new target (or a new request for the same one) moves the active row, not new data.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [focusRowId, focusKey])
   const pageRows = Math.max(1, Math.floor(((scrollRef.current?.clientHeight ?? 400) - HEADER_HEIGHT) / rowHeight))
   // Where a Shift+x range starts: the row last toggled.
   const anchor = useRef(-1)
