@@ -43,6 +43,8 @@ const builtScreens: Record<string, RouteComponent> = {
   '/subscriptions/subscription': lazyRouteComponent(() => import('../features/subscriptions/SubscriptionList.tsx'), 'SubscriptionList'),
   '/subscriptions/topics': lazyRouteComponent(() => import('../features/subscriptions/TopicList.tsx'), 'TopicList'),
   '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
+  '/alarm/current-alarm': lazyRouteComponent(() => import('../features/alarms/CurrentAlarms.tsx'), 'CurrentAlarms'),
+  '/alarm/history-alarm': lazyRouteComponent(() => import('../features/alarms/AlarmHistory.tsx'), 'AlarmHistory'),
   '/topic-metrics': lazyRouteComponent(() => import('../features/topicMetrics/TopicMetrics.tsx'), 'TopicMetrics'),
   '/websocket': lazyRouteComponent(() => import('../features/websocket/WebSocketClient.tsx'), 'WebSocketClient'),
 }

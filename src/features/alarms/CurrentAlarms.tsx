@@ -1,0 +1,41 @@
+// The activated alarms, with their duration running on. EMQX 5 deactivates an alarm only when its
+// condition clears, so there is no deactivate button: the hint says so.
+import { useTranslation } from 'react-i18next'
+import { DataTable } from '../../ui/DataTable.tsx'
+import { AlarmTabs, useAlarmColumns, useAlarmPage, useNow } from './alarmTable.tsx'
+
+export function CurrentAlarms() {
+  const { t } = useTranslation()
+  const alarms = useAlarmPage(true)
+  const now = useNow(alarms.data.length > 0)
+  const columns = useAlarmColumns('current', now, alarms.at)
+  return (
+    <div className="page alarms-page">
+      <div className="page-header">
+        <h1>{t('alarms.title')}</h1>
+        <div>
+          <button type="button" className="btn" onClick={alarms.refresh} disabled={alarms.loading}>
+            {t('alarms.refresh')}
+          </button>
+        </div>
+      </div>
+      <div className="alarms-bar">
+        <AlarmTabs current="current" />
+        <p className="field-hint alarms-hint">{t('alarms.noManualDeactivation')}</p>
+      </div>
+      <DataTable
+        id="alarms-current"
+        label={t('alarms.current')}
+        columns={columns}
+        data={alarms.data}
+        getRowId={(alarm) => `${alarm.node}:${alarm.name}`}
+        pageKeys
+        loading={alarms.loading && alarms.data.length === 0}
+        error={alarms.error}
+        onRetry={alarms.refresh}
+        paging={alarms.paging}
+        emptyText={t('alarms.noCurrent')}
+      />
+    </div>
+  )
+}
