@@ -39,8 +39,8 @@ export const redirects: Record<string, string> = {
 /** Screens reachable without parameters. */
 export const screens: Screen[] = [
   { id: 'overview', path: '/dashboard/overview', title: 'nav.overview', shortcut: 'g o' },
-  { id: 'nodes', path: '/dashboard/nodes', title: 'nav.nodes', shortcut: 'g n' },
-  { id: 'metrics', path: '/dashboard/metrics', title: 'nav.metrics', shortcut: 'g m' },
+  { id: 'nodes', path: '/dashboard/nodes', title: 'nav.nodes', shortcut: 'g n', built: true },
+  { id: 'metrics', path: '/dashboard/metrics', title: 'nav.metrics', shortcut: 'g m', built: true },
   { id: 'clients', path: '/clients/list', title: 'nav.clients', shortcut: 'g c', built: true },
   { id: 'subscriptions', path: '/subscriptions/subscription', title: 'nav.subscriptions', shortcut: 'g s', built: true },
   { id: 'topics', path: '/subscriptions/topics', title: 'nav.topics', shortcut: 'g t', built: true },
@@ -92,7 +92,7 @@ export const screens: Screen[] = [
 
 /** Screens with parameters (detail pages); the router needs them, the menu does not. */
 export const detailPaths: { path: string; title: string; built?: boolean }[] = [
-  { path: '/dashboard/nodes/$nodeName', title: 'nav.nodeDetail' },
+  { path: '/dashboard/nodes/$nodeName', title: 'nav.nodeDetail', built: true },
   { path: '/clients/detail/$clientId', title: 'nav.clientDetail', built: true },
   { path: '/authentication/detail/$id', title: 'nav.authenticationDetail' },
   { path: '/authorization/detail/$type', title: 'nav.authorizationDetail' },

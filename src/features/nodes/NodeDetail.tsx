@@ -1,0 +1,176 @@
+// One node (GET /nodes/{node}): every field EMQX reports, then the node's own gauges (GET /stats)
+// and counters (GET /metrics), both with aggregate=false and picked by node name.
+import { Link, useParams } from '@tanstack/react-router'
+import { useCallback, useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { ApiError } from '../../api/http.ts'
+import type { Counters } from '../../api/metrics.ts'
+import type { NodeInfo } from '../../api/nodes.ts'
+import { useApi } from '../../app/useApi.ts'
+import { CounterGroups } from './CounterGroups.tsx'
+import { formatCount, formatMemory, formatUptime } from './nodeFields.ts'
+import { NodeStatus } from './NodeStatus.tsx'
+import './nodes.css'
+
+type Load =
+  | { kind: 'loading' }
+  | { kind: 'notFound' }
+  | { kind: 'failed'; message: string }
+  | { kind: 'ready'; node: NodeInfo; stats: Counters | null; metrics: Counters | null; countersError: string | null }
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+export function NodeDetail() {
+  const { t } = useTranslation()
+  const api = useApi()
+  const { nodeName } = useParams({ strict: false }) as { nodeName: string }
+  const [load, setLoad] = useState<Load>({ kind: 'loading' })
+  const [tick, setTick] = useState(0)
+  const [query, setQuery] = useState('')
+  const refresh = useCallback(() => setTick((n) => n + 1), [])
+
+  useEffect(() => {
+    const controller = new AbortController()
+    const { signal } = controller
+    void (async () => {
+      let node: NodeInfo
+      try {
+        node = await api.nodes.get(nodeName, signal)
+      } catch (error) {
+        if (signal.aborted) return
+        const notFound = error instanceof ApiError && error.status === 404
+        setLoad(notFound ? { kind: 'notFound' } : { kind: 'failed', message: message(error) })
+        return
+      }
+      const [stats, metrics] = await Promise.allSettled([api.metrics.statsPerNode(signal), api.metrics.metricsPerNode(signal)])
+      if (signal.aborted) return
+      const pick = (result: typeof stats) =>
+        result.status === 'fulfilled' ? (result.value.find((entry) => entry.node === nodeName)?.values ?? null) : null
+      const failed = [stats, metrics].find((result) => result.status === 'rejected')
+      setLoad({
+        kind: 'ready',
+        node,
+        stats: pick(stats),
+        metrics: pick(metrics),
+        countersError: failed && failed.status === 'rejected' ? message(failed.reason) : null,
+      })
+    })()
+    return () => controller.abort()
+  }, [api, nodeName, tick])
+
+  const node = load.kind === 'ready' ? load.node : null
+  const fields: { id: string; label: string; text: string; mono?: boolean }[] = node
+    ? [
+        { id: 'node', label: 'nodes.field.node', text: node.node, mono: true },
+        { id: 'role', label: 'nodes.field.role', text: node.role ?? '—' },
+        { id: 'version', label: 'nodes.field.version', text: node.version ?? '—', mono: true },
+        { id: 'edition', label: 'nodes.field.edition', text: node.edition ?? '—' },
+        { id: 'uptime', label: 'nodes.field.uptime', text: formatUptime(node.uptime, t) },
+        { id: 'connections', label: 'nodes.field.connections', text: formatCount(node.connections) },
+        { id: 'live_connections', label: 'nodes.field.live_connections', text: formatCount(node.live_connections) },
+        { id: 'memory', label: 'nodes.field.memory', text: formatMemory(node) },
+        { id: 'load1', label: 'nodes.field.load1', text: node.load1 === undefined ? '—' : String(node.load1) },
+        { id: 'load5', label: 'nodes.field.load5', text: node.load5 === undefined ? '—' : String(node.load5) },
+        { id: 'load15', label: 'nodes.field.load15', text: node.load15 === undefined ? '—' : String(node.load15) },
+        { id: 'max_fds', label: 'nodes.field.max_fds', text: formatCount(node.max_fds) },
+        { id: 'otp_release', label: 'nodes.field.otp_release', text: node.otp_release ?? '—' },
+        { id: 'log_path', label: 'nodes.field.log_path', text: node.log_path ?? '—', mono: true },
+        { id: 'sys_path', label: 'nodes.field.sys_path', text: node.sys_path ?? '—', mono: true },
+      ]
+    : []
+
+  return (
+    <div className="page node-detail-page">
+      <div className="page-header">
+        <div className="node-detail-title">
+          <Link to="/dashboard/nodes" className="node-back">
+            ← {t('nodes.back')}
+          </Link>
+          <h1>
+            <span className="mono">{nodeName}</span>
+            {node ? <NodeStatus status={node.node_status} /> : null}
+          </h1>
+        </div>
+        <div>
+          <button type="button" className="btn" onClick={refresh} disabled={load.kind === 'loading'}>
+            {t('nodes.refresh')}
+          </button>
+        </div>
+      </div>
+
+      {load.kind === 'loading' ? <p className="muted">{t('table.loading')}</p> : null}
+      {load.kind === 'notFound' ? (
+        <div className="card node-detail-error" role="alert">
+          <strong>{t('nodes.notExist')}</strong>
+          <Link to="/dashboard/nodes">{t('nodes.backToList')}</Link>
+        </div>
+      ) : null}
+      {load.kind === 'failed' ? (
+        <div className="card node-detail-error" role="alert">
+          <strong>{t('nodes.detailError')}</strong>
+          <span className="muted">{load.message}</span>
+          <button type="button" className="btn btn-sm" onClick={refresh}>
+            {t('table.retry')}
+          </button>
+        </div>
+      ) : null}
+
+      {load.kind === 'ready' ? (
+        <>
+          <section className="card" aria-labelledby="node-info">
+            <h2 className="card-title" id="node-info">
+              {t('nodes.info')}
+            </h2>
+            <dl className="desc-list desc-list-2 node-info">
+              {fields.map((field) => (
+                <div key={field.id} style={{ display: 'contents' }} data-field={field.id}>
+                  <dt>{t(field.label)}</dt>
+                  <dd className={field.mono ? 'mono' : undefined}>{field.text}</dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+
+          {load.countersError ? (
+            <p className="muted" role="alert">
+              {load.countersError}
+            </p>
+          ) : null}
+
+          {load.stats ? (
+            <section className="node-section" aria-labelledby="node-stats">
+              <h2 id="node-stats">{t('nodes.stats')}</h2>
+              <dl className="desc-list desc-list-2 node-stats">
+                {Object.entries(load.stats).map(([name, value]) => (
+                  <div key={name} style={{ display: 'contents' }} data-metric={name}>
+                    <dt className="mono">{name}</dt>
+                    <dd className="num">{value.toLocaleString()}</dd>
+                  </div>
+                ))}
+              </dl>
+            </section>
+          ) : null}
+
+          {load.metrics ? (
+            <section className="node-section" aria-labelledby="node-metrics">
+              <div className="toolbar">
+                <h2 id="node-metrics">{t('nodes.metrics')}</h2>
+                <input
+                  className="input"
+                  type="search"
+                  placeholder={t('metrics.searchPlaceholder')}
+                  aria-label={t('metrics.search')}
+                  value={query}
+                  onChange={(event) => setQuery(event.target.value)}
+                />
+              </div>
+              <CounterGroups values={load.metrics} query={query} idPrefix="node-metrics" />
+            </section>
+          ) : null}
+        </>
+      ) : null}
+    </div>
+  )
+}
