@@ -21,6 +21,17 @@ export const deleteRetained = defineCommand({
   run: (ctx, { topic }) => ctx.api.retainer.delete(topic),
 })
 
+export const clearRetained = defineCommand({
+  id: 'retained.clear',
+  title: 'cmd.retained.clear',
+  group: 'cmdGroup.retainer',
+  args: v.object({}),
+  danger: true,
+  aliases: ['clear retained', '清空保留消息'],
+  describe: () => ({ key: 'cmd.retained.clearDescribe' }),
+  run: (ctx) => ctx.api.retainer.clear(),
+})
+
 /**
  * Applies changes to the settings as read, putting each field where this EMQX keeps it:
  * `max_retained_messages` under `backend` and `batch_read_number` under `flow_control` when the
@@ -63,4 +74,4 @@ export const updateRetainer = defineCommand({
   },
 })
 
-export const retainerCommands = [deleteRetained, updateRetainer]
+export const retainerCommands = [deleteRetained, clearRetained, updateRetainer]

@@ -22,6 +22,7 @@ const operations: Record<string, string> = {
   'flapping detection settings (flapping_detect)': 'flapping.update',
   'delete a retained message (DELETE /mqtt/retainer/message/{topic})': 'retained.delete',
   'retainer settings (PUT /mqtt/retainer)': 'retainer.update',
+  'clear every retained message (DELETE /mqtt/retainer/messages)': 'retained.clear',
   'delete a delayed message (DELETE /mqtt/delayed/messages/{node}/{msgid})': 'delayed.delete',
   'delayed publish settings (PUT /mqtt/delayed)': 'delayed.update',
   'publish a message (POST /publish)': 'message.publish',

@@ -81,6 +81,10 @@ export function retainerApi(http: Http) {
     delete(topic: string): Promise<void> {
       return http.send('delete', message(topic), null)
     },
+    /** `DELETE /mqtt/retainer/messages`: every retained message. */
+    clear(): Promise<void> {
+      return http.send('delete', 'mqtt/retainer/messages', null)
+    },
     /** Up to 10 retained topics containing `query`, for completion. */
     async suggest(query: string, signal?: AbortSignal): Promise<string[]> {
       const page = await http.get('mqtt/retainer/messages', retainedPageSchema, { page: 1, limit: 1000 }, signal)

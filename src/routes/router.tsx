@@ -50,6 +50,8 @@ const builtScreens: Record<string, RouteComponent> = {
   '/alarm/history-alarm': lazyRouteComponent(() => import('../features/alarms/AlarmHistory.tsx'), 'AlarmHistory'),
   '/topic-metrics': lazyRouteComponent(() => import('../features/topicMetrics/TopicMetrics.tsx'), 'TopicMetrics'),
   '/websocket': lazyRouteComponent(() => import('../features/websocket/WebSocketClient.tsx'), 'WebSocketClient'),
+  '/retained': lazyRouteComponent(() => import('../features/retained/RetainedList.tsx'), 'RetainedList'),
+  '/delayed-pub': lazyRouteComponent(() => import('../features/delayed/DelayedList.tsx'), 'DelayedList'),
 }
 
 function screenComponent(path: string, title: string, built: boolean | undefined): RouteComponent {

@@ -1,0 +1,336 @@
+// Delayed messages: what was sent to $delayed/{seconds}/{topic} and waits, one server page at a
+// time (GET /mqtt/delayed/messages), with the time left ticking; a row opens the message
+// (GET /mqtt/delayed/messages/{node}/{msgid}) and one can be deleted before it is published.
+import { Link, useNavigate, useSearch } from '@tanstack/react-router'
+import { useAtomValue } from 'jotai'
+import { useCallback, useEffect, useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { deleteDelayed } from '../../../commands/delayed.ts'
+import type { DelayedMessage, DelayedPage } from '../../api/delayed.ts'
+import { ApiError } from '../../api/http.ts'
+import { useRunCommand } from '../../app/commands/useRunCommand.ts'
+import { useApi } from '../../app/useApi.ts'
+import { commandRunsAtom } from '../../state/commandRuns.ts'
+import { DataTable, dataTableColumns, PAGE_SIZES } from '../../ui/DataTable.tsx'
+import { formatTime } from '../clients/clientFields.ts'
+import { base64Bytes, PayloadDialog, type PayloadState } from '../retained/PayloadDialog.tsx'
+import '../retained/messages.css'
+
+const DEFAULT_LIMIT = 20
+/** EMQX's marker for a delayed payload it does not return (over 2 KB). */
+const TOO_LARGE = 'PAYLOAD_TOO_LARGE'
+
+interface ListSearch {
+  page?: number
+  limit?: number
+}
+
+function int(value: unknown): number | undefined {
+  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN
+  return Number.isInteger(n) && n > 0 ? n : undefined
+}
+
+function parseSearch(raw: Record<string, unknown>): ListSearch {
+  const out: ListSearch = {}
+  const page = int(raw.page)
+  if (page && page > 1) out.page = page
+  const limit = int(raw.limit)
+  if (limit && limit !== DEFAULT_LIMIT) out.limit = limit
+  return out
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+const key = (m: Pick<DelayedMessage, 'node' | 'msgid'>) => `${m.node}/${String(m.msgid)}`
+
+/** When the message is due, in ms since the epoch: `expected_at`, else the remaining seconds as of `loadedAt`. */
+function dueAt(m: DelayedMessage, loadedAt: number): number | null {
+  if (m.expected_at !== null && m.expected_at !== undefined) {
+    const at = new Date(m.expected_at).getTime()
+    if (!Number.isNaN(at)) return at
+  }
+  return m.delayed_remaining === undefined ? null : loadedAt + m.delayed_remaining * 1000
+}
+
+/** Seconds as h:mm:ss (or m:ss), the same in both languages. */
+export function formatClock(totalSeconds: number): string {
+  const s = Math.max(0, Math.ceil(totalSeconds))
+  const h = Math.floor(s / 3600)
+  const m = Math.floor((s % 3600) / 60)
+  const sec = String(s % 60).padStart(2, '0')
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`
+}
+
+interface LoadState {
+  page: DelayedPage | null
+  loadedAt: number
+  loading: boolean
+  error: string | null
+}
+
+export function DelayedList() {
+  const { t } = useTranslation()
+  const api = useApi()
+  const run = useRunCommand()
+  const navigate = useNavigate()
+  const rawSearch: Record<string, unknown> = useSearch({ strict: false })
+  const searchKey = JSON.stringify(parseSearch(rawSearch))
+  const search = useMemo<ListSearch>(() => JSON.parse(searchKey) as ListSearch, [searchKey])
+  const page = search.page ?? 1
+  const limit = search.limit ?? DEFAULT_LIMIT
+
+  const [state, setState] = useState<LoadState>({ page: null, loadedAt: Date.now(), loading: true, error: null })
+  const [enabled, setEnabled] = useState<boolean | null>(null)
+  const [tick, setTick] = useState(0)
+  const commandRuns = useAtomValue(commandRunsAtom)
+  const refresh = useCallback(() => setTick((n) => n + 1), [])
+  const [busy, setBusy] = useState<ReadonlySet<string>>(() => new Set())
+  const [now, setNow] = useState(() => Date.now())
+
+  const [open, setOpen] = useState<DelayedMessage | null>(null)
+  const [detail, setDetail] = useState<{ key: string; message: DelayedMessage | null; payload: PayloadState } | null>(null)
+
+  useEffect(() => {
+    const controller = new AbortController()
+    api.delayed.settings(controller.signal).then(
+      (settings) => setEnabled(settings.enable),
+      () => undefined,
+    )
+    return () => controller.abort()
+  }, [api, tick, commandRuns])
+
+  useEffect(() => {
+    const controller = new AbortController()
+    setState((previous) => ({ ...previous, loading: true }))
+    api.delayed.messages({ page, limit }, controller.signal).then(
+      (result) => setState({ page: result, loadedAt: Date.now(), loading: false, error: null }),
+      (error: unknown) => {
+        if (controller.signal.aborted) return
+        setState((previous) => ({ ...previous, loading: false, error: message(error) }))
+      },
+    )
+    return () => controller.abort()
+  }, [api, page, limit, tick, commandRuns])
+
+  // The remaining time ticks every second.
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000)
+    return () => clearInterval(timer)
+  }, [])
+
+  // A message that came due has been published: read the list again (once per second at most).
+  const data = state.page?.data ?? EMPTY
+  const firstDue = useMemo(() => {
+    let first: number | null = null
+    for (const m of data) {
+      const at = dueAt(m, state.loadedAt)
+      if (at !== null && (first === null || at < first)) first = at
+    }
+    return first
+  }, [data, state.loadedAt])
+  useEffect(() => {
+    if (firstDue === null || state.loading) return
+    const wait = Math.max(firstDue - Date.now() + 500, 1000)
+    const timer = setTimeout(refresh, wait)
+    return () => clearTimeout(timer)
+  }, [firstDue, state.loading, refresh])
+
+  const openKey = open ? key(open) : null
+  useEffect(() => {
+    if (!open) return
+    const controller = new AbortController()
+    const k = key(open)
+    setDetail({ key: k, message: null, payload: { kind: 'loading' } })
+    api.delayed.get(open.node, String(open.msgid), controller.signal).then(
+      (found) => {
+        const bytes = found.payload === undefined || found.payload === TOO_LARGE ? null : base64Bytes(found.payload)
+        setDetail({
+          key: k,
+          message: found,
+          payload: bytes ? { kind: 'ready', bytes } : { kind: 'withheld', text: t('delayed.payloadTooLarge') },
+        })
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted) return
+        const gone = error instanceof ApiError && error.status === 404
+        setDetail({ key: k, message: null, payload: { kind: 'failed', text: gone ? t('delayed.notFound') : message(error) } })
+      },
+    )
+    return () => controller.abort()
+    // The open message is named by its key; a new object for the same message reads nothing again.
+  }, [api, openKey, t])
+
+  const go = useCallback((next: ListSearch) => void navigate({ to: '/delayed-pub', search: { ...parseSearch({ ...next }) } }), [navigate])
+
+  const remove = useCallback(
+    async (m: DelayedMessage) => {
+      const k = key(m)
+      setBusy((current) => new Set(current).add(k))
+      const outcome = await run(deleteDelayed, { msgid: String(m.msgid), node: m.node })
+      setBusy((current) => {
+        const next = new Set(current)
+        next.delete(k)
+        return next
+      })
+      if (outcome.ok) setOpen((current) => (current && key(current) === k ? null : current))
+    },
+    [run],
+  )
+
+  const remaining = useCallback(
+    (m: DelayedMessage) => {
+      const at = dueAt(m, state.loadedAt)
+      if (at === null) return <span className="muted">—</span>
+      const left = (at - now) / 1000
+      return left <= 0 ? (
+        <span className="msg-remaining is-due">{t('delayed.due')}</span>
+      ) : (
+        <span className="msg-remaining" data-testid="delayed-remaining">
+          {formatClock(left)}
+        </span>
+      )
+    },
+    [now, state.loadedAt, t],
+  )
+
+  const columns = useMemo(() => {
+    const col = dataTableColumns<DelayedMessage>()
+    return col.columns([
+      col.accessor((m) => (m.delayed_interval === undefined ? '' : `$delayed/${m.delayed_interval}/${m.topic}`), {
+        id: 'original',
+        header: t('delayed.field.originalTopic'),
+        size: 220,
+        meta: { mono: true, grow: true },
+        cell: ({ getValue }) => <span className="msg-link">{getValue()}</span>,
+      }),
+      col.accessor('topic', { header: t('delayed.field.topic'), size: 180, meta: { mono: true }, enableHiding: false }),
+      col.accessor('delayed_interval', {
+        header: t('delayed.field.interval'),
+        size: 90,
+        meta: { align: 'end' },
+        cell: ({ getValue }) => {
+          const value = getValue()
+          return value === undefined ? '—' : t('delayed.seconds', { n: value })
+        },
+      }),
+      col.display({
+        id: 'remaining',
+        header: t('delayed.field.remaining'),
+        size: 100,
+        meta: { align: 'end', numeric: true, label: t('delayed.field.remaining') },
+        cell: ({ row }) => remaining(row.original),
+      }),
+      col.accessor((m) => formatTime(m.publish_at).text, { id: 'publish_at', header: t('delayed.field.publishAt'), size: 165, meta: { numeric: true } }),
+      col.accessor((m) => formatTime(m.expected_at).text, {
+        id: 'expected_at',
+        header: t('delayed.field.expectedAt'),
+        size: 165,
+        meta: { numeric: true, hidden: true },
+      }),
+      col.accessor('qos', { header: t('delayed.field.qos'), size: 60, meta: { align: 'end' }, cell: ({ getValue }) => getValue() ?? '—' }),
+      col.accessor((m) => m.from_clientid ?? '', { id: 'from_clientid', header: t('delayed.field.from'), size: 150, meta: { mono: true, hidden: true } }),
+      col.accessor((m) => String(m.msgid), { id: 'msgid', header: t('delayed.field.msgid'), size: 280, meta: { mono: true, hidden: true } }),
+      col.accessor('node', { header: t('delayed.field.node'), size: 160, meta: { mono: true, hidden: true } }),
+      col.display({
+        id: 'actions',
+        header: t('retained.actions'),
+        size: 140,
+        enableHiding: false,
+        meta: { label: t('retained.actions'), align: 'center', stickyEnd: true },
+        cell: ({ row }) => (
+          <span className="msg-row-actions">
+            <button type="button" className="btn btn-ghost btn-sm" onClick={() => setOpen(row.original)}>
+              {t('retained.view')}
+            </button>
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm msg-row-delete"
+              disabled={busy.has(key(row.original))}
+              onClick={() => void remove(row.original)}
+            >
+              {t('retained.delete')}
+            </button>
+          </span>
+        ),
+      }),
+    ])
+  }, [t, busy, remove, remaining])
+
+  const meta = state.page?.meta
+  const shown = detail && detail.key === openKey ? detail : null
+  const shownMessage = shown?.message ?? open
+
+  return (
+    <div className="page delayed-page">
+      <div className="page-header">
+        <h1>{t('delayed.title')}</h1>
+        <div>
+          <button type="button" className="btn" onClick={refresh} disabled={state.loading}>
+            {t('common.refresh')}
+          </button>
+        </div>
+      </div>
+
+      {enabled === false ? (
+        <div className="msg-disabled" role="status" data-testid="delayed-disabled">
+          <strong>{t('delayed.disabled')}</strong>
+          <span className="muted">{t('delayed.disabledHint')}</span>
+          <Link to="/delayed-pub-configuration">{t('delayed.enableInSettings')} →</Link>
+        </div>
+      ) : null}
+
+      <DataTable
+        id="delayed"
+        label={t('delayed.title')}
+        columns={columns}
+        data={data}
+        getRowId={key}
+        onRowOpen={setOpen}
+        pageKeys
+        loading={state.loading}
+        error={state.error}
+        onRetry={refresh}
+        emptyText={t('delayed.empty')}
+        paging={{
+          page,
+          pageSize: limit,
+          count: meta?.count,
+          hasNext: meta?.hasnext ?? (meta?.count ?? 0) > page * limit,
+          pageSizes: PAGE_SIZES,
+          onPageChange: (next) => go({ ...search, page: next }),
+          onPageSizeChange: (size) => go({ ...search, page: undefined, limit: size }),
+        }}
+      />
+
+      {open && shownMessage ? (
+        <PayloadDialog
+          testId="delayed-detail"
+          title={shownMessage.topic}
+          payload={shown?.payload ?? { kind: 'loading' }}
+          fields={[
+            {
+              label: t('delayed.field.originalTopic'),
+              value: shownMessage.delayed_interval === undefined ? '—' : `$delayed/${shownMessage.delayed_interval}/${shownMessage.topic}`,
+              mono: true,
+            },
+            { label: t('delayed.field.remaining'), value: remaining(shownMessage) },
+            { label: t('delayed.field.interval'), value: shownMessage.delayed_interval === undefined ? '—' : t('delayed.seconds', { n: shownMessage.delayed_interval }) },
+            { label: t('delayed.field.qos'), value: shownMessage.qos ?? '—' },
+            { label: t('delayed.field.publishAt'), value: formatTime(shownMessage.publish_at).text },
+            { label: t('delayed.field.expectedAt'), value: formatTime(shownMessage.expected_at).text },
+            { label: t('delayed.field.from'), value: shownMessage.from_clientid || '—', mono: true },
+            { label: t('delayed.field.node'), value: shownMessage.node, mono: true },
+            { label: t('delayed.field.msgid'), value: String(shownMessage.msgid), mono: true },
+          ]}
+          onClose={() => setOpen(null)}
+          onDelete={() => void remove(open)}
+          deleting={busy.has(key(open))}
+        />
+      ) : null}
+    </div>
+  )
+}
+
+const EMPTY: readonly DelayedMessage[] = []

@@ -1,0 +1,279 @@
+// Retained messages: one server page at a time (GET /mqtt/retainer/messages, by topic filter),
+// a row opens its payload (GET /mqtt/retainer/message/{topic}), delete one or clear them all.
+// When the retainer is off, the screen says so and links to its settings (SPEC 2).
+import { Link, useNavigate, useSearch } from '@tanstack/react-router'
+import { useAtomValue } from 'jotai'
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
+import { useTranslation } from 'react-i18next'
+import { clearRetained, deleteRetained } from '../../../commands/retainer.ts'
+import { ApiError } from '../../api/http.ts'
+import type { RetainedMessage, RetainedPage, RetainedSummary } from '../../api/retainer.ts'
+import { useRunCommand } from '../../app/commands/useRunCommand.ts'
+import { useApi } from '../../app/useApi.ts'
+import { commandRunsAtom } from '../../state/commandRuns.ts'
+import { DataTable, dataTableColumns, PAGE_SIZES } from '../../ui/DataTable.tsx'
+import { formatTime } from '../clients/clientFields.ts'
+import { base64Bytes, PayloadDialog, type PayloadState } from './PayloadDialog.tsx'
+import './messages.css'
+
+const DEFAULT_LIMIT = 20
+
+interface ListSearch {
+  topic?: string
+  page?: number
+  limit?: number
+}
+
+function int(value: unknown): number | undefined {
+  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN
+  return Number.isInteger(n) && n > 0 ? n : undefined
+}
+
+function parseSearch(raw: Record<string, unknown>): ListSearch {
+  const out: ListSearch = {}
+  if (typeof raw.topic === 'string' && raw.topic.trim() !== '') out.topic = raw.topic.trim()
+  const page = int(raw.page)
+  if (page && page > 1) out.page = page
+  const limit = int(raw.limit)
+  if (limit && limit !== DEFAULT_LIMIT) out.limit = limit
+  return out
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+interface LoadState {
+  page: RetainedPage | null
+  loading: boolean
+  error: string | null
+}
+
+export function RetainedList() {
+  const { t } = useTranslation()
+  const api = useApi()
+  const run = useRunCommand()
+  const navigate = useNavigate()
+  const rawSearch: Record<string, unknown> = useSearch({ strict: false })
+  const searchKey = JSON.stringify(parseSearch(rawSearch))
+  const search = useMemo<ListSearch>(() => JSON.parse(searchKey) as ListSearch, [searchKey])
+  const page = search.page ?? 1
+  const limit = search.limit ?? DEFAULT_LIMIT
+
+  const [draft, setDraft] = useState(search.topic ?? '')
+  useEffect(() => setDraft(search.topic ?? ''), [search.topic])
+
+  const [state, setState] = useState<LoadState>({ page: null, loading: true, error: null })
+  const [enabled, setEnabled] = useState<boolean | null>(null)
+  const [tick, setTick] = useState(0)
+  const commandRuns = useAtomValue(commandRunsAtom)
+  const refresh = useCallback(() => setTick((n) => n + 1), [])
+  const [busy, setBusy] = useState<ReadonlySet<string>>(() => new Set())
+  const filterRef = useRef<HTMLInputElement>(null)
+
+  // The open message: its topic, and what was read for it.
+  const [open, setOpen] = useState<string | null>(null)
+  const [detail, setDetail] = useState<{ topic: string; message: RetainedMessage | null; payload: PayloadState } | null>(null)
+
+  useEffect(() => {
+    const controller = new AbortController()
+    api.retainer.settings(controller.signal).then(
+      (settings) => setEnabled(settings.enable !== false),
+      () => undefined,
+    )
+    return () => controller.abort()
+  }, [api, tick, commandRuns])
+
+  useEffect(() => {
+    const controller = new AbortController()
+    setState((previous) => ({ ...previous, loading: true }))
+    api.retainer.messages({ ...(search.topic ? { topic: search.topic } : {}), page, limit }, controller.signal).then(
+      (result) => setState({ page: result, loading: false, error: null }),
+      (error: unknown) => {
+        if (controller.signal.aborted) return
+        setState((previous) => ({ ...previous, loading: false, error: message(error) }))
+      },
+    )
+    return () => controller.abort()
+  }, [api, search.topic, page, limit, tick, commandRuns])
+
+  useEffect(() => {
+    if (open === null) return
+    const controller = new AbortController()
+    setDetail({ topic: open, message: null, payload: { kind: 'loading' } })
+    api.retainer.get(open, controller.signal).then(
+      (found) => {
+        const bytes = found.payload === undefined ? null : base64Bytes(found.payload)
+        setDetail({
+          topic: open,
+          message: found,
+          payload: bytes ? { kind: 'ready', bytes } : { kind: 'withheld', text: t('testClient.payloadTooLarge') },
+        })
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted) return
+        const gone = error instanceof ApiError && error.status === 404
+        setDetail({ topic: open, message: null, payload: { kind: 'failed', text: gone ? t('retained.notFound') : message(error) } })
+      },
+    )
+    return () => controller.abort()
+  }, [api, open, t])
+
+  const go = useCallback((next: ListSearch) => void navigate({ to: '/retained', search: { ...parseSearch({ ...next }) } }), [navigate])
+
+  const remove = useCallback(
+    async (topic: string) => {
+      setBusy((current) => new Set(current).add(topic))
+      const outcome = await run(deleteRetained, { topic })
+      setBusy((current) => {
+        const next = new Set(current)
+        next.delete(topic)
+        return next
+      })
+      if (outcome.ok) setOpen((current) => (current === topic ? null : current))
+    },
+    [run],
+  )
+
+  const columns = useMemo(() => {
+    const col = dataTableColumns<RetainedSummary>()
+    return col.columns([
+      col.accessor('topic', {
+        header: t('retained.field.topic'),
+        size: 240,
+        meta: { mono: true, grow: true },
+        enableHiding: false,
+        cell: ({ getValue }) => <span className="msg-link">{getValue()}</span>,
+      }),
+      col.accessor('qos', { header: t('retained.field.qos'), size: 70, meta: { align: 'end' }, cell: ({ getValue }) => getValue() ?? '—' }),
+      col.accessor((m) => m.from_clientid ?? '', { id: 'from_clientid', header: t('retained.field.from'), size: 180, meta: { mono: true } }),
+      col.accessor((m) => m.from_username ?? '', { id: 'from_username', header: t('retained.field.fromUsername'), size: 140, meta: { hidden: true } }),
+      col.accessor((m) => formatTime(m.publish_at).text, { id: 'publish_at', header: t('retained.field.publishAt'), size: 170, meta: { numeric: true } }),
+      col.accessor((m) => m.msgid ?? '', { id: 'msgid', header: t('retained.field.msgid'), size: 280, meta: { mono: true, hidden: true } }),
+      col.display({
+        id: 'actions',
+        header: t('retained.actions'),
+        size: 140,
+        enableHiding: false,
+        meta: { label: t('retained.actions'), align: 'center', stickyEnd: true },
+        cell: ({ row }) => (
+          <span className="msg-row-actions">
+            <button type="button" className="btn btn-ghost btn-sm" onClick={() => setOpen(row.original.topic)}>
+              {t('retained.view')}
+            </button>
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm msg-row-delete"
+              disabled={busy.has(row.original.topic)}
+              onClick={() => void remove(row.original.topic)}
+            >
+              {t('retained.delete')}
+            </button>
+          </span>
+        ),
+      }),
+    ])
+  }, [t, busy, remove])
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault()
+    go({ topic: draft, limit: search.limit })
+  }
+
+  const meta = state.page?.meta
+  const data = state.page?.data ?? EMPTY
+  const shown = detail && detail.topic === open ? detail : null
+
+  return (
+    <div className="page retained-page">
+      <div className="page-header">
+        <h1>{t('retained.title')}</h1>
+        <div>
+          <button type="button" className="btn" onClick={refresh} disabled={state.loading}>
+            {t('common.refresh')}
+          </button>
+          <button type="button" className="btn btn-danger" onClick={() => void run(clearRetained, {})} disabled={data.length === 0}>
+            {t('retained.clearAll')}
+          </button>
+        </div>
+      </div>
+
+      {enabled === false ? (
+        <div className="msg-disabled" role="status" data-testid="retainer-disabled">
+          <strong>{t('retained.disabled')}</strong>
+          <span className="muted">{t('retained.disabledHint')}</span>
+          <Link to="/mqtt/retainer">{t('retained.enableInSettings')} →</Link>
+        </div>
+      ) : null}
+
+      <form className="toolbar msg-filters" onSubmit={onSubmit} role="search" aria-label={t('retained.topicFilter')}>
+        <input
+          ref={filterRef}
+          className="input mono"
+          placeholder={t('retained.topicFilterHint')}
+          aria-label={t('retained.topicFilter')}
+          aria-keyshortcuts="/"
+          value={draft}
+          onChange={(event) => setDraft(event.target.value)}
+        />
+        <button type="submit" className="btn btn-primary">
+          {t('common.search')}
+        </button>
+        <button
+          type="button"
+          className="btn"
+          onClick={() => {
+            setDraft('')
+            go(search.limit ? { limit: search.limit } : {})
+          }}
+        >
+          {t('common.reset')}
+        </button>
+      </form>
+
+      <DataTable
+        id="retained"
+        label={t('retained.title')}
+        columns={columns}
+        data={data}
+        getRowId={(m) => m.topic}
+        onRowOpen={(m) => setOpen(m.topic)}
+        filterRef={filterRef}
+        pageKeys
+        loading={state.loading}
+        error={state.error}
+        onRetry={refresh}
+        emptyText={t('retained.empty')}
+        paging={{
+          page,
+          pageSize: limit,
+          count: meta?.count,
+          hasNext: meta?.hasnext ?? false,
+          pageSizes: PAGE_SIZES,
+          onPageChange: (next) => go({ ...search, page: next }),
+          onPageSizeChange: (size) => go({ ...search, page: undefined, limit: size }),
+        }}
+      />
+
+      {open !== null ? (
+        <PayloadDialog
+          testId="retained-detail"
+          title={open}
+          payload={shown?.payload ?? { kind: 'loading' }}
+          fields={[
+            { label: t('retained.field.qos'), value: shown?.message?.qos ?? '—' },
+            { label: t('retained.field.publishAt'), value: formatTime(shown?.message?.publish_at).text },
+            { label: t('retained.field.from'), value: shown?.message?.from_clientid || '—', mono: true },
+            { label: t('retained.field.fromUsername'), value: shown?.message?.from_username || '—' },
+            { label: t('retained.field.msgid'), value: shown?.message?.msgid || '—', mono: true },
+          ]}
+          onClose={() => setOpen(null)}
+          onDelete={() => void remove(open)}
+          deleting={busy.has(open)}
+        />
+      ) : null}
+    </div>
+  )
+}
+
+const EMPTY: readonly RetainedSummary[] = []
