@@ -194,6 +194,24 @@ describe('retained and delayed messages', () => {
     expect((await api.retainer.messages()).data.map((m) => m.topic)).not.toContain('ret/one')
   })
 
+  it('retained.clear removes every retained message so a new subscriber gets none', async () => {
+    const publisher = await ts.connect({ clientId: 'retainer-clear' })
+    await publisher.publishAsync('clr/a', 'A', { qos: 1, retain: true })
+    await publisher.publishAsync('clr/b', 'B', { qos: 1, retain: true })
+    await waitFor(async () => (await api.retainer.messages({ topic: 'clr/#' })).data.length === 2, 'the retained messages')
+
+    await run('retained.clear')
+    expect((await api.retainer.messages()).data).toEqual([])
+    const subscriber = await ts.connect({ clientId: 'retainer-clear-sub' })
+    const got: string[] = []
+    subscriber.on('message', (topic) => got.push(topic))
+    await subscriber.subscribeAsync('clr/#', { qos: 1 })
+    await subscriber.subscribeAsync('clr-end', { qos: 1 })
+    await publisher.publishAsync('clr-end', 'end', { qos: 1 })
+    await waitFor(() => got.includes('clr-end'), 'the marker')
+    expect(got).toEqual(['clr-end'])
+  })
+
   it('retainer.update writes the settings back with only the given fields changed', async () => {
     await run('retainer.update', { max_retained_messages: '5', max_payload_size: '2MB' })
     const settings = await api.retainer.settings()
