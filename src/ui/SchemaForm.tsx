@@ -149,7 +149,7 @@ function Field({ id, field, value, error, onChange, onSubmit, complete, values }
           {(!field.required || value === '') && <option value="">{field.required ? t('form.choose') : '—'}</option>}
           {field.options?.map((option) => (
             <option key={String(option)} value={String(option)}>
-              {String(option)}
+              {t(`form.option.${field.name}.${String(option)}`, { defaultValue: String(option) })}
             </option>
           ))}
         </select>
