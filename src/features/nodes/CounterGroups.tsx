@@ -24,6 +24,21 @@ export function groupCounters(values: Counters, query: string): { group: string;
   })
 }
 
+/** A long name wraps after its dots, never inside a word. */
+function breakable(name: string) {
+  const parts = name.split('.')
+  return parts.map((part, index) => (
+    <span key={index}>
+      {part}
+      {index < parts.length - 1 ? (
+        <>
+          .<wbr />
+        </>
+      ) : null}
+    </span>
+  ))
+}
+
 export function CounterGroups({ values, query, idPrefix }: { values: Counters; query: string; idPrefix: string }) {
   const { t } = useTranslation()
   const groups = useMemo(() => groupCounters(values, query), [values, query])
@@ -40,7 +55,7 @@ export function CounterGroups({ values, query, idPrefix }: { values: Counters; q
               {rows.map(([name, value]) => (
                 <tr key={name} data-metric={name}>
                   <th scope="row" className="mono">
-                    {name}
+                    {breakable(name)}
                   </th>
                   <td className="num">{value.toLocaleString()}</td>
                 </tr>
