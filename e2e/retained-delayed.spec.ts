@@ -79,3 +79,25 @@ test('a delayed message is listed with its remaining time, viewed and deleted', 
   await confirm.getByRole('button', { name: 'Confirm' }).click()
   await expect(page.getByRole('row').filter({ hasText: `$delayed/60/${topic}` })).toHaveCount(0)
 })
+
+test('selected retained messages are deleted together with one confirmation', async ({ page }) => {
+  const base = `e2e/rd-bulk-${run}`
+  client = await connectClient(`e2e-retain-bulk-${run}`, 4)
+  await publish(client, `${base}/a`, 'A', { qos: 0, retain: true })
+  await publish(client, `${base}/b`, 'B', { qos: 1, retain: true })
+
+  await login(page, `/retained?topic=${encodeURIComponent(`${base}/#`)}`)
+  await expect(page.getByRole('row').filter({ hasText: `${base}/a` })).toBeVisible()
+  await expect(page.getByRole('row').filter({ hasText: `${base}/b` })).toBeVisible()
+  // Keyboard: into the table, select the first row with x, move down, select the second.
+  await page.getByRole('grid').focus()
+  await page.keyboard.press('x')
+  await page.keyboard.press('j')
+  await page.keyboard.press('x')
+  await page.getByRole('button', { name: 'Delete selected (2)' }).click()
+  const confirm = page.getByRole('alertdialog')
+  await expect(confirm).toContainText(`${base}/a`)
+  await expect(confirm).toContainText(`${base}/b`)
+  await confirm.getByRole('button', { name: 'Confirm' }).click()
+  await expect(page.getByText('No retained messages')).toBeVisible()
+})

@@ -8,10 +8,11 @@ import { useTranslation } from 'react-i18next'
 import { deleteDelayed } from '../../../commands/delayed.ts'
 import type { DelayedMessage, DelayedPage } from '../../api/delayed.ts'
 import { ApiError } from '../../api/http.ts'
-import { useRunCommand } from '../../app/commands/useRunCommand.ts'
+import { useRunBulk, useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
 import { commandRunsAtom } from '../../state/commandRuns.ts'
-import { DataTable, dataTableColumns, PAGE_SIZES } from '../../ui/DataTable.tsx'
+import { useCommandDefaults, useTableSelection, type TableSelection } from '../../state/commandContext.ts'
+import { DataTable, dataTableColumns, PAGE_SIZES, type RowSelectionState } from '../../ui/DataTable.tsx'
 import { formatTime } from '../clients/clientFields.ts'
 import { base64Bytes, PayloadDialog, type PayloadState } from '../retained/PayloadDialog.tsx'
 import '../retained/messages.css'
@@ -88,6 +89,8 @@ export function DelayedList() {
   const refresh = useCallback(() => setTick((n) => n + 1), [])
   const [busy, setBusy] = useState<ReadonlySet<string>>(() => new Set())
   const [now, setNow] = useState(() => Date.now())
+  const runBulk = useRunBulk()
+  const [selection, setSelection] = useState<RowSelectionState>({})
 
   const [open, setOpen] = useState<DelayedMessage | null>(null)
   const [detail, setDetail] = useState<{ key: string; message: DelayedMessage | null; payload: PayloadState } | null>(null)
@@ -162,6 +165,37 @@ export function DelayedList() {
     // The open message is named by its key; a new object for the same message reads nothing again.
   }, [api, openKey, t])
 
+  // Palette commands: delayed.delete starts with the open message, or applies to the selected rows.
+  useCommandDefaults(open ? { msgid: String(open.msgid), node: open.node } : null)
+  const unselect = useCallback((keys: readonly string[]) => {
+    if (keys.length === 0) return
+    setSelection((current) => {
+      const next = { ...current }
+      for (const k of keys) delete next[k]
+      return next
+    })
+  }, [])
+  const selected = useMemo(() => data.filter((m) => selection[key(m)]), [data, selection])
+  const tableSelection = useMemo<TableSelection | null>(() => {
+    if (selected.length === 0) return null
+    // The palette fills msgid; delayed.delete finds each one's node.
+    const byId = new Map(selected.map((m) => [String(m.msgid), key(m)]))
+    return {
+      field: 'msgid',
+      ids: [...byId.keys()],
+      entity: 'delayed.entity',
+      onDone: (ids) => unselect(ids.map((id) => byId.get(id) ?? id)),
+    }
+  }, [selected, unselect])
+  useTableSelection(tableSelection)
+  const deleteSelected = useCallback(async () => {
+    const results = await runBulk(
+      deleteDelayed,
+      selected.map((m) => ({ key: key(m), args: { msgid: String(m.msgid), node: m.node } })),
+    )
+    unselect(results.filter((r) => r.result.ok).map((r) => r.key))
+  }, [runBulk, selected, unselect])
+
   const go = useCallback((next: ListSearch) => void navigate({ to: '/delayed-pub', search: { ...parseSearch({ ...next }) } }), [navigate])
 
   const remove = useCallback(
@@ -174,9 +208,12 @@ export function DelayedList() {
         next.delete(k)
         return next
       })
-      if (outcome.ok) setOpen((current) => (current && key(current) === k ? null : current))
+      if (outcome.ok) {
+        setOpen((current) => (current && key(current) === k ? null : current))
+        unselect([k])
+      }
     },
-    [run],
+    [run, unselect],
   )
 
   const remaining = useCallback(
@@ -289,6 +326,15 @@ export function DelayedList() {
         getRowId={key}
         onRowOpen={setOpen}
         pageKeys
+        rowSelection={selection}
+        onRowSelectionChange={setSelection}
+        caption={
+          selected.length > 0 ? (
+            <button type="button" className="btn btn-danger btn-sm" onClick={() => void deleteSelected()}>
+              {t('retained.deleteSelected', { count: selected.length })}
+            </button>
+          ) : null
+        }
         loading={state.loading}
         error={state.error}
         onRetry={refresh}

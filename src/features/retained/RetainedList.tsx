@@ -8,10 +8,11 @@ import { useTranslation } from 'react-i18next'
 import { clearRetained, deleteRetained } from '../../../commands/retainer.ts'
 import { ApiError } from '../../api/http.ts'
 import type { RetainedMessage, RetainedPage, RetainedSummary } from '../../api/retainer.ts'
-import { useRunCommand } from '../../app/commands/useRunCommand.ts'
+import { useRunBulk, useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
 import { commandRunsAtom } from '../../state/commandRuns.ts'
-import { DataTable, dataTableColumns, PAGE_SIZES } from '../../ui/DataTable.tsx'
+import { useCommandDefaults, useTableSelection, type TableSelection } from '../../state/commandContext.ts'
+import { DataTable, dataTableColumns, PAGE_SIZES, type RowSelectionState } from '../../ui/DataTable.tsx'
 import { formatTime } from '../clients/clientFields.ts'
 import { base64Bytes, PayloadDialog, type PayloadState } from './PayloadDialog.tsx'
 import './messages.css'
@@ -70,6 +71,8 @@ export function RetainedList() {
   const refresh = useCallback(() => setTick((n) => n + 1), [])
   const [busy, setBusy] = useState<ReadonlySet<string>>(() => new Set())
   const filterRef = useRef<HTMLInputElement>(null)
+  const runBulk = useRunBulk()
+  const [selection, setSelection] = useState<RowSelectionState>({})
 
   // The open message: its topic, and what was read for it.
   const [open, setOpen] = useState<string | null>(null)
@@ -119,6 +122,27 @@ export function RetainedList() {
     return () => controller.abort()
   }, [api, open, t])
 
+  // Palette commands: retained.delete starts with the open message's topic, or applies to the selected rows.
+  useCommandDefaults(open !== null ? { topic: open } : null)
+  const unselect = useCallback((ids: readonly string[]) => {
+    if (ids.length === 0) return
+    setSelection((current) => {
+      const next = { ...current }
+      for (const id of ids) delete next[id]
+      return next
+    })
+  }, [])
+  const selectedIds = useMemo(() => (state.page?.data ?? []).map((m) => m.topic).filter((id) => selection[id]), [state.page, selection])
+  const tableSelection = useMemo<TableSelection | null>(
+    () => (selectedIds.length ? { field: 'topic', ids: selectedIds, entity: 'retained.entity', onDone: unselect } : null),
+    [selectedIds, unselect],
+  )
+  useTableSelection(tableSelection)
+  const deleteSelected = useCallback(async () => {
+    const results = await runBulk(deleteRetained, selectedIds.map((topic) => ({ key: topic, args: { topic } })))
+    unselect(results.filter((r) => r.result.ok).map((r) => r.key))
+  }, [runBulk, selectedIds, unselect])
+
   const go = useCallback((next: ListSearch) => void navigate({ to: '/retained', search: { ...parseSearch({ ...next }) } }), [navigate])
 
   const remove = useCallback(
@@ -130,9 +154,12 @@ export function RetainedList() {
         next.delete(topic)
         return next
       })
-      if (outcome.ok) setOpen((current) => (current === topic ? null : current))
+      if (outcome.ok) {
+        setOpen((current) => (current === topic ? null : current))
+        unselect([topic])
+      }
     },
-    [run],
+    [run, unselect],
   )
 
   const columns = useMemo(() => {
@@ -240,6 +267,15 @@ export function RetainedList() {
         onRowOpen={(m) => setOpen(m.topic)}
         filterRef={filterRef}
         pageKeys
+        rowSelection={selection}
+        onRowSelectionChange={setSelection}
+        caption={
+          selectedIds.length > 0 ? (
+            <button type="button" className="btn btn-danger btn-sm" onClick={() => void deleteSelected()}>
+              {t('retained.deleteSelected', { count: selectedIds.length })}
+            </button>
+          ) : null
+        }
         loading={state.loading}
         error={state.error}
         onRetry={refresh}
