@@ -38,7 +38,7 @@ export const redirects: Record<string, string> = {
 
 /** Screens reachable without parameters. */
 export const screens: Screen[] = [
-  { id: 'overview', path: '/dashboard/overview', title: 'nav.overview', shortcut: 'g o' },
+  { id: 'overview', path: '/dashboard/overview', title: 'nav.overview', shortcut: 'g o', built: true },
   { id: 'nodes', path: '/dashboard/nodes', title: 'nav.nodes', shortcut: 'g n', built: true },
   { id: 'metrics', path: '/dashboard/metrics', title: 'nav.metrics', shortcut: 'g m', built: true },
   { id: 'clients', path: '/clients/list', title: 'nav.clients', shortcut: 'g c', built: true },

@@ -8,6 +8,7 @@ import { clientsApi } from './clients.ts'
 import { delayedApi } from './delayed.ts'
 import { flappingApi } from './flapping.ts'
 import { metricsApi } from './metrics.ts'
+import { licenseApi } from './license.ts'
 import { monitorApi } from './monitor.ts'
 import { mqttConfigApi } from './mqttConfig.ts'
 import { nodesApi } from './nodes.ts'
@@ -40,6 +41,7 @@ export function createApi(http: Http) {
     mqttConfig: mqttConfigApi(http),
     monitor: monitorApi(http),
     nodes: nodesApi(http),
+    license: licenseApi(http),
     metrics: metricsApi(http),
     topicRewrite: topicRewriteApi(http),
     autoSubscribe: autoSubscribeApi(http),

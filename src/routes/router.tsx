@@ -38,6 +38,7 @@ export interface RouterContext {
  * when first visited, so /login stays small.
  */
 const builtScreens: Record<string, RouteComponent> = {
+  '/dashboard/overview': lazyRouteComponent(() => import('../features/dashboard/Overview.tsx'), 'Overview'),
   '/clients/list': lazyRouteComponent(() => import('../features/clients/ClientList.tsx'), 'ClientList'),
   '/clients/detail/$clientId': lazyRouteComponent(() => import('../features/clients/ClientDetail.tsx'), 'ClientDetail'),
   '/subscriptions/subscription': lazyRouteComponent(() => import('../features/subscriptions/SubscriptionList.tsx'), 'SubscriptionList'),

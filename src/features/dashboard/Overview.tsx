@@ -1,0 +1,89 @@
+// The cluster overview: current counts and rates, charts of the sampled history over a chosen range,
+// one card per node, and the license on enterprise. Everything refreshes every 10 s, EMQX's sample
+// interval.
+import { useNavigate, useSearch } from '@tanstack/react-router'
+import { useCallback, useMemo } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useApi } from '../../app/useApi.ts'
+import { editionCode } from '../../state/session.ts'
+import { LicenseCard } from './LicenseCard.tsx'
+import { MonitorCharts, RANGES, RangeSelector, rangeSeconds, type RangeId } from './MonitorCharts.tsx'
+import { NodeCards } from './NodeCards.tsx'
+import { StatCards } from './StatCards.tsx'
+import { usePolling } from './usePolling.ts'
+import './dashboard.css'
+
+const REFRESH_MS = 10_000
+/** The window under the rate cards. */
+const RECENT_SECONDS = 300
+
+/** [read time - seconds, read time] in seconds: the x window of a chart read at `readAt`. */
+function useWindow(readAt: number | null, seconds: number): readonly [number, number] | undefined {
+  return useMemo(() => (readAt === null ? undefined : ([readAt / 1000 - seconds, readAt / 1000] as const)), [readAt, seconds])
+}
+
+function parseRange(value: unknown): RangeId {
+  return RANGES.find((r) => r.id === value)?.id ?? '1h'
+}
+
+export function Overview() {
+  const { t, i18n } = useTranslation()
+  const api = useApi()
+  const navigate = useNavigate()
+  const search: Record<string, unknown> = useSearch({ strict: false })
+  const range = parseRange(search.range)
+  const latest = rangeSeconds(range)
+
+  const current = usePolling((signal) => api.monitor.current(undefined, signal), [api], REFRESH_MS)
+  const recent = usePolling((signal) => api.monitor.samples({ latest: RECENT_SECONDS }, signal), [api], REFRESH_MS)
+  const history = usePolling((signal) => api.monitor.samples({ latest }, signal), [api, latest], REFRESH_MS)
+  const nodes = usePolling((signal) => api.nodes.list(signal), [api], REFRESH_MS)
+  const enterprise = editionCode() === 1
+  const recentWindow = useWindow(recent.updatedAt, RECENT_SECONDS)
+  const historyWindow = useWindow(history.updatedAt, latest)
+
+  const setRange = useCallback(
+    (next: RangeId) => void navigate({ to: '/dashboard/overview', search: next === '1h' ? {} : { range: next }, replace: true }),
+    [navigate],
+  )
+  const refreshAll = () => {
+    current.refresh()
+    recent.refresh()
+    history.refresh()
+    nodes.refresh()
+  }
+  const updatedAt = current.updatedAt
+  const loading = current.loading || nodes.loading || history.loading
+
+  return (
+    <div className="page overview-page">
+      <div className="page-header">
+        <h1>{t('nav.overview')}</h1>
+        <div>
+          {updatedAt ? (
+            <span className="muted overview-updated">
+              {t('overview.updatedAt', { time: new Date(updatedAt).toLocaleTimeString(i18n.language, { hourCycle: 'h23' }) })}
+            </span>
+          ) : null}
+          <button type="button" className="btn" onClick={refreshAll} disabled={loading}>
+            {t('common.refresh')}
+          </button>
+        </div>
+      </div>
+
+      {current.error ? <div className="form-error">{current.error}</div> : null}
+      <StatCards current={current.data} recent={recent.data ?? EMPTY} recentWindow={recentWindow} />
+
+      <div className="overview-section-head">
+        <h2 className="overview-section-title">{t('overview.historyTitle')}</h2>
+        <RangeSelector value={range} onChange={setRange} />
+      </div>
+      <MonitorCharts samples={history.data ?? EMPTY} error={history.error} window={historyWindow} />
+
+      <NodeCards nodes={nodes.data} error={nodes.error} />
+      {enterprise ? <LicenseCard /> : null}
+    </div>
+  )
+}
+
+const EMPTY: readonly never[] = []
