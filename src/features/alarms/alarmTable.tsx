@@ -9,6 +9,7 @@ import { useApi } from '../../app/useApi.ts'
 import { commandRunsAtom } from '../../state/commandRuns.ts'
 import { dataTableColumns, PAGE_SIZES, type DataTableColumn, type ServerPaging } from '../../ui/DataTable.tsx'
 import { formatTime } from '../clients/clientFields.ts'
+import { searchInt } from '../../routes/searchValues.ts'
 import './alarms.css'
 
 export const CURRENT_PATH = '/alarm/current-alarm'
@@ -47,11 +48,6 @@ export function useNow(active: boolean): number {
   return now
 }
 
-function int(value: unknown): number | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN
-  return Number.isInteger(n) && n > 0 ? n : undefined
-}
-
 interface LoadState {
   page: AlarmPage | null
   loading: boolean
@@ -65,8 +61,8 @@ export function useAlarmPage(activated: boolean) {
   const api = useApi()
   const navigate = useNavigate()
   const rawSearch: Record<string, unknown> = useSearch({ strict: false })
-  const page = int(rawSearch.page) ?? 1
-  const limit = int(rawSearch.limit) ?? DEFAULT_LIMIT
+  const page = searchInt(rawSearch.page) ?? 1
+  const limit = searchInt(rawSearch.limit) ?? DEFAULT_LIMIT
   const commandRuns = useAtomValue(commandRunsAtom)
   const [tick, setTick] = useState(0)
   const refresh = useCallback(() => setTick((n) => n + 1), [])

@@ -1,6 +1,6 @@
 // The clients list: EMQX's filters kept in the URL, one server page at a time, kick per row, and
 // bulk kick of the selected rows (the same selection the palette's client commands apply to).
-import { Link, useNavigate, useSearch } from '@tanstack/react-router'
+import { Link, useNavigate } from '@tanstack/react-router'
 import { useAtomValue } from 'jotai'
 import { commandRunsAtom } from '../../state/commandRuns.ts'
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
@@ -20,6 +20,7 @@ import {
   formatTime,
   protocolVersions,
 } from './clientFields.ts'
+import { searchText, searchInt, useParsedSearch } from '../../routes/searchValues.ts'
 import './clients.css'
 
 const AUTO_REFRESH_MS = 5000
@@ -38,35 +39,25 @@ interface ListSearch {
   limit?: number
 }
 
-function text(value: unknown): string | undefined {
-  if (typeof value === 'number') return String(value)
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined
-}
-
-function int(value: unknown): number | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN
-  return Number.isInteger(n) && n > 0 ? n : undefined
-}
-
 /** Reads the search params leniently: a hand-edited URL shows the list, not an error. */
 function parseSearch(raw: Record<string, unknown>): ListSearch {
   const out: ListSearch = {}
-  const clientid = text(raw.like_clientid)
+  const clientid = searchText(raw.like_clientid)
   if (clientid) out.like_clientid = clientid
-  const username = text(raw.like_username)
+  const username = searchText(raw.like_username)
   if (username) out.like_username = username
-  const ip = text(raw.like_ip_address)
+  const ip = searchText(raw.like_ip_address)
   if (ip) out.like_ip_address = ip
   if (raw.conn_state === 'connected' || raw.conn_state === 'disconnected') out.conn_state = raw.conn_state
-  const version = int(raw.proto_ver)
+  const version = searchInt(raw.proto_ver)
   if (version === 3 || version === 4 || version === 5) out.proto_ver = version
   if (raw.clean_start === true || raw.clean_start === 'true') out.clean_start = true
   if (raw.clean_start === false || raw.clean_start === 'false') out.clean_start = false
-  const node = text(raw.node)
+  const node = searchText(raw.node)
   if (node) out.node = node
-  const page = int(raw.page)
+  const page = searchInt(raw.page)
   if (page && page > 1) out.page = page
-  const limit = int(raw.limit)
+  const limit = searchInt(raw.limit)
   if (limit && limit !== DEFAULT_LIMIT) out.limit = limit
   return out
 }
@@ -109,9 +100,7 @@ export function ClientList() {
   const api = useApi()
   const run = useRunCommand()
   const navigate = useNavigate()
-  const rawSearch: Record<string, unknown> = useSearch({ strict: false })
-  const searchKey = JSON.stringify(parseSearch(rawSearch))
-  const search = useMemo<ListSearch>(() => JSON.parse(searchKey) as ListSearch, [searchKey])
+  const search = useParsedSearch(parseSearch)
   const page = search.page ?? 1
   const limit = search.limit ?? DEFAULT_LIMIT
 

@@ -1,7 +1,7 @@
 // Delayed messages: what was sent to $delayed/{seconds}/{topic} and waits, one server page at a
 // time (GET /mqtt/delayed/messages), with the time left ticking; a row opens the message
 // (GET /mqtt/delayed/messages/{node}/{msgid}) and one can be deleted before it is published.
-import { Link, useNavigate, useSearch } from '@tanstack/react-router'
+import { Link, useNavigate } from '@tanstack/react-router'
 import { useAtomValue } from 'jotai'
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -16,6 +16,7 @@ import { DataTable, dataTableColumns, PAGE_SIZES, type RowSelectionState } from 
 import { formatTime } from '../clients/clientFields.ts'
 import { base64Bytes, PayloadDialog, type PayloadState } from '../retained/PayloadDialog.tsx'
 import '../retained/messages.css'
+import { searchInt, useParsedSearch } from '../../routes/searchValues.ts'
 
 const DEFAULT_LIMIT = 20
 /** EMQX's marker for a delayed payload it does not return (over 2 KB). */
@@ -26,16 +27,11 @@ interface ListSearch {
   limit?: number
 }
 
-function int(value: unknown): number | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN
-  return Number.isInteger(n) && n > 0 ? n : undefined
-}
-
 function parseSearch(raw: Record<string, unknown>): ListSearch {
   const out: ListSearch = {}
-  const page = int(raw.page)
+  const page = searchInt(raw.page)
   if (page && page > 1) out.page = page
-  const limit = int(raw.limit)
+  const limit = searchInt(raw.limit)
   if (limit && limit !== DEFAULT_LIMIT) out.limit = limit
   return out
 }
@@ -76,9 +72,7 @@ export function DelayedList() {
   const api = useApi()
   const run = useRunCommand()
   const navigate = useNavigate()
-  const rawSearch: Record<string, unknown> = useSearch({ strict: false })
-  const searchKey = JSON.stringify(parseSearch(rawSearch))
-  const search = useMemo<ListSearch>(() => JSON.parse(searchKey) as ListSearch, [searchKey])
+  const search = useParsedSearch(parseSearch)
   const page = search.page ?? 1
   const limit = search.limit ?? DEFAULT_LIMIT
 

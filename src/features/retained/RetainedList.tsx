@@ -1,7 +1,7 @@
 // Retained messages: one server page at a time (GET /mqtt/retainer/messages, by topic filter),
 // a row opens its payload (GET /mqtt/retainer/message/{topic}), delete one or clear them all.
 // When the retainer is off, the screen says so and links to its settings (SPEC 2).
-import { Link, useNavigate, useSearch } from '@tanstack/react-router'
+import { Link, useNavigate } from '@tanstack/react-router'
 import { useAtomValue } from 'jotai'
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -15,6 +15,7 @@ import { useCommandDefaults, useTableSelection, type TableSelection } from '../.
 import { DataTable, dataTableColumns, PAGE_SIZES, type RowSelectionState } from '../../ui/DataTable.tsx'
 import { formatTime } from '../clients/clientFields.ts'
 import { base64Bytes, PayloadDialog, type PayloadState } from './PayloadDialog.tsx'
+import { searchInt, useParsedSearch } from '../../routes/searchValues.ts'
 import './messages.css'
 
 const DEFAULT_LIMIT = 20
@@ -25,17 +26,12 @@ interface ListSearch {
   limit?: number
 }
 
-function int(value: unknown): number | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN
-  return Number.isInteger(n) && n > 0 ? n : undefined
-}
-
 function parseSearch(raw: Record<string, unknown>): ListSearch {
   const out: ListSearch = {}
   if (typeof raw.topic === 'string' && raw.topic.trim() !== '') out.topic = raw.topic.trim()
-  const page = int(raw.page)
+  const page = searchInt(raw.page)
   if (page && page > 1) out.page = page
-  const limit = int(raw.limit)
+  const limit = searchInt(raw.limit)
   if (limit && limit !== DEFAULT_LIMIT) out.limit = limit
   return out
 }
@@ -55,9 +51,7 @@ export function RetainedList() {
   const api = useApi()
   const run = useRunCommand()
   const navigate = useNavigate()
-  const rawSearch: Record<string, unknown> = useSearch({ strict: false })
-  const searchKey = JSON.stringify(parseSearch(rawSearch))
-  const search = useMemo<ListSearch>(() => JSON.parse(searchKey) as ListSearch, [searchKey])
+  const search = useParsedSearch(parseSearch)
   const page = search.page ?? 1
   const limit = search.limit ?? DEFAULT_LIMIT
 

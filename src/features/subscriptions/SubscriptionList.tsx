@@ -1,6 +1,6 @@
 // The cluster's subscriptions (GET /subscriptions): EMQX's filters kept in the URL, one server page
 // at a time, and unsubscribe per row through the client.unsubscribe command.
-import { Link, useNavigate, useSearch } from '@tanstack/react-router'
+import { Link, useNavigate } from '@tanstack/react-router'
 import { useAtomValue } from 'jotai'
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -10,6 +10,7 @@ import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
 import { commandRunsAtom } from '../../state/commandRuns.ts'
 import { DataTable, dataTableColumns, PAGE_SIZES } from '../../ui/DataTable.tsx'
+import { searchText, searchInt, useParsedSearch } from '../../routes/searchValues.ts'
 import './subscriptions.css'
 
 const DEFAULT_LIMIT = 20
@@ -26,28 +27,18 @@ interface ListSearch {
   limit?: number
 }
 
-function text(value: unknown): string | undefined {
-  if (typeof value === 'number') return String(value)
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined
-}
-
-function int(value: unknown): number | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value !== '' ? Number(value) : Number.NaN
-  return Number.isInteger(n) && n >= 0 ? n : undefined
-}
-
 /** Reads the search params leniently: a hand-edited URL shows the list, not an error. */
 function parseSearch(raw: Record<string, unknown>): ListSearch {
   const out: ListSearch = {}
   for (const key of ['clientid', 'topic', 'match_topic', 'share_group', 'node'] as const) {
-    const value = text(raw[key])
+    const value = searchText(raw[key])
     if (value) out[key] = value
   }
-  const qos = int(raw.qos)
+  const qos = searchInt(raw.qos, 0)
   if (qos === 0 || qos === 1 || qos === 2) out.qos = qos
-  const page = int(raw.page)
+  const page = searchInt(raw.page)
   if (page && page > 1) out.page = page
-  const limit = int(raw.limit)
+  const limit = searchInt(raw.limit)
   if (limit && limit !== DEFAULT_LIMIT) out.limit = limit
   return out
 }
@@ -93,9 +84,7 @@ export function SubscriptionList() {
   const api = useApi()
   const run = useRunCommand()
   const navigate = useNavigate()
-  const rawSearch: Record<string, unknown> = useSearch({ strict: false })
-  const searchKey = JSON.stringify(parseSearch(rawSearch))
-  const search = useMemo<ListSearch>(() => JSON.parse(searchKey) as ListSearch, [searchKey])
+  const search = useParsedSearch(parseSearch)
   const page = search.page ?? 1
   const limit = search.limit ?? DEFAULT_LIMIT
 

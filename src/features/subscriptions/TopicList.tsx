@@ -1,6 +1,6 @@
 // The routing table (GET /topics): the topics with at least one subscriber and the node (or durable
 // session) that routes them, filtered by exact topic, one server page at a time.
-import { useNavigate, useSearch } from '@tanstack/react-router'
+import { useNavigate } from '@tanstack/react-router'
 import { useAtomValue } from 'jotai'
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -8,6 +8,7 @@ import type { Topic, TopicListParams, TopicPage } from '../../api/topics.ts'
 import { useApi } from '../../app/useApi.ts'
 import { commandRunsAtom } from '../../state/commandRuns.ts'
 import { DataTable, dataTableColumns, PAGE_SIZES } from '../../ui/DataTable.tsx'
+import { searchInt, useParsedSearch } from '../../routes/searchValues.ts'
 import './subscriptions.css'
 
 const DEFAULT_LIMIT = 20
@@ -18,17 +19,12 @@ interface ListSearch {
   limit?: number
 }
 
-function int(value: unknown): number | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value !== '' ? Number(value) : Number.NaN
-  return Number.isInteger(n) && n > 0 ? n : undefined
-}
-
 function parseSearch(raw: Record<string, unknown>): ListSearch {
   const out: ListSearch = {}
   if (typeof raw.topic === 'string' && raw.topic.trim() !== '') out.topic = raw.topic.trim()
-  const page = int(raw.page)
+  const page = searchInt(raw.page)
   if (page && page > 1) out.page = page
-  const limit = int(raw.limit)
+  const limit = searchInt(raw.limit)
   if (limit && limit !== DEFAULT_LIMIT) out.limit = limit
   return out
 }
@@ -43,9 +39,7 @@ export function TopicList() {
   const { t } = useTranslation()
   const api = useApi()
   const navigate = useNavigate()
-  const rawSearch: Record<string, unknown> = useSearch({ strict: false })
-  const searchKey = JSON.stringify(parseSearch(rawSearch))
-  const search = useMemo<ListSearch>(() => JSON.parse(searchKey) as ListSearch, [searchKey])
+  const search = useParsedSearch(parseSearch)
   const page = search.page ?? 1
   const limit = search.limit ?? DEFAULT_LIMIT
 

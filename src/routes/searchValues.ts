@@ -1,0 +1,22 @@
+// Reading list screens' URL search params leniently: a hand-edited URL shows the list, not an error.
+import { useSearch } from '@tanstack/react-router'
+import { useMemo } from 'react'
+
+/** Trimmed text, or undefined when absent or blank (a number, as the router may parse one, becomes text). */
+export function searchText(value: unknown): string | undefined {
+  if (typeof value === 'number') return String(value)
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined
+}
+
+/** A whole number of at least `min`, or undefined (blank is not 0). */
+export function searchInt(value: unknown, min = 1): number | undefined {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN
+  return Number.isInteger(n) && n >= min ? n : undefined
+}
+
+/** The current search parsed by `parse`; the same object for as long as the parsed values are equal. */
+export function useParsedSearch<T>(parse: (raw: Record<string, unknown>) => T): T {
+  const raw: Record<string, unknown> = useSearch({ strict: false })
+  const key = JSON.stringify(parse(raw))
+  return useMemo(() => JSON.parse(key) as T, [key])
+}
