@@ -20,3 +20,13 @@ export function useParsedSearch<T>(parse: (raw: Record<string, unknown>) => T): 
   const key = JSON.stringify(parse(raw))
   return useMemo(() => JSON.parse(key) as T, [key])
 }
+
+/** The page (kept only past the first) and page size (kept only when not the default) of a list URL. */
+export function searchPaging(raw: Record<string, unknown>, defaultLimit: number): { page?: number; limit?: number } {
+  const out: { page?: number; limit?: number } = {}
+  const page = searchInt(raw.page)
+  if (page && page > 1) out.page = page
+  const limit = searchInt(raw.limit)
+  if (limit && limit !== defaultLimit) out.limit = limit
+  return out
+}

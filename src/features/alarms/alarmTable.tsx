@@ -10,6 +10,7 @@ import { commandRunsAtom } from '../../state/commandRuns.ts'
 import { dataTableColumns, PAGE_SIZES, type DataTableColumn, type ServerPaging } from '../../ui/DataTable.tsx'
 import { formatTime } from '../clients/clientFields.ts'
 import { searchInt } from '../../routes/searchValues.ts'
+import { errorText } from '../../ui/errorText.ts'
 import './alarms.css'
 
 export const CURRENT_PATH = '/alarm/current-alarm'
@@ -75,7 +76,7 @@ export function useAlarmPage(activated: boolean) {
       (result) => setState({ page: result, loading: false, error: null, at: Date.now() }),
       (error: unknown) => {
         if (controller.signal.aborted) return
-        setState((previous) => ({ ...previous, loading: false, error: error instanceof Error ? error.message : String(error) }))
+        setState((previous) => ({ ...previous, loading: false, error: errorText(error) }))
       },
     )
     return () => controller.abort()

@@ -13,6 +13,7 @@ import { useCommandDefaults } from '../../state/commandContext.ts'
 import { useApi } from '../../app/useApi.ts'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
 import { detailGroups, showTraffic, trafficRows, type Translate } from './clientFields.ts'
+import { errorText } from '../../ui/errorText.ts'
 import './clients.css'
 
 /** What was loaded, and for which id: another client's answer never shows under this one's name. */
@@ -25,10 +26,6 @@ type Load = { id: string } & (
 
 function isNotFound(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 404 || error.code === 'CLIENTID_NOT_FOUND')
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }
 
 export function ClientDetail() {
@@ -55,7 +52,7 @@ export function ClientDetail() {
     setRefreshing(true)
     const subscriptions = api.clients.subscriptions(clientId, controller.signal).then(
       (list) => ({ list, error: null }),
-      (error: unknown) => ({ list: [] as Subscription[], error: message(error) }),
+      (error: unknown) => ({ list: [] as Subscription[], error: errorText(error) }),
     )
     api.clients
       .get(clientId, controller.signal)
@@ -67,7 +64,7 @@ export function ClientDetail() {
         },
         (error: unknown) => {
           if (controller.signal.aborted) return
-          setLoad(isNotFound(error) ? { id: clientId, kind: 'notFound' } : { id: clientId, kind: 'failed', message: message(error) })
+          setLoad(isNotFound(error) ? { id: clientId, kind: 'notFound' } : { id: clientId, kind: 'failed', message: errorText(error) })
         },
       )
       .finally(() => {

@@ -20,7 +20,8 @@ import {
   formatTime,
   protocolVersions,
 } from './clientFields.ts'
-import { searchText, searchInt, useParsedSearch } from '../../routes/searchValues.ts'
+import { searchInt, searchPaging, searchText, useParsedSearch } from '../../routes/searchValues.ts'
+import { errorText } from '../../ui/errorText.ts'
 import './clients.css'
 
 const AUTO_REFRESH_MS = 5000
@@ -55,10 +56,7 @@ function parseSearch(raw: Record<string, unknown>): ListSearch {
   if (raw.clean_start === false || raw.clean_start === 'false') out.clean_start = false
   const node = searchText(raw.node)
   if (node) out.node = node
-  const page = searchInt(raw.page)
-  if (page && page > 1) out.page = page
-  const limit = searchInt(raw.limit)
-  if (limit && limit !== DEFAULT_LIMIT) out.limit = limit
+  Object.assign(out, searchPaging(raw, DEFAULT_LIMIT))
   return out
 }
 
@@ -159,7 +157,7 @@ export function ClientList() {
       (result) => setState({ page: result, loading: false, error: null }),
       (error: unknown) => {
         if (controller.signal.aborted) return
-        setState((previous) => ({ ...previous, loading: false, error: error instanceof Error ? error.message : String(error) }))
+        setState((previous) => ({ ...previous, loading: false, error: errorText(error) }))
       },
     )
     return () => controller.abort()

@@ -3,6 +3,7 @@
 import { useAtomValue } from 'jotai'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { commandRunsAtom } from '../../state/commandRuns.ts'
+import { errorText } from '../../ui/errorText.ts'
 
 export interface Polled<T> {
   data: T | null
@@ -36,7 +37,7 @@ export function usePolling<T>(
       },
       (error: unknown) => {
         if (controller.signal.aborted) return
-        setState((previous) => ({ ...previous, loading: false, error: error instanceof Error ? error.message : String(error) }))
+        setState((previous) => ({ ...previous, loading: false, error: errorText(error) }))
       },
     )
     return () => controller.abort()

@@ -16,7 +16,8 @@ import { DataTable, dataTableColumns, PAGE_SIZES, type RowSelectionState } from 
 import { formatTime } from '../clients/clientFields.ts'
 import { base64Bytes, PayloadDialog, type PayloadState } from '../retained/PayloadDialog.tsx'
 import '../retained/messages.css'
-import { searchInt, useParsedSearch } from '../../routes/searchValues.ts'
+import { searchPaging, useParsedSearch } from '../../routes/searchValues.ts'
+import { errorText } from '../../ui/errorText.ts'
 
 const DEFAULT_LIMIT = 20
 /** EMQX's marker for a delayed payload it does not return (over 2 KB). */
@@ -29,15 +30,8 @@ interface ListSearch {
 
 function parseSearch(raw: Record<string, unknown>): ListSearch {
   const out: ListSearch = {}
-  const page = searchInt(raw.page)
-  if (page && page > 1) out.page = page
-  const limit = searchInt(raw.limit)
-  if (limit && limit !== DEFAULT_LIMIT) out.limit = limit
+  Object.assign(out, searchPaging(raw, DEFAULT_LIMIT))
   return out
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }
 
 const key = (m: Pick<DelayedMessage, 'node' | 'msgid'>) => `${m.node}/${String(m.msgid)}`
@@ -105,7 +99,7 @@ export function DelayedList() {
       (result) => setState({ page: result, loadedAt: Date.now(), loading: false, error: null }),
       (error: unknown) => {
         if (controller.signal.aborted) return
-        setState((previous) => ({ ...previous, loading: false, error: message(error) }))
+        setState((previous) => ({ ...previous, loading: false, error: errorText(error) }))
       },
     )
     return () => controller.abort()
@@ -152,7 +146,7 @@ export function DelayedList() {
       (error: unknown) => {
         if (controller.signal.aborted) return
         const gone = error instanceof ApiError && error.status === 404
-        setDetail({ key: k, message: null, payload: { kind: 'failed', text: gone ? t('delayed.notFound') : message(error) } })
+        setDetail({ key: k, message: null, payload: { kind: 'failed', text: gone ? t('delayed.notFound') : errorText(error) } })
       },
     )
     return () => controller.abort()

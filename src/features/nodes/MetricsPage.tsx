@@ -8,6 +8,7 @@ import type { Counters } from '../../api/metrics.ts'
 import { useApi } from '../../app/useApi.ts'
 import { commandRunsAtom } from '../../state/commandRuns.ts'
 import { CounterGroups } from './CounterGroups.tsx'
+import { errorText } from '../../ui/errorText.ts'
 import './nodes.css'
 
 const AUTO_REFRESH_MS = 5000
@@ -51,7 +52,7 @@ export function MetricsPage() {
         })
       } catch (error) {
         if (signal.aborted) return
-        setState((previous) => ({ ...previous, loading: false, error: error instanceof Error ? error.message : String(error) }))
+        setState((previous) => ({ ...previous, loading: false, error: errorText(error) }))
       }
     })()
     return () => controller.abort()

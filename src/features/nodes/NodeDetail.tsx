@@ -10,6 +10,7 @@ import { useApi } from '../../app/useApi.ts'
 import { CounterGroups } from './CounterGroups.tsx'
 import { formatCount, formatMemory, formatUptime } from './nodeFields.ts'
 import { NodeStatus } from './NodeStatus.tsx'
+import { errorText } from '../../ui/errorText.ts'
 import './nodes.css'
 
 type Load =
@@ -17,10 +18,6 @@ type Load =
   | { kind: 'notFound' }
   | { kind: 'failed'; message: string }
   | { kind: 'ready'; node: NodeInfo; stats: Counters | null; metrics: Counters | null; countersError: string | null }
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
 
 export function NodeDetail() {
   const { t } = useTranslation()
@@ -41,7 +38,7 @@ export function NodeDetail() {
       } catch (error) {
         if (signal.aborted) return
         const notFound = error instanceof ApiError && error.status === 404
-        setLoad(notFound ? { kind: 'notFound' } : { kind: 'failed', message: message(error) })
+        setLoad(notFound ? { kind: 'notFound' } : { kind: 'failed', message: errorText(error) })
         return
       }
       const [stats, metrics] = await Promise.allSettled([api.metrics.statsPerNode(signal), api.metrics.metricsPerNode(signal)])
@@ -54,7 +51,7 @@ export function NodeDetail() {
         node,
         stats: pick(stats),
         metrics: pick(metrics),
-        countersError: failed && failed.status === 'rejected' ? message(failed.reason) : null,
+        countersError: failed && failed.status === 'rejected' ? errorText(failed.reason) : null,
       })
     })()
     return () => controller.abort()

@@ -8,6 +8,7 @@ import { useApi } from '../../app/useApi.ts'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
 import { formatCount, formatLoad, formatMemory, formatUptime } from './nodeFields.ts'
 import { NodeStatus } from './NodeStatus.tsx'
+import { errorText } from '../../ui/errorText.ts'
 import './nodes.css'
 
 interface LoadState {
@@ -31,7 +32,7 @@ export function NodeList() {
       (nodes) => setState({ nodes, loading: false, error: null }),
       (error: unknown) => {
         if (controller.signal.aborted) return
-        setState((previous) => ({ ...previous, loading: false, error: error instanceof Error ? error.message : String(error) }))
+        setState((previous) => ({ ...previous, loading: false, error: errorText(error) }))
       },
     )
     return () => controller.abort()

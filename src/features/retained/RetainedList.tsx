@@ -15,7 +15,8 @@ import { useCommandDefaults, useTableSelection, type TableSelection } from '../.
 import { DataTable, dataTableColumns, PAGE_SIZES, type RowSelectionState } from '../../ui/DataTable.tsx'
 import { formatTime } from '../clients/clientFields.ts'
 import { base64Bytes, PayloadDialog, type PayloadState } from './PayloadDialog.tsx'
-import { searchInt, useParsedSearch } from '../../routes/searchValues.ts'
+import { searchPaging, useParsedSearch } from '../../routes/searchValues.ts'
+import { errorText } from '../../ui/errorText.ts'
 import './messages.css'
 
 const DEFAULT_LIMIT = 20
@@ -29,15 +30,8 @@ interface ListSearch {
 function parseSearch(raw: Record<string, unknown>): ListSearch {
   const out: ListSearch = {}
   if (typeof raw.topic === 'string' && raw.topic.trim() !== '') out.topic = raw.topic.trim()
-  const page = searchInt(raw.page)
-  if (page && page > 1) out.page = page
-  const limit = searchInt(raw.limit)
-  if (limit && limit !== DEFAULT_LIMIT) out.limit = limit
+  Object.assign(out, searchPaging(raw, DEFAULT_LIMIT))
   return out
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }
 
 interface LoadState {
@@ -88,7 +82,7 @@ export function RetainedList() {
       (result) => setState({ page: result, loading: false, error: null }),
       (error: unknown) => {
         if (controller.signal.aborted) return
-        setState((previous) => ({ ...previous, loading: false, error: message(error) }))
+        setState((previous) => ({ ...previous, loading: false, error: errorText(error) }))
       },
     )
     return () => controller.abort()
@@ -110,7 +104,7 @@ export function RetainedList() {
       (error: unknown) => {
         if (controller.signal.aborted) return
         const gone = error instanceof ApiError && error.status === 404
-        setDetail({ topic: open, message: null, payload: { kind: 'failed', text: gone ? t('retained.notFound') : message(error) } })
+        setDetail({ topic: open, message: null, payload: { kind: 'failed', text: gone ? t('retained.notFound') : errorText(error) } })
       },
     )
     return () => controller.abort()

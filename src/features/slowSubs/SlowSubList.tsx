@@ -12,6 +12,7 @@ import { commandRunsAtom } from '../../state/commandRuns.ts'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
 import { formatTime } from '../clients/clientFields.ts'
 import { SlowSubTabs } from './SlowSubTabs.tsx'
+import { errorText } from '../../ui/errorText.ts'
 
 const REFRESH_MS = 5000
 
@@ -39,7 +40,7 @@ export function SlowSubList() {
       ([list, settings]) => setState({ rows: list.data, settings, loading: false, error: null }),
       (error: unknown) => {
         if (controller.signal.aborted) return
-        setState((previous) => ({ ...previous, loading: false, error: error instanceof Error ? error.message : String(error) }))
+        setState((previous) => ({ ...previous, loading: false, error: errorText(error) }))
       },
     )
     return () => controller.abort()

@@ -9,6 +9,7 @@ import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
 import { SchemaForm, type FormValues } from '../../ui/SchemaForm.tsx'
 import { SlowSubTabs } from './SlowSubTabs.tsx'
+import { errorText } from '../../ui/errorText.ts'
 
 /** EMQX gives durations as written ('500ms') or as milliseconds. */
 function durationText(value: string | number): string {
@@ -48,7 +49,7 @@ export function SlowSubSettings() {
         setErrors([])
       },
       (error: unknown) => {
-        if (!controller.signal.aborted) setLoadError(error instanceof Error ? error.message : String(error))
+        if (!controller.signal.aborted) setLoadError(errorText(error))
       },
     )
     return () => controller.abort()

@@ -10,7 +10,8 @@ import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
 import { commandRunsAtom } from '../../state/commandRuns.ts'
 import { DataTable, dataTableColumns, PAGE_SIZES } from '../../ui/DataTable.tsx'
-import { searchText, searchInt, useParsedSearch } from '../../routes/searchValues.ts'
+import { searchInt, searchPaging, searchText, useParsedSearch } from '../../routes/searchValues.ts'
+import { errorText } from '../../ui/errorText.ts'
 import './subscriptions.css'
 
 const DEFAULT_LIMIT = 20
@@ -36,10 +37,7 @@ function parseSearch(raw: Record<string, unknown>): ListSearch {
   }
   const qos = searchInt(raw.qos, 0)
   if (qos === 0 || qos === 1 || qos === 2) out.qos = qos
-  const page = searchInt(raw.page)
-  if (page && page > 1) out.page = page
-  const limit = searchInt(raw.limit)
-  if (limit && limit !== DEFAULT_LIMIT) out.limit = limit
+  Object.assign(out, searchPaging(raw, DEFAULT_LIMIT))
   return out
 }
 
@@ -107,7 +105,7 @@ export function SubscriptionList() {
       (result) => setState({ page: result, loading: false, error: null }),
       (error: unknown) => {
         if (controller.signal.aborted) return
-        setState((previous) => ({ ...previous, loading: false, error: error instanceof Error ? error.message : String(error) }))
+        setState((previous) => ({ ...previous, loading: false, error: errorText(error) }))
       },
     )
     return () => controller.abort()

@@ -8,7 +8,8 @@ import type { Topic, TopicListParams, TopicPage } from '../../api/topics.ts'
 import { useApi } from '../../app/useApi.ts'
 import { commandRunsAtom } from '../../state/commandRuns.ts'
 import { DataTable, dataTableColumns, PAGE_SIZES } from '../../ui/DataTable.tsx'
-import { searchInt, useParsedSearch } from '../../routes/searchValues.ts'
+import { searchPaging, useParsedSearch } from '../../routes/searchValues.ts'
+import { errorText } from '../../ui/errorText.ts'
 import './subscriptions.css'
 
 const DEFAULT_LIMIT = 20
@@ -22,10 +23,7 @@ interface ListSearch {
 function parseSearch(raw: Record<string, unknown>): ListSearch {
   const out: ListSearch = {}
   if (typeof raw.topic === 'string' && raw.topic.trim() !== '') out.topic = raw.topic.trim()
-  const page = searchInt(raw.page)
-  if (page && page > 1) out.page = page
-  const limit = searchInt(raw.limit)
-  if (limit && limit !== DEFAULT_LIMIT) out.limit = limit
+  Object.assign(out, searchPaging(raw, DEFAULT_LIMIT))
   return out
 }
 
@@ -61,7 +59,7 @@ export function TopicList() {
       (result) => setState({ page: result, loading: false, error: null }),
       (error: unknown) => {
         if (controller.signal.aborted) return
-        setState((previous) => ({ ...previous, loading: false, error: error instanceof Error ? error.message : String(error) }))
+        setState((previous) => ({ ...previous, loading: false, error: errorText(error) }))
       },
     )
     return () => controller.abort()

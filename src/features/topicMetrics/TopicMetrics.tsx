@@ -13,6 +13,7 @@ import { useApi } from '../../app/useApi.ts'
 import { commandRunsAtom } from '../../state/commandRuns.ts'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
 import { formatTime } from '../clients/clientFields.ts'
+import { errorText } from '../../ui/errorText.ts'
 import './topicMetrics.css'
 
 const REFRESH_MS = 3000
@@ -64,7 +65,7 @@ export function TopicMetrics() {
       (rows) => setState({ rows, loading: false, error: null }),
       (error: unknown) => {
         if (controller.signal.aborted) return
-        setState((previous) => ({ ...previous, loading: false, error: error instanceof Error ? error.message : String(error) }))
+        setState((previous) => ({ ...previous, loading: false, error: errorText(error) }))
       },
     )
     return () => controller.abort()
