@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream'
 import type { IConnectPacket, ISubscription, QoS } from 'mqtt-packet'
 import { Connection, type ConnectionMeta } from './connection.ts'
 import { Hooks, type AuthzAction, type ClientInfo, type SubOptions } from './hooks.ts'
-import { startListeners, type Listeners, type ListenOptions } from './listeners.ts'
+import { startListeners, type Listeners, type ListenerState, type ListenOptions } from './listeners.ts'
 import { createMessage, type Message } from './message.ts'
 import { Metrics } from './metrics.ts'
 import { Retainer } from './features/retainer.ts'
@@ -151,6 +151,18 @@ export class Broker {
   listenerPort(listener: string): number {
     if (!this.listeners) return 0
     return listener.startsWith('ws') ? this.listeners.wsPort : this.listeners.tcpPort
+  }
+
+  /** The running listeners with their bound address and live connection count; none before `listen`. */
+  listenerStates(): ListenerState[] {
+    if (!this.listeners) return []
+    const counts = new Map<string, number>()
+    for (const connection of this.connections) counts.set(connection.meta.listener, (counts.get(connection.meta.listener) ?? 0) + 1)
+    const state = (type: 'tcp' | 'ws', bind: ListenerState['bind']): ListenerState => {
+      const id = `${type}:default`
+      return { id, type, name: 'default', bind, currentConnections: counts.get(id) ?? 0 }
+    }
+    return [state('tcp', this.listeners.tcp), state('ws', this.listeners.ws)]
   }
 
   /** Takes over a new client stream (a socket, or a WebSocket wrapped as a stream). */

@@ -14,9 +14,28 @@ export interface ListenOptions {
   wsPort: number
 }
 
+/** Where a listener really listens: the address it bound and the port it got. */
+export interface BoundAddress {
+  host: string
+  port: number
+}
+
+/** One listener as the management API reports it. */
+export interface ListenerState {
+  /** `tcp:default`: type and name, as EMQX names listeners. */
+  id: string
+  type: 'tcp' | 'ws'
+  name: string
+  bind: BoundAddress
+  /** Connections accepted on this listener and not closed yet (CONNECT or not, as EMQX counts sockets). */
+  currentConnections: number
+}
+
 export interface Listeners {
   tcpPort: number
   wsPort: number
+  tcp: BoundAddress
+  ws: BoundAddress
   close(): Promise<void>
 }
 
@@ -29,13 +48,14 @@ function peerAddress(address: string | undefined): string {
   return address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address
 }
 
-function listen(server: TcpServer | HttpServer, port: number, host: string): Promise<number> {
+function listen(server: TcpServer | HttpServer, port: number, host: string): Promise<BoundAddress> {
   return new Promise((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => {
       server.off('error', reject)
       server.on('error', (error) => console.error('listener error:', error))
-      resolve((server.address() as AddressInfo).port)
+      const address = server.address() as AddressInfo
+      resolve({ host: address.address, port: address.port })
     })
   })
 }
@@ -96,11 +116,11 @@ export async function startListeners(
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request))
   })
 
-  let tcpPort: number
-  let wsPort: number
+  let tcpBound: BoundAddress
+  let wsBound: BoundAddress
   try {
-    tcpPort = await listen(tcp, options.tcpPort, options.host)
-    wsPort = await listen(http, options.wsPort, options.host)
+    tcpBound = await listen(tcp, options.tcpPort, options.host)
+    wsBound = await listen(http, options.wsPort, options.host)
   } catch (error) {
     tcp.close()
     http.close()
@@ -108,8 +128,10 @@ export async function startListeners(
   }
 
   return {
-    tcpPort,
-    wsPort,
+    tcpPort: tcpBound.port,
+    wsPort: wsBound.port,
+    tcp: tcpBound,
+    ws: wsBound,
     async close() {
       for (const wss of servers.values()) wss.close()
       http.closeAllConnections()

@@ -23,6 +23,7 @@ import { configRoutes } from './configs.ts'
 import { delayedRoutes } from './delayed.ts'
 import { notFoundBody, registerErrorHandling } from './errors.ts'
 import { flappingRoutes } from './flapping.ts'
+import { listenerRoutes } from './listeners.ts'
 import { loginRoutes } from './login.ts'
 import { metricsRoutes } from './metrics.ts'
 import { monitorRoutes } from './monitor.ts'
@@ -62,6 +63,7 @@ export async function buildEmbeddedApp(deps: EmbeddedApi, distDir: string): Prom
       await api.register(loginRoutes, deps)
       await api.register(userRoutes, deps)
       await api.register(nodeRoutes, deps)
+      await api.register(listenerRoutes, deps)
       await api.register(statsRoutes, deps)
       await api.register(metricsRoutes, deps)
       await api.register(monitorRoutes, deps)
