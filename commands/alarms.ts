@@ -40,6 +40,7 @@ export const updateSysmon = defineCommand({
     cpu_low_watermark: percentArg('form.field.cpuLowWatermark'),
     mem_check_interval: v.optional(durationArg('form.field.memCheckInterval', { literals: ['disabled'] })),
     sysmem_high_watermark: percentArg('form.field.sysmemHighWatermark'),
+    procmem_high_watermark: percentArg('form.field.procmemHighWatermark'),
   }),
   aliases: ['alarm settings', 'sysmon', 'watermark', '告警设置'],
   run: (ctx, args) => {

@@ -1,6 +1,7 @@
 // Alarms (/alarms) raised and cleared by the embedded broker's own checks: a connection high
 // watermark crossed by real mqtt.js clients, system memory above a configured watermark, the
 // history, and the alarm.clear command.
+import { totalmem } from 'node:os'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { consoleApi, invalidArgs, runCommand } from './support/commands.ts'
 import { collect, endClients, startTestServer, waitFor, type Api, type TestServer } from './support/server.ts'
@@ -130,7 +131,14 @@ describe('alarms from the system monitor (sysmon.os)', () => {
     try {
       const api = await t.login()
       expect((await api.get('/configs/sysmon')).body).toEqual({
-        os: { cpu_check_interval: '60s', cpu_high_watermark: '80%', cpu_low_watermark: '60%', mem_check_interval: '60s', sysmem_high_watermark: '70%' },
+        os: {
+          cpu_check_interval: '60s',
+          cpu_high_watermark: '80%',
+          cpu_low_watermark: '60%',
+          mem_check_interval: '60s',
+          sysmem_high_watermark: '70%',
+          procmem_high_watermark: '5%',
+        },
       })
       // A watermark of 0%: any memory in use is above it.
       const put = await api.request('PUT', '/configs/sysmon', { os: { mem_check_interval: '50ms', sysmem_high_watermark: '0%', cpu_check_interval: '1h' } })
@@ -150,6 +158,44 @@ describe('alarms from the system monitor (sysmon.os)', () => {
         return list.length > 0 && list
       }, 'the memory alarm in the history')
       expect(history[0]).toMatchObject({ name: 'high_system_memory_usage', activate_at: raised.activate_at })
+      expect(await alarms(api, true)).toEqual([])
+    } finally {
+      await t.close()
+    }
+  })
+
+  it('raises high_process_memory_usage above procmem_high_watermark and clears it when the watermark is raised', async () => {
+    const t = await startTestServer()
+    try {
+      const api = await t.login()
+      // Only the process memory check can fire: system memory at 100%, CPU once an hour.
+      const put = await api.request('PUT', '/configs/sysmon', {
+        os: { mem_check_interval: '50ms', procmem_high_watermark: '0%', sysmem_high_watermark: '100%', cpu_check_interval: '1h' },
+      })
+      expect(put.status).toBe(200)
+      expect(put.body.os).toMatchObject({ procmem_high_watermark: '0%', mem_check_interval: '50ms' })
+      expect((await api.get('/configs/sysmon')).body.os.procmem_high_watermark).toBe('0%')
+      const [raised] = await waitFor(async () => {
+        const list = await alarms(api, true)
+        return list.length > 0 && list
+      }, 'the process memory alarm')
+      expect(raised).toMatchObject({
+        name: 'high_process_memory_usage',
+        message: 'Process memory usage is higher than 0%',
+        details: { pid: String(process.pid), high_watermark: 0 },
+      })
+      // The server runs in this process: its resident memory over the machine's was measured.
+      const share = (process.memoryUsage.rss() / totalmem()) * 100
+      expect(raised.details.usage).toBeGreaterThan(share / 4)
+      expect(raised.details.usage).toBeLessThan(share * 4)
+
+      await api.request('PUT', '/configs/sysmon', { os: { procmem_high_watermark: '100%' } })
+      const history = await waitFor(async () => {
+        const list = await alarms(api, false)
+        return list.length > 0 && list
+      }, 'the process memory alarm in the history')
+      expect(history[0]).toMatchObject({ name: 'high_process_memory_usage', activate_at: raised.activate_at })
+      expect(history[0].deactivate_at).toBeDefined()
       expect(await alarms(api, true)).toEqual([])
     } finally {
       await t.close()
@@ -177,7 +223,7 @@ describe('alarms from the system monitor (sysmon.os)', () => {
     const t = await startTestServer()
     try {
       const api = await t.login()
-      for (const body of [{ vm: { process_high_watermark: '80%' } }, { os: { procmem_high_watermark: '5%' } }, { os: { sysmem_high_watermark: '170%' } }, { os: { cpu_check_interval: 'soon' } }, { os: { mem_check_interval: '0s' } }]) {
+      for (const body of [{ vm: { process_high_watermark: '80%' } }, { os: { swap_high_watermark: '5%' } }, { os: { sysmem_high_watermark: '170%' } }, { os: { procmem_high_watermark: '5 percent' } }, { os: { cpu_check_interval: 'soon' } }, { os: { mem_check_interval: '0s' } }]) {
         const response = await api.request('PUT', '/configs/sysmon', body)
         expect(response.status, JSON.stringify(body)).toBe(400)
         expect(response.body.code).toBe('BAD_REQUEST')
@@ -188,6 +234,8 @@ describe('alarms from the system monitor (sysmon.os)', () => {
       expect(invalidArgs('sysmon.update', { sysmem_high_watermark: '120%' })).toEqual(['sysmem_high_watermark:err.percent'])
       const updated = (await runCommand(console, 'sysmon.update', { sysmem_high_watermark: '85', mem_check_interval: 'disabled' })) as { os: Record<string, string> }
       expect(updated.os).toMatchObject({ sysmem_high_watermark: '85%', mem_check_interval: 'disabled', cpu_high_watermark: '80%' })
+      const procmem = (await runCommand(console, 'sysmon.update', { procmem_high_watermark: '12.5' })) as { os: Record<string, string> }
+      expect(procmem.os).toMatchObject({ procmem_high_watermark: '12.5%', sysmem_high_watermark: '85%' })
     } finally {
       await t.close()
     }

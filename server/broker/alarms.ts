@@ -5,6 +5,10 @@
 //
 // - high_system_memory_usage: system memory in use (total minus available) above
 //   `sysmon.os.sysmem_high_watermark`, every `mem_check_interval` (EMQX's message and details).
+// - high_process_memory_usage: this server process's resident memory as a share of the machine's
+//   above `procmem_high_watermark`, on the same interval. EMQX gets this alarm from OTP's memsup
+//   (the largest Erlang process); its name, message and `pid`/`high_watermark` details are kept,
+//   with the measured `usage` added.
 // - high_cpu_usage: CPU busy percent of the whole machine since the last check above
 //   `cpu_high_watermark`, cleared below `cpu_low_watermark`, every `cpu_check_interval`.
 // - too_many_connections: the embedded broker's own alarm (EMQX community has no connection-count
@@ -35,13 +39,14 @@ const positiveDuration = v.pipe(
   v.check((text) => (parseDuration(text) ?? 0) > 0, 'must be longer than 0'),
 )
 
-/** The part of EMQX's `sysmon.os` the embedded broker honours (`procmem_high_watermark` is not measured here). */
+/** EMQX's `sysmon.os`, every field honoured by the embedded broker. */
 export const SysmonOsSchema = v.object({
   cpu_check_interval: v.optional(positiveDuration, '60s'),
   cpu_high_watermark: v.optional(percentText, '80%'),
   cpu_low_watermark: v.optional(percentText, '60%'),
   mem_check_interval: v.optional(v.union([v.literal('disabled'), positiveDuration]), '60s'),
   sysmem_high_watermark: v.optional(percentText, '70%'),
+  procmem_high_watermark: v.optional(percentText, '5%'),
 })
 export type SysmonOs = v.InferOutput<typeof SysmonOsSchema>
 export const defaultSysmonOs: SysmonOs = v.parse(SysmonOsSchema, {})
@@ -71,6 +76,13 @@ export function sysmemUsagePercent(): number {
   const total = totalmem()
   if (total <= 0) return 0
   return Math.round(((total - freemem()) / total) * 10000) / 100
+}
+
+/** This process's resident memory as a share of the machine's memory, percent with two decimals. */
+export function procmemUsagePercent(): number {
+  const total = totalmem()
+  if (total <= 0) return 0
+  return Math.round((process.memoryUsage.rss() / total) * 10000) / 100
 }
 
 /** Busy and total CPU time of the whole machine so far, to compare between two checks. */
@@ -181,6 +193,14 @@ export class AlarmMonitor {
     else this.deactivate('high_system_memory_usage')
   }
 
+  checkProcessMemory(): void {
+    const watermark = parsePercent(this.os.procmem_high_watermark)!
+    const usage = procmemUsagePercent()
+    if (usage > watermark) {
+      this.activate('high_process_memory_usage', { pid: String(process.pid), high_watermark: watermark, usage }, `Process memory usage is higher than ${watermark}%`)
+    } else this.deactivate('high_process_memory_usage')
+  }
+
   /** As EMQX: above the high watermark raises, below the low one clears, in between nothing changes. */
   checkCpu(): void {
     const now = cpuTimes()
@@ -234,8 +254,15 @@ export class AlarmMonitor {
       timer.unref()
       this.timers.set(name, timer)
     }
-    if (this.os.mem_check_interval === 'disabled') this.deactivate('high_system_memory_usage')
-    else every('mem', parseDuration(this.os.mem_check_interval)!, () => this.checkMemory())
+    if (this.os.mem_check_interval === 'disabled') {
+      this.deactivate('high_system_memory_usage')
+      this.deactivate('high_process_memory_usage')
+    } else {
+      every('mem', parseDuration(this.os.mem_check_interval)!, () => {
+        this.checkMemory()
+        this.checkProcessMemory()
+      })
+    }
     this.lastCpu = cpuTimes()
     every('cpu', parseDuration(this.os.cpu_check_interval)!, () => this.checkCpu())
     if (this.options.connectionHighWatermark !== undefined) every('connections', this.options.connectionCheckMs, () => this.checkConnections())

@@ -1,6 +1,6 @@
 // GET/PUT /configs/alarm: EMQX's alarm settings (actions, size_limit, validity_period).
 // GET/PUT /configs/sysmon: EMQX's system monitor settings that drive the alarms. The embedded
-// broker honours `os` (CPU and system memory checks and watermarks) and shows only that; EMQX's
+// broker honours `os` (CPU, system memory and process memory checks and watermarks) and shows only that; EMQX's
 // `vm` and `top` sections (Erlang process counts, long GC, busy ports, top processes) do not exist
 // here and are refused. A change is validated whole, stored, and applied at once.
 import type { FastifyInstance } from 'fastify'
