@@ -12,6 +12,7 @@ import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useCommandDefaults } from '../../state/commandContext.ts'
 import { useApi } from '../../app/useApi.ts'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
+import { FieldGrid } from '../../ui/FieldGrid.tsx'
 import { detailGroups, showTraffic, trafficRows, type Translate } from './clientFields.ts'
 import { errorText } from '../../ui/errorText.ts'
 import './clients.css'
@@ -155,19 +156,10 @@ export function ClientDetail() {
                 <h2 className="card-title" id={`client-group-${group.id}`}>
                   {t(group.title)}
                 </h2>
-                <dl className="desc-list">
-                  {group.items.map((entry) => {
-                    const shown = entry.show(client, tr)
-                    return (
-                      <div key={entry.id} className="client-pair">
-                        <dt>{t(entry.label)}</dt>
-                        <dd className={entry.mono ? 'mono' : undefined} title={shown.title}>
-                          {shown.text}
-                        </dd>
-                      </div>
-                    )
-                  })}
-                </dl>
+                <FieldGrid
+                  pairClassName="client-pair"
+                  fields={group.items.map((entry) => ({ id: entry.id, label: t(entry.label), mono: entry.mono, ...entry.show(client, tr) }))}
+                />
               </section>
             ))}
 

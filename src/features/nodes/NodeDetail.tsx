@@ -7,6 +7,7 @@ import { ApiError } from '../../api/http.ts'
 import type { Counters } from '../../api/metrics.ts'
 import type { NodeInfo } from '../../api/nodes.ts'
 import { useApi } from '../../app/useApi.ts'
+import { FieldGrid, type GridField } from '../../ui/FieldGrid.tsx'
 import { CounterGroups } from './CounterGroups.tsx'
 import { formatCount, formatMemory, formatUptime } from './nodeFields.ts'
 import { NodeStatus } from './NodeStatus.tsx'
@@ -58,23 +59,23 @@ export function NodeDetail() {
   }, [api, nodeName, tick])
 
   const node = load.kind === 'ready' ? load.node : null
-  const fields: { id: string; label: string; text: string; mono?: boolean }[] = node
+  const fields: GridField[] = node
     ? [
-        { id: 'node', label: 'nodes.field.node', text: node.node, mono: true },
-        { id: 'role', label: 'nodes.field.role', text: node.role ?? '—' },
-        { id: 'version', label: 'nodes.field.version', text: node.version ?? '—', mono: true },
-        { id: 'edition', label: 'nodes.field.edition', text: node.edition ?? '—' },
-        { id: 'uptime', label: 'nodes.field.uptime', text: formatUptime(node.uptime, t) },
-        { id: 'connections', label: 'nodes.field.connections', text: formatCount(node.connections) },
-        { id: 'live_connections', label: 'nodes.field.live_connections', text: formatCount(node.live_connections) },
-        { id: 'memory', label: 'nodes.field.memory', text: formatMemory(node) },
-        { id: 'load1', label: 'nodes.field.load1', text: node.load1 === undefined ? '—' : String(node.load1) },
-        { id: 'load5', label: 'nodes.field.load5', text: node.load5 === undefined ? '—' : String(node.load5) },
-        { id: 'load15', label: 'nodes.field.load15', text: node.load15 === undefined ? '—' : String(node.load15) },
-        { id: 'max_fds', label: 'nodes.field.max_fds', text: formatCount(node.max_fds) },
-        { id: 'otp_release', label: 'nodes.field.otp_release', text: node.otp_release ?? '—' },
-        { id: 'log_path', label: 'nodes.field.log_path', text: node.log_path ?? '—', mono: true },
-        { id: 'sys_path', label: 'nodes.field.sys_path', text: node.sys_path ?? '—', mono: true },
+        { id: 'node', label: t('nodes.field.node'), text: node.node, mono: true },
+        { id: 'role', label: t('nodes.field.role'), text: node.role ?? '—' },
+        { id: 'version', label: t('nodes.field.version'), text: node.version ?? '—', mono: true },
+        { id: 'edition', label: t('nodes.field.edition'), text: node.edition ?? '—' },
+        { id: 'uptime', label: t('nodes.field.uptime'), text: formatUptime(node.uptime, t) },
+        { id: 'connections', label: t('nodes.field.connections'), text: formatCount(node.connections) },
+        { id: 'live_connections', label: t('nodes.field.live_connections'), text: formatCount(node.live_connections) },
+        { id: 'memory', label: t('nodes.field.memory'), text: formatMemory(node) },
+        { id: 'load1', label: t('nodes.field.load1'), text: node.load1 === undefined ? '—' : String(node.load1) },
+        { id: 'load5', label: t('nodes.field.load5'), text: node.load5 === undefined ? '—' : String(node.load5) },
+        { id: 'load15', label: t('nodes.field.load15'), text: node.load15 === undefined ? '—' : String(node.load15) },
+        { id: 'max_fds', label: t('nodes.field.max_fds'), text: formatCount(node.max_fds) },
+        { id: 'otp_release', label: t('nodes.field.otp_release'), text: node.otp_release ?? '—' },
+        { id: 'log_path', label: t('nodes.field.log_path'), text: node.log_path ?? '—', mono: true },
+        { id: 'sys_path', label: t('nodes.field.sys_path'), text: node.sys_path ?? '—', mono: true },
       ]
     : []
 
@@ -120,14 +121,7 @@ export function NodeDetail() {
             <h2 className="card-title" id="node-info">
               {t('nodes.info')}
             </h2>
-            <dl className="desc-list desc-list-2 node-info">
-              {fields.map((field) => (
-                <div key={field.id} style={{ display: 'contents' }} data-field={field.id}>
-                  <dt>{t(field.label)}</dt>
-                  <dd className={field.mono ? 'mono' : undefined}>{field.text}</dd>
-                </div>
-              ))}
-            </dl>
+            <FieldGrid className="desc-list-2 node-info" fields={fields} />
           </section>
 
           {load.countersError ? (
