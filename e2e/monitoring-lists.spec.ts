@@ -1,12 +1,17 @@
 // Subscriptions, topics, nodes and metrics with a real MQTT client behind them. The e2e server is
 // shared with the other specs, so every check looks for this spec's own names, never for a count.
-import { test, expect } from '@playwright/test'
-import type { MqttClient } from 'mqtt'
+import { test, expect, type Locator } from '@playwright/test'
+import mqtt, { type MqttClient } from 'mqtt'
+import { E2E_MQTT_PORT, E2E_WS_PORT } from './support/env.ts'
 import { login } from './support/login.ts'
 import { connectClient } from './support/mqtt.ts'
 
 let client: MqttClient | undefined
-test.afterEach(() => client?.end(true))
+let wsClient: MqttClient | undefined
+test.afterEach(() => {
+  client?.end(true)
+  wsClient?.end(true)
+})
 
 function subscribe(c: MqttClient, topics: Record<string, { qos: 0 | 1 | 2; nl?: boolean; rap?: boolean; rh?: number }>): Promise<void> {
   return new Promise((resolve, reject) => c.subscribe(topics, (error) => (error ? reject(error) : resolve())))
@@ -57,7 +62,21 @@ test('the topics list shows the subscribed topic and filters by it', async ({ pa
   await expect(rows.first().getByRole('gridcell').nth(1)).not.toHaveText('—')
 })
 
+/** The number before ' / ' in a listener's connections cell ('3 / unlimited'). */
+async function currentConnections(cell: Locator): Promise<number> {
+  const text = (await cell.textContent()) ?? ''
+  expect(text).toMatch(/^[\d,]+ \/ unlimited$/)
+  return Number(text.split(' / ')[0].replace(/,/g, ''))
+}
+
 test('the nodes list shows the node and opens its detail', async ({ page }) => {
+  // One client on each listener, so both show a connection of this test's own.
+  client = await connectClient('e2e-monlist-node-tcp', 5)
+  wsClient = mqtt.connect(`ws://127.0.0.1:${E2E_WS_PORT}/mqtt`, { clientId: 'e2e-monlist-node-ws', reconnectPeriod: 0 })
+  await new Promise<void>((resolve, reject) => {
+    wsClient!.once('connect', () => resolve())
+    wsClient!.once('error', reject)
+  })
   await login(page, '/dashboard/nodes')
   const nodeRow = page.getByRole('row').filter({ hasText: 'Running' })
   await expect(nodeRow).toHaveCount(1)
@@ -73,6 +92,15 @@ test('the nodes list shows the node and opens its detail', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Statistics' })).toBeVisible()
   await expect(page.locator('.node-stats [data-metric="connections.count"]')).toBeVisible()
   await expect(page.locator('[data-metric="messages.received"]')).toBeVisible()
+
+  await expect(page.getByRole('heading', { name: 'Listeners' })).toBeVisible()
+  for (const [id, port] of [['tcp:default', E2E_MQTT_PORT], ['ws:default', E2E_WS_PORT]] as const) {
+    const row = page.locator(`tr[data-listener="${id}"]`)
+    await expect(row.getByRole('rowheader')).toHaveText(id)
+    await expect(row).toContainText(`:${port}`)
+    await expect(row).toContainText('Running')
+    expect(await currentConnections(row.locator('[data-col="connections"]'))).toBeGreaterThanOrEqual(1)
+  }
 })
 
 test('the metrics page shows messages.received rising after a publish, and the search filters by name', async ({ page }) => {

@@ -9,6 +9,7 @@ import { delayedApi } from './delayed.ts'
 import { flappingApi } from './flapping.ts'
 import { metricsApi } from './metrics.ts'
 import { licenseApi } from './license.ts'
+import { listenersApi } from './listeners.ts'
 import { monitorApi } from './monitor.ts'
 import { mqttConfigApi } from './mqttConfig.ts'
 import { nodesApi } from './nodes.ts'
@@ -41,6 +42,7 @@ export function createApi(http: Http) {
     mqttConfig: mqttConfigApi(http),
     monitor: monitorApi(http),
     nodes: nodesApi(http),
+    listeners: listenersApi(http),
     license: licenseApi(http),
     metrics: metricsApi(http),
     topicRewrite: topicRewriteApi(http),

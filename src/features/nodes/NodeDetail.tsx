@@ -1,14 +1,17 @@
-// One node (GET /nodes/{node}): every field EMQX reports, then the node's own gauges (GET /stats)
-// and counters (GET /metrics), both with aggregate=false and picked by node name.
+// One node (GET /nodes/{node}): every field EMQX reports, its listeners (GET /listeners, this node's
+// entry), then the node's own gauges (GET /stats) and counters (GET /metrics), both with
+// aggregate=false and picked by node name.
 import { Link, useParams } from '@tanstack/react-router'
 import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../api/http.ts'
+import type { Listener } from '../../api/listeners.ts'
 import type { Counters } from '../../api/metrics.ts'
 import type { NodeInfo } from '../../api/nodes.ts'
 import { useApi } from '../../app/useApi.ts'
 import { FieldGrid, type GridField } from '../../ui/FieldGrid.tsx'
 import { CounterGroups } from './CounterGroups.tsx'
+import { NodeListeners } from './NodeListeners.tsx'
 import { formatCount, formatMemory, formatUptime } from './nodeFields.ts'
 import { NodeStatus } from './NodeStatus.tsx'
 import { errorText } from '../../ui/errorText.ts'
@@ -18,7 +21,15 @@ type Load =
   | { kind: 'loading' }
   | { kind: 'notFound' }
   | { kind: 'failed'; message: string }
-  | { kind: 'ready'; node: NodeInfo; stats: Counters | null; metrics: Counters | null; countersError: string | null }
+  | {
+      kind: 'ready'
+      node: NodeInfo
+      stats: Counters | null
+      metrics: Counters | null
+      countersError: string | null
+      listeners: Listener[] | null
+      listenersError: string | null
+    }
 
 export function NodeDetail() {
   const { t } = useTranslation()
@@ -42,7 +53,11 @@ export function NodeDetail() {
         setLoad(notFound ? { kind: 'notFound' } : { kind: 'failed', message: errorText(error) })
         return
       }
-      const [stats, metrics] = await Promise.allSettled([api.metrics.statsPerNode(signal), api.metrics.metricsPerNode(signal)])
+      const [stats, metrics, listeners] = await Promise.allSettled([
+        api.metrics.statsPerNode(signal),
+        api.metrics.metricsPerNode(signal),
+        api.listeners.list(signal),
+      ])
       if (signal.aborted) return
       const pick = (result: typeof stats) =>
         result.status === 'fulfilled' ? (result.value.find((entry) => entry.node === nodeName)?.values ?? null) : null
@@ -53,6 +68,8 @@ export function NodeDetail() {
         stats: pick(stats),
         metrics: pick(metrics),
         countersError: failed && failed.status === 'rejected' ? errorText(failed.reason) : null,
+        listeners: listeners.status === 'fulfilled' ? listeners.value : null,
+        listenersError: listeners.status === 'rejected' ? errorText(listeners.reason) : null,
       })
     })()
     return () => controller.abort()
@@ -123,6 +140,8 @@ export function NodeDetail() {
             </h2>
             <FieldGrid className="desc-list-2 node-info" fields={fields} />
           </section>
+
+          <NodeListeners node={load.node.node} listeners={load.listeners} error={load.listenersError} onRetry={refresh} />
 
           {load.countersError ? (
             <p className="muted" role="alert">
