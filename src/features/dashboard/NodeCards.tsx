@@ -11,7 +11,7 @@ function load(value: number | string | undefined): string {
   return n === undefined ? (typeof value === 'string' ? value : '—') : n.toFixed(2)
 }
 
-function NodeCard({ node }: { node: NodeInfo }) {
+function NodeCard({ node, selected }: { node: NodeInfo; selected: boolean }) {
   const { t, i18n } = useTranslation()
   const running = node.node_status === 'running'
   const used = numeric(node.memory_used)
@@ -20,13 +20,16 @@ function NodeCard({ node }: { node: NodeInfo }) {
   const role = node.role === 'core' || node.role === 'replicant' ? t(`overview.node.roles.${node.role}`) : (node.role ?? '—')
 
   return (
-    <article className="card overview-node" data-node={node.node}>
+    <article className={selected ? 'card overview-node is-selected' : 'card overview-node'} data-node={node.node} aria-current={selected ? 'true' : undefined}>
       <header className="overview-node-head">
         <Link to="/dashboard/nodes/$nodeName" params={{ nodeName: node.node }} className="overview-node-name mono">
           {node.node}
         </Link>
-        <span className={running ? 'tag tag-success' : 'tag tag-danger'}>
-          {running ? t('overview.node.running') : node.node_status === 'stopped' ? t('overview.node.stopped') : node.node_status}
+        <span className="overview-node-tags">
+          {selected ? <span className="tag overview-node-shown">{t('overview.scope.shown')}</span> : null}
+          <span className={running ? 'tag tag-success' : 'tag tag-danger'}>
+            {running ? t('overview.node.running') : node.node_status === 'stopped' ? t('overview.node.stopped') : node.node_status}
+          </span>
         </span>
       </header>
       <dl className="overview-node-fields">
@@ -65,7 +68,14 @@ function NodeCard({ node }: { node: NodeInfo }) {
   )
 }
 
-export function NodeCards({ nodes, error }: { nodes: readonly NodeInfo[] | null; error: string | null }) {
+interface NodeCardsProps {
+  nodes: readonly NodeInfo[] | null
+  error: string | null
+  /** The node whose counts and charts the overview shows, highlighted. */
+  selected: string | undefined
+}
+
+export function NodeCards({ nodes, error, selected }: NodeCardsProps) {
   const { t } = useTranslation()
   return (
     <section className="overview-nodes-section" aria-label={t('overview.nodesTitle')}>
@@ -73,7 +83,7 @@ export function NodeCards({ nodes, error }: { nodes: readonly NodeInfo[] | null;
       {error ? <div className="form-error">{error}</div> : null}
       <div className="overview-nodes">
         {(nodes ?? []).map((node) => (
-          <NodeCard key={node.node} node={node} />
+          <NodeCard key={node.node} node={node} selected={node.node === selected} />
         ))}
       </div>
     </section>

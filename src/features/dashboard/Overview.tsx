@@ -1,6 +1,7 @@
 // The cluster overview: current counts and rates, charts of the sampled history over a chosen range,
-// one card per node, and the license on enterprise. Everything refreshes every 10 s, EMQX's sample
-// interval.
+// one card per node, and the license on enterprise. Counts, rates and charts are of the whole cluster
+// or of one node chosen in the URL (`node`, EMQX's /monitor_current/nodes/{node} and
+// /monitor/nodes/{node}). Everything refreshes every 10 s, EMQX's sample interval.
 import { useNavigate, useSearch } from '@tanstack/react-router'
 import { useCallback, useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -9,6 +10,7 @@ import { editionCode } from '../../state/session.ts'
 import { LicenseCard } from './LicenseCard.tsx'
 import { MonitorCharts, RANGES, RangeSelector, rangeSeconds, type RangeId } from './MonitorCharts.tsx'
 import { NodeCards } from './NodeCards.tsx'
+import { NodeScope, parseNode } from './NodeScope.tsx'
 import { StatCards } from './StatCards.tsx'
 import { usePolling } from './usePolling.ts'
 import './dashboard.css'
@@ -32,20 +34,30 @@ export function Overview() {
   const navigate = useNavigate()
   const search: Record<string, unknown> = useSearch({ strict: false })
   const range = parseRange(search.range)
+  const node = parseNode(search.node)
   const latest = rangeSeconds(range)
 
-  const current = usePolling((signal) => api.monitor.current(undefined, signal), [api], REFRESH_MS)
-  const recent = usePolling((signal) => api.monitor.samples({ latest: RECENT_SECONDS }, signal), [api], REFRESH_MS)
-  const history = usePolling((signal) => api.monitor.samples({ latest }, signal), [api, latest], REFRESH_MS)
+  const current = usePolling((signal) => api.monitor.current(node, signal), [api, node], REFRESH_MS)
+  const recent = usePolling((signal) => api.monitor.samples({ node, latest: RECENT_SECONDS }, signal), [api, node], REFRESH_MS)
+  const history = usePolling((signal) => api.monitor.samples({ node, latest }, signal), [api, node, latest], REFRESH_MS)
   const nodes = usePolling((signal) => api.nodes.list(signal), [api], REFRESH_MS)
   const enterprise = editionCode() === 1
   const recentWindow = useWindow(recent.updatedAt, RECENT_SECONDS)
   const historyWindow = useWindow(history.updatedAt, latest)
 
-  const setRange = useCallback(
-    (next: RangeId) => void navigate({ to: '/dashboard/overview', search: next === '1h' ? {} : { range: next }, replace: true }),
+  // Defaults (1h, all nodes) stay out of the URL.
+  const go = useCallback(
+    (next: { range: RangeId; node: string | undefined }) =>
+      void navigate({
+        to: '/dashboard/overview',
+        search: { ...(next.range === '1h' ? {} : { range: next.range }), ...(next.node === undefined ? {} : { node: next.node }) },
+        replace: true,
+      }),
     [navigate],
   )
+  const setRange = useCallback((next: RangeId) => go({ range: next, node }), [go, node])
+  const setNode = useCallback((next: string | undefined) => go({ range, node: next }), [go, range])
+  const nodeNames = useMemo(() => (nodes.data ?? []).map((n) => n.node), [nodes.data])
   const refreshAll = () => {
     current.refresh()
     recent.refresh()
@@ -60,6 +72,7 @@ export function Overview() {
       <div className="page-header">
         <h1>{t('nav.overview')}</h1>
         <div>
+          <NodeScope nodes={nodeNames} value={node} onChange={setNode} />
           {updatedAt ? (
             <span className="muted overview-updated">
               {t('overview.updatedAt', { time: new Date(updatedAt).toLocaleTimeString(i18n.language, { hourCycle: 'h23' }) })}
@@ -80,7 +93,7 @@ export function Overview() {
       </div>
       <MonitorCharts samples={history.data ?? EMPTY} error={history.error} window={historyWindow} />
 
-      <NodeCards nodes={nodes.data} error={nodes.error} />
+      <NodeCards nodes={nodes.data} error={nodes.error} selected={node} />
       {enterprise ? <LicenseCard /> : null}
     </div>
   )
