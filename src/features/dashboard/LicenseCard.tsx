@@ -1,36 +1,32 @@
-// The enterprise license (GET /license): shown only when the login said enterprise.
+// The enterprise license (GET /license) with its usage (the cluster's GET /monitor_current): shown
+// only when the login said enterprise.
 import { useTranslation } from 'react-i18next'
 import { useApi } from '../../app/useApi.ts'
+import { licenseView } from './licenseView.ts'
 import { usePolling } from './usePolling.ts'
+
+const REFRESH_MS = 60_000
 
 export function LicenseCard() {
   const { t, i18n } = useTranslation()
   const api = useApi()
-  const license = usePolling((signal) => api.license.get(signal), [api], 60_000)
-  const data = license.data
-  const max = data?.max_sessions ?? data?.max_connections
-  const rows: [string, string | undefined][] = data
-    ? [
-        [t('overview.license.customer'), data.customer],
-        [t('overview.license.type'), data.type],
-        [t(data.max_sessions !== undefined ? 'overview.license.maxSessions' : 'overview.license.maxConnections'), max?.toLocaleString(i18n.language)],
-        [t('overview.license.startAt'), data.start_at],
-        [t('overview.license.expiryAt'), data.expiry_at],
-      ]
-    : []
+  const license = usePolling((signal) => api.license.get(signal), [api], REFRESH_MS)
+  const current = usePolling((signal) => api.monitor.current(undefined, signal), [api], REFRESH_MS)
+  const view = license.data ? licenseView(license.data, current.data, t, i18n.language) : null
   return (
     <section className="card overview-license" aria-label={t('overview.license.title')}>
       <h2 className="card-title">
         {t('overview.license.title')}{' '}
-        {data?.expiry ? <span className="tag tag-danger">{t('overview.license.expired')}</span> : null}
+        {view?.trial ? <span className="tag tag-warning">{t('overview.license.trial')}</span> : null}{' '}
+        {view?.expired ? <span className="tag tag-danger">{t('overview.license.expired')}</span> : null}
       </h2>
       {license.error ? <div className="form-error">{license.error}</div> : null}
-      {data ? (
+      {view ? (
         <dl className="overview-node-fields">
-          {rows.map(([label, value]) => (
-            <div key={label} className="overview-license-row">
-              <dt>{label}</dt>
-              <dd>{value ?? '—'}</dd>
+          {view.rows.map((row) => (
+            <div key={row.id} className="overview-license-row" data-field={row.id}>
+              <dt>{row.label}</dt>
+              <dd>{row.value}</dd>
             </div>
           ))}
         </dl>
