@@ -62,10 +62,10 @@ test('the topics list shows the subscribed topic and filters by it', async ({ pa
   await expect(rows.first().getByRole('gridcell').nth(1)).not.toHaveText('—')
 })
 
-/** The number before ' / ' in a listener's connections cell ('3 / unlimited'). */
+/** The number before ' / ' in a listener's connections cell ('3 / Unlimited'). */
 async function currentConnections(cell: Locator): Promise<number> {
   const text = (await cell.textContent()) ?? ''
-  expect(text).toMatch(/^[\d,]+ \/ unlimited$/)
+  expect(text).toMatch(/^[\d,]+ \/ Unlimited$/)
   return Number(text.split(' / ')[0].replace(/,/g, ''))
 }
 

@@ -48,8 +48,8 @@ export function NodeListeners({ node, listeners, error, onRetry }: { node: strin
               const current = status?.current_connections
               return (
                 <tr key={listener.id} data-listener={listener.id}>
-                  <th scope="row" className="mono">
-                    {listener.id}
+                  <th scope="row">
+                    <span className="mono">{listener.id}</span>
                   </th>
                   <td>{listener.type.toUpperCase()}</td>
                   <td className="mono">{listener.bind ?? '—'}</td>
