@@ -103,6 +103,18 @@ test('the nodes list shows the node and opens its detail', async ({ page }) => {
   }
 })
 
+test('a node or client that does not exist says so on its detail page, with the way back to its list', async ({ page }) => {
+  await login(page, '/dashboard/nodes/e2e-no-such-node@127.0.0.1')
+  await expect(page.getByRole('alert')).toContainText('The node does not exist')
+  await page.getByRole('link', { name: 'Back to the node list' }).click()
+  await expect(page).toHaveURL(/\/dashboard\/nodes$/)
+
+  await page.goto('/clients/detail/e2e-monlist-no-such-client')
+  await expect(page.getByRole('alert')).toContainText('The client does not exist')
+  await page.getByRole('link', { name: 'Back to the client list' }).click()
+  await expect(page).toHaveURL(/\/clients\/list/)
+})
+
 test('the metrics page shows messages.received rising after a publish, and the search filters by name', async ({ page }) => {
   await login(page, '/dashboard/metrics')
   const received = page.locator('tr[data-metric="messages.received"] td')

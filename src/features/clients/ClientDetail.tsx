@@ -12,6 +12,7 @@ import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useCommandDefaults } from '../../state/commandContext.ts'
 import { useApi } from '../../app/useApi.ts'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
+import { DetailLoadState } from '../../ui/DetailLoadState.tsx'
 import { FieldGrid } from '../../ui/FieldGrid.tsx'
 import { detailGroups, showTraffic, trafficRows, type Translate } from './clientFields.ts'
 import { errorText } from '../../ui/errorText.ts'
@@ -131,22 +132,14 @@ export function ClientDetail() {
         </div>
       </div>
 
-      {load.kind === 'loading' ? <p className="muted">{t('table.loading')}</p> : null}
-      {load.kind === 'notFound' ? (
-        <div className="card client-detail-error" role="alert">
-          <strong>{t('clients.notExist')}</strong>
-          <Link to="/clients/list">{t('clients.backToList')}</Link>
-        </div>
-      ) : null}
-      {load.kind === 'failed' ? (
-        <div className="card client-detail-error" role="alert">
-          <strong>{t('clients.detailError')}</strong>
-          <span className="muted">{load.message}</span>
-          <button type="button" className="btn btn-sm" onClick={refresh}>
-            {t('table.retry')}
-          </button>
-        </div>
-      ) : null}
+      <DetailLoadState
+        load={load}
+        className="client-detail-error"
+        notFound={t('clients.notExist')}
+        back={<Link to="/clients/list">{t('clients.backToList')}</Link>}
+        failed={t('clients.detailError')}
+        onRetry={refresh}
+      />
 
       {client && load.kind === 'ready' ? (
         <>

@@ -9,6 +9,7 @@ import type { Listener } from '../../api/listeners.ts'
 import type { Counters } from '../../api/metrics.ts'
 import type { NodeInfo } from '../../api/nodes.ts'
 import { useApi } from '../../app/useApi.ts'
+import { DetailLoadState } from '../../ui/DetailLoadState.tsx'
 import { FieldGrid, type GridField } from '../../ui/FieldGrid.tsx'
 import { CounterGroups } from './CounterGroups.tsx'
 import { NodeListeners } from './NodeListeners.tsx'
@@ -115,22 +116,14 @@ export function NodeDetail() {
         </div>
       </div>
 
-      {load.kind === 'loading' ? <p className="muted">{t('table.loading')}</p> : null}
-      {load.kind === 'notFound' ? (
-        <div className="card node-detail-error" role="alert">
-          <strong>{t('nodes.notExist')}</strong>
-          <Link to="/dashboard/nodes">{t('nodes.backToList')}</Link>
-        </div>
-      ) : null}
-      {load.kind === 'failed' ? (
-        <div className="card node-detail-error" role="alert">
-          <strong>{t('nodes.detailError')}</strong>
-          <span className="muted">{load.message}</span>
-          <button type="button" className="btn btn-sm" onClick={refresh}>
-            {t('table.retry')}
-          </button>
-        </div>
-      ) : null}
+      <DetailLoadState
+        load={load}
+        className="node-detail-error"
+        notFound={t('nodes.notExist')}
+        back={<Link to="/dashboard/nodes">{t('nodes.backToList')}</Link>}
+        failed={t('nodes.detailError')}
+        onRetry={refresh}
+      />
 
       {load.kind === 'ready' ? (
         <>
