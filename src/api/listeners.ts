@@ -29,9 +29,13 @@ export type Listener = v.InferOutput<typeof listenerSchema>
 
 export const listenerListSchema = v.array(listenerSchema)
 
-/** The listener's status on one node; the cluster-wide status where EMQX gives no entry for it. */
+/**
+ * The listener's status on one node; the cluster-wide status where EMQX gives no per-node figures.
+ * A node missing from node_status gets nothing: the cluster's sum would pass for its own.
+ */
 export function statusOnNode(listener: Listener, node: string): ListenerStatus | undefined {
-  return listener.node_status?.find((entry) => entry.node === node)?.status ?? listener.status
+  if (!listener.node_status) return listener.status
+  return listener.node_status.find((entry) => entry.node === node)?.status
 }
 
 export function listenersApi(http: Http) {
