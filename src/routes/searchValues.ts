@@ -30,3 +30,8 @@ export function searchPaging(raw: Record<string, unknown>, defaultLimit: number)
   if (limit && limit !== defaultLimit) out.limit = limit
   return out
 }
+
+/** As searchPaging, and `limit=all` (the whole list, read by the list-all helper) kept as 'all' without a page. */
+export function searchPagingOrAll(raw: Record<string, unknown>, defaultLimit: number): { page?: number; limit?: number | 'all' } {
+  return raw.limit === 'all' ? { limit: 'all' } : searchPaging(raw, defaultLimit)
+}

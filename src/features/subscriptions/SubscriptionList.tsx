@@ -1,17 +1,17 @@
 // The cluster's subscriptions (GET /subscriptions): EMQX's filters kept in the URL, one server page
-// at a time, and unsubscribe per row through the client.unsubscribe command.
+// at a time or every page at once (`limit=all`, SPEC 7's list-all helper) in the one virtualized
+// table, and unsubscribe per row through the client.unsubscribe command.
 import { Link, useNavigate } from '@tanstack/react-router'
-import { useAtomValue } from 'jotai'
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { unsubscribeClient } from '../../../commands/clients.ts'
-import type { Subscription, SubscriptionListParams, SubscriptionPage } from '../../api/subscriptions.ts'
+import type { Subscription } from '../../api/subscriptions.ts'
 import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
-import { commandRunsAtom } from '../../state/commandRuns.ts'
-import { DataTable, dataTableColumns, PAGE_SIZES } from '../../ui/DataTable.tsx'
-import { searchInt, searchPaging, searchText, useParsedSearch } from '../../routes/searchValues.ts'
-import { errorText } from '../../ui/errorText.ts'
+import { listPaging, useServerList, type ListLimit } from '../../app/useServerList.ts'
+import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
+import { ListProgressNote } from '../../ui/ListProgressNote.tsx'
+import { searchInt, searchPagingOrAll, searchText, useParsedSearch } from '../../routes/searchValues.ts'
 import './subscriptions.css'
 
 const DEFAULT_LIMIT = 20
@@ -25,7 +25,7 @@ interface ListSearch {
   share_group?: string
   node?: string
   page?: number
-  limit?: number
+  limit?: ListLimit
 }
 
 /** Reads the search params leniently: a hand-edited URL shows the list, not an error. */
@@ -37,7 +37,7 @@ function parseSearch(raw: Record<string, unknown>): ListSearch {
   }
   const qos = searchInt(raw.qos, 0)
   if (qos === 0 || qos === 1 || qos === 2) out.qos = qos
-  Object.assign(out, searchPaging(raw, DEFAULT_LIMIT))
+  Object.assign(out, searchPagingOrAll(raw, DEFAULT_LIMIT))
   return out
 }
 
@@ -61,12 +61,6 @@ function toDraft(search: ListSearch): Draft {
   }
 }
 
-interface LoadState {
-  page: SubscriptionPage | null
-  loading: boolean
-  error: string | null
-}
-
 /** EMQX sends the MQTT 5 flags as 0/1 or booleans; absent for MQTT 3 clients. */
 function flag(value: number | boolean | undefined, t: (key: string) => string): string {
   if (value === undefined) return '—'
@@ -83,33 +77,19 @@ export function SubscriptionList() {
   const run = useRunCommand()
   const navigate = useNavigate()
   const search = useParsedSearch(parseSearch)
-  const page = search.page ?? 1
-  const limit = search.limit ?? DEFAULT_LIMIT
 
   const [draft, setDraft] = useState<Draft>(() => toDraft(search))
   useEffect(() => setDraft(toDraft(search)), [search])
 
-  const [state, setState] = useState<LoadState>({ page: null, loading: true, error: null })
-  const [tick, setTick] = useState(0)
-  const commandRuns = useAtomValue(commandRunsAtom)
+  const { page: _page, limit: _limit, ...filters } = search
+  const list = useServerList(
+    (page, limit, signal) => api.subscriptions.list({ ...filters, page, limit }, signal),
+    search,
+    DEFAULT_LIMIT,
+    [api, search],
+  )
   const [busy, setBusy] = useState<ReadonlySet<string>>(() => new Set())
-  const refresh = useCallback(() => setTick((n) => n + 1), [])
   const filterRef = useRef<HTMLInputElement>(null)
-
-  useEffect(() => {
-    const controller = new AbortController()
-    const { page: _page, limit: _limit, ...filters } = search
-    const params: SubscriptionListParams = { ...filters, page, limit }
-    setState((previous) => ({ ...previous, loading: true }))
-    api.subscriptions.list(params, controller.signal).then(
-      (result) => setState({ page: result, loading: false, error: null }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return
-        setState((previous) => ({ ...previous, loading: false, error: errorText(error) }))
-      },
-    )
-    return () => controller.abort()
-  }, [api, search, page, limit, tick, commandRuns])
 
   const go = useCallback(
     (next: ListSearch) => {
@@ -208,15 +188,14 @@ export function SubscriptionList() {
     onChange: (event: { target: { value: string } }) => setDraft((current) => ({ ...current, [name]: event.target.value })),
   })
 
-  const meta = state.page?.meta
-  const data = state.page?.data ?? EMPTY
+  const data = list.data?.data ?? EMPTY
 
   return (
     <div className="page subscriptions-page">
       <div className="page-header">
         <h1>{t('subscriptions.title')}</h1>
         <div>
-          <button type="button" className="btn" onClick={refresh} disabled={state.loading}>
+          <button type="button" className="btn" onClick={list.refresh} disabled={list.loading}>
             {t('subscriptions.refresh')}
           </button>
         </div>
@@ -271,18 +250,11 @@ export function SubscriptionList() {
         }}
         filterRef={filterRef}
         pageKeys
-        loading={state.loading}
-        error={state.error}
-        onRetry={refresh}
-        paging={{
-          page,
-          pageSize: limit,
-          count: meta?.count,
-          hasNext: meta?.hasnext ?? false,
-          pageSizes: PAGE_SIZES,
-          onPageChange: (next) => go({ ...search, page: next }),
-          onPageSizeChange: (size) => go({ ...search, page: undefined, limit: size }),
-        }}
+        loading={list.loading}
+        error={list.error}
+        onRetry={list.refresh}
+        caption={<ListProgressNote progress={list.progress} />}
+        paging={listPaging(list, (next) => go({ ...search, ...next }), { showAll: true })}
       />
     </div>
   )
