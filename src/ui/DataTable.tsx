@@ -4,6 +4,7 @@
 import {
   columnSizingFeature,
   columnVisibilityFeature,
+  constructCell,
   createColumnHelper,
   FlexRender,
   metaHelper,
@@ -11,6 +12,7 @@ import {
   tableFeatures,
   useTable,
   type CellData,
+  type Column,
   type ColumnDef,
   type ColumnVisibilityState,
   type OnChangeFn,
@@ -84,6 +86,10 @@ export interface ServerPaging {
   /** The caller usually goes back to page 1 as well. */
   onPageSizeChange(pageSize: number): void
   pageSizes?: readonly number[]
+  /** Offers "All" among the page sizes: the whole list in one table, read by the list-all helper. */
+  onShowAll?(): void
+  /** The whole list is shown: no pages to step through. */
+  all?: boolean
 }
 
 export interface DataTableProps<T extends RowData> {
@@ -214,6 +220,21 @@ function useColumnVisibility<T extends RowData>(id: string, columns: readonly Da
   return { visibility, onChange, reset }
 }
 
+/** Whether content `width` px wide overflows the element sideways (kept up to date as it resizes). */
+function useWiderThan(ref: RefObject<HTMLElement | null>, width: number): boolean {
+  const [wide, setWide] = useState(false)
+  useLayoutEffect(() => {
+    const element = ref.current
+    if (!element) return
+    const check = () => setWide(width > element.clientWidth)
+    check()
+    const observer = new ResizeObserver(check)
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [ref, width])
+  return wide
+}
+
 function isInteractive(target: EventTarget | null, boundary: Element): boolean {
   if (!(target instanceof Element)) return false
   const hit = target.closest('a, button, input, select, textarea, label, [data-row-action]')
@@ -292,6 +313,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   const minWidth = visibleColumns.reduce((sum, column) => sum + column.getSize(), 0)
 
   const scrollRef = useRef<HTMLDivElement>(null)
+  const wide = useWiderThan(scrollRef, minWidth)
   // Stable callbacks: a new getItemKey makes the virtualizer re-measure every row on each render.
   const getScrollElement = useCallback(() => scrollRef.current, [])
   const estimateSize = useCallback(() => rowHeight, [rowHeight])
@@ -451,6 +473,12 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
 
   const selectedCount = selectable ? Object.keys(rowSelection).length : 0
   const items = virtualizer.getVirtualItems()
+  // Rows are keyed by index modulo the window's length, a key each row of the window has to itself:
+  // a row that scrolls out is reused for the one that scrolls in (React updates its text), so
+  // scrolling, even a jump, creates no elements. Creating and dropping rows each frame made
+  // Chromium's style recalculation slower with every frame until the next garbage collection
+  // (npm run bench -- subscriptions).
+  const rowSlots = Math.max(1, items.length)
   const activeRowId = activeIndex >= 0 && rows[activeIndex] ? `${domId}-row-${activeIndex}` : undefined
   const showBody = rows.length > 0
 
@@ -497,7 +525,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
 
       <div
         ref={scrollRef}
-        className={`dt-scroll${loading ? ' is-loading' : ''}`}
+        className={`dt-scroll${loading ? ' is-loading' : ''}${wide ? ' is-wide' : ''}`}
         style={{ maxHeight }}
         role="grid"
         aria-label={label}
@@ -534,7 +562,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
                 if (!row) return null
                 return (
                   <BodyRow
-                    key={row.id}
+                    key={item.index % rowSlots}
                     row={row}
                     index={item.index}
                     domId={`${domId}-row-${item.index}`}
@@ -586,7 +614,7 @@ interface BodyRowProps<T extends RowData> {
   height: number
   gridTemplateColumns: string
   /** The visible columns; a new array means cells must render again. */
-  columns: readonly unknown[]
+  columns: readonly Column<DataTableFeatures, T, unknown>[]
   active: boolean
   selected: boolean | undefined
   openable: boolean
@@ -606,11 +634,14 @@ const BodyRow = memo(function BodyRow<T extends RowData>(props: BodyRowProps<T>)
       style={{ gridTemplateColumns: props.gridTemplateColumns, height: props.height, transform: `translateY(${props.offset}px)` }}
       onClick={(event) => props.onClick(event, row, index)}
     >
-      {row.getVisibleCells().map((cell) => {
+      {props.columns.map((column) => {
+        // A cell made for this render rather than row.getVisibleCells(): the table caches those on
+        // the row for good, ~2 KB a row once 100,000 rows have been scrolled past.
+        const cell = constructCell(column, row, row.table)
         const value = cell.getValue()
         return (
           <div
-            key={cell.id}
+            key={column.id}
             role="gridcell"
             className={cellClass(cell.column.columnDef.meta)}
             title={typeof value === 'string' || typeof value === 'number' ? String(value) : undefined}
@@ -655,11 +686,11 @@ function Checkbox(props: { label: string; checked: boolean; indeterminate?: bool
 /** Server-side pager: EMQX's `page`/`limit` with `meta.count` (when known) and `meta.hasnext`. */
 export function Pager({ paging, rowsOnPage }: { paging: ServerPaging; rowsOnPage: number }) {
   const { t } = useTranslation()
-  const { page, pageSize, count, hasNext, onPageChange, onPageSizeChange } = paging
+  const { page, pageSize, count, hasNext, onPageChange, onPageSizeChange, onShowAll, all = false } = paging
   const sizes = paging.pageSizes ?? PAGE_SIZES
   const pages = count !== undefined ? Math.max(1, Math.ceil(count / pageSize)) : undefined
-  const first = rowsOnPage > 0 ? (page - 1) * pageSize + 1 : 0
-  const last = (page - 1) * pageSize + rowsOnPage
+  const first = rowsOnPage > 0 ? (all ? 1 : (page - 1) * pageSize + 1) : 0
+  const last = all ? rowsOnPage : (page - 1) * pageSize + rowsOnPage
   return (
     <nav className="dt-pager" aria-label={t('table.pagination')}>
       <span className="muted">
@@ -670,37 +701,44 @@ export function Pager({ paging, rowsOnPage }: { paging: ServerPaging; rowsOnPage
         <select
           className="select dt-size"
           aria-label={t('table.pageSize')}
-          value={pageSize}
-          onChange={(event) => onPageSizeChange(Number(event.target.value))}
+          value={all ? ALL : pageSize}
+          onChange={(event) => (event.target.value === ALL ? onShowAll?.() : onPageSizeChange(Number(event.target.value)))}
         >
           {sizes.map((size) => (
             <option key={size} value={size}>
               {t('table.perPage', { size })}
             </option>
           ))}
+          {onShowAll ? <option value={ALL}>{t('table.all')}</option> : null}
         </select>
-        <button
-          type="button"
-          className="btn btn-ghost btn-sm"
-          disabled={page <= 1}
-          onClick={() => onPageChange(page - 1)}
-          aria-label={t('table.prev')}
-        >
-          ‹
-        </button>
-        <span className="dt-page" aria-live="polite">
-          {pages !== undefined ? t('table.pageOf', { page, pages }) : t('table.page', { page })}
-        </span>
-        <button
-          type="button"
-          className="btn btn-ghost btn-sm"
-          disabled={!hasNext}
-          onClick={() => onPageChange(page + 1)}
-          aria-label={t('table.next')}
-        >
-          ›
-        </button>
+        {all ? null : (
+          <>
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm"
+              disabled={page <= 1}
+              onClick={() => onPageChange(page - 1)}
+              aria-label={t('table.prev')}
+            >
+              ‹
+            </button>
+            <span className="dt-page" aria-live="polite">
+              {pages !== undefined ? t('table.pageOf', { page, pages }) : t('table.page', { page })}
+            </span>
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm"
+              disabled={!hasNext}
+              onClick={() => onPageChange(page + 1)}
+              aria-label={t('table.next')}
+            >
+              ›
+            </button>
+          </>
+        )}
       </span>
     </nav>
   )
 }
+
+const ALL = 'all'
