@@ -11,6 +11,7 @@ import { describeArgs, listCommands } from '../commands/registry.ts'
 import { rank, usageOf, recentOf, type RankItem } from '../src/app/palette/rank.ts'
 import en from '../locales/en.json' with { type: 'json' }
 import zh from '../locales/zh.json' with { type: 'json' }
+import { quantiles } from './quantiles.ts'
 
 const HISTORY = 10_000
 const REPEAT = 300
@@ -61,13 +62,6 @@ function filter(items: Entry[], query: string, recent: string[], usage: ReturnTy
     groups.set(item.group, list)
   }
   return groups
-}
-
-function quantiles(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
-  const ms = (n: number) => +n.toFixed(3)
-  return { 'p50 ms': ms(at(0.5)), 'p95 ms': ms(at(0.95)), 'max ms': ms(sorted[sorted.length - 1]) }
 }
 
 function nodeTable() {
