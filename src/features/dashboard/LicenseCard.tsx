@@ -2,16 +2,16 @@
 // only when the login said enterprise.
 import { useTranslation } from 'react-i18next'
 import { useApi } from '../../app/useApi.ts'
+import { useServerData } from '../../app/useServerData.ts'
 import { licenseView } from './licenseView.ts'
-import { usePolling } from './usePolling.ts'
 
 const REFRESH_MS = 60_000
 
 export function LicenseCard() {
   const { t, i18n } = useTranslation()
   const api = useApi()
-  const license = usePolling((signal) => api.license.get(signal), [api], REFRESH_MS)
-  const current = usePolling((signal) => api.monitor.current(undefined, signal), [api], REFRESH_MS)
+  const license = useServerData((signal) => api.license.get(signal), [api], { intervalMs: REFRESH_MS })
+  const current = useServerData((signal) => api.monitor.current(undefined, signal), [api], { intervalMs: REFRESH_MS })
   const view = license.data ? licenseView(license.data, current.data, t, i18n.language) : null
   return (
     <section className="card overview-license" aria-label={t('overview.license.title')}>

@@ -6,13 +6,13 @@ import { useNavigate, useSearch } from '@tanstack/react-router'
 import { useCallback, useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useApi } from '../../app/useApi.ts'
+import { useServerData } from '../../app/useServerData.ts'
 import { editionCode } from '../../state/session.ts'
 import { LicenseCard } from './LicenseCard.tsx'
 import { MonitorCharts, RANGES, RangeSelector, rangeSeconds, type RangeId } from './MonitorCharts.tsx'
 import { NodeCards } from './NodeCards.tsx'
 import { NodeScope, parseNode } from './NodeScope.tsx'
 import { StatCards } from './StatCards.tsx'
-import { usePolling } from './usePolling.ts'
 import './dashboard.css'
 
 const REFRESH_MS = 10_000
@@ -37,10 +37,11 @@ export function Overview() {
   const node = parseNode(search.node)
   const latest = rangeSeconds(range)
 
-  const current = usePolling((signal) => api.monitor.current(node, signal), [api, node], REFRESH_MS)
-  const recent = usePolling((signal) => api.monitor.samples({ node, latest: RECENT_SECONDS }, signal), [api, node], REFRESH_MS)
-  const history = usePolling((signal) => api.monitor.samples({ node, latest }, signal), [api, node, latest], REFRESH_MS)
-  const nodes = usePolling((signal) => api.nodes.list(signal), [api], REFRESH_MS)
+  const poll = { intervalMs: REFRESH_MS }
+  const current = useServerData((signal) => api.monitor.current(node, signal), [api, node], poll)
+  const recent = useServerData((signal) => api.monitor.samples({ node, latest: RECENT_SECONDS }, signal), [api, node], poll)
+  const history = useServerData((signal) => api.monitor.samples({ node, latest }, signal), [api, node, latest], poll)
+  const nodes = useServerData((signal) => api.nodes.list(signal), [api], poll)
   const enterprise = editionCode() === 1
   const recentWindow = useWindow(recent.updatedAt, RECENT_SECONDS)
   const historyWindow = useWindow(history.updatedAt, latest)
