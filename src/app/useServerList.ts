@@ -4,7 +4,7 @@ import { useState } from 'react'
 import { listAll, type ListPage } from '../api/listAll.ts'
 import type { ServerPaging } from '../ui/DataTable.tsx'
 import { PAGE_SIZES } from '../ui/DataTable.tsx'
-import { useServerData, type ServerData } from './useServerData.ts'
+import { useServerData, type ServerData, type ServerDataOptions } from './useServerData.ts'
 
 export type ListLimit = number | 'all'
 
@@ -30,6 +30,7 @@ export function useServerList<T>(
   view: ListView,
   defaultLimit: number,
   deps: readonly unknown[],
+  options: ServerDataOptions = {},
 ): ServerList<T> {
   const page = view.page ?? 1
   const limit = view.limit ?? defaultLimit
@@ -51,6 +52,7 @@ export function useServerList<T>(
       }
     },
     [page, limit, ...deps],
+    options,
   )
   return { ...result, page, limit, progress }
 }

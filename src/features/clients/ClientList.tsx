@@ -1,16 +1,15 @@
 // The clients list: EMQX's filters kept in the URL, one server page at a time, kick per row, and
 // bulk kick of the selected rows (the same selection the palette's client commands apply to).
 import { Link, useNavigate } from '@tanstack/react-router'
-import { useAtomValue } from 'jotai'
-import { commandRunsAtom } from '../../state/commandRuns.ts'
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { kickClient } from '../../../commands/clients.ts'
-import type { Client, ClientListParams, ClientPage } from '../../api/clients.ts'
+import type { Client } from '../../api/clients.ts'
 import { useRunBulk, useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useTableSelection, type TableSelection } from '../../state/commandContext.ts'
 import { useApi } from '../../app/useApi.ts'
-import { DataTable, dataTableColumns, PAGE_SIZES, type RowSelectionState } from '../../ui/DataTable.tsx'
+import { listPaging, useServerList, type ListView } from '../../app/useServerList.ts'
+import { DataTable, dataTableColumns, type RowSelectionState } from '../../ui/DataTable.tsx'
 import {
   formatAddress,
   formatBytes,
@@ -21,7 +20,6 @@ import {
   protocolVersions,
 } from './clientFields.ts'
 import { searchInt, searchPaging, searchText, useParsedSearch } from '../../routes/searchValues.ts'
-import { errorText } from '../../ui/errorText.ts'
 import './clients.css'
 
 const AUTO_REFRESH_MS = 5000
@@ -87,32 +85,22 @@ function fromDraft(draft: Draft, limit: number | undefined): ListSearch {
   return parseSearch({ ...draft, limit })
 }
 
-interface LoadState {
-  page: ClientPage | null
-  loading: boolean
-  error: string | null
-}
-
 export function ClientList() {
   const { t } = useTranslation()
   const api = useApi()
   const run = useRunCommand()
   const navigate = useNavigate()
   const search = useParsedSearch(parseSearch)
-  const page = search.page ?? 1
-  const limit = search.limit ?? DEFAULT_LIMIT
 
   const [draft, setDraft] = useState<Draft>(() => toDraft(search))
   // Back/forward or a pasted link changes the URL: the form follows it.
   useEffect(() => setDraft(toDraft(search)), [search])
 
-  const [state, setState] = useState<LoadState>({ page: null, loading: true, error: null })
-  const [tick, setTick] = useState(0)
-  const commandRuns = useAtomValue(commandRunsAtom)
   const [autoRefresh, setAutoRefresh] = useState(false)
+  const poll = { intervalMs: autoRefresh ? AUTO_REFRESH_MS : undefined }
+  const list = useServerList((page, limit, signal) => api.clients.list({ ...search, page, limit }, signal), search, DEFAULT_LIMIT, [api, search], poll)
   const [selection, setSelection] = useState<RowSelectionState>({})
   const [kicking, setKicking] = useState<ReadonlySet<string>>(() => new Set())
-  const refresh = useCallback(() => setTick((n) => n + 1), [])
   const runBulk = useRunBulk()
   const filterRef = useRef<HTMLInputElement>(null)
 
@@ -127,8 +115,8 @@ export function ClientList() {
 
   // The selected rows, in table order, for the palette (client commands apply to them) and the bulk button.
   const selectedIds = useMemo(
-    () => (state.page?.data ?? []).map((c) => c.clientid).filter((id) => selection[id]),
-    [state.page, selection],
+    () => (list.data?.data ?? []).map((c) => c.clientid).filter((id) => selection[id]),
+    [list.data, selection],
   )
   const tableSelection = useMemo<TableSelection | null>(
     () => (selectedIds.length ? { field: 'clientid', ids: selectedIds, entity: 'clients.entity', onDone: unselect } : null),
@@ -148,31 +136,9 @@ export function ClientList() {
     unselect(results.filter((r) => r.result.ok).map((r) => r.key))
   }, [selectedIds, runBulk, unselect])
 
-  useEffect(() => {
-    const controller = new AbortController()
-    const { page: _page, limit: _limit, ...filters } = search
-    const params: ClientListParams = { ...filters, page, limit }
-    setState((previous) => ({ ...previous, loading: true }))
-    api.clients.list(params, controller.signal).then(
-      (result) => setState({ page: result, loading: false, error: null }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return
-        setState((previous) => ({ ...previous, loading: false, error: errorText(error) }))
-      },
-    )
-    return () => controller.abort()
-  }, [api, search, page, limit, tick, commandRuns])
-
-  useEffect(() => {
-    if (!autoRefresh) return
-    const timer = setInterval(() => {
-      if (document.visibilityState === 'visible') refresh()
-    }, AUTO_REFRESH_MS)
-    return () => clearInterval(timer)
-  }, [autoRefresh, refresh])
-
+  // `limit` is a ListView's for the pager; parseSearch drops an 'all' (this list offers none).
   const go = useCallback(
-    (next: ListSearch) => {
+    (next: Omit<ListSearch, 'limit'> & ListView) => {
       void navigate({ to: '/clients/list', search: { ...parseSearch({ ...next }) } })
     },
     [navigate],
@@ -357,8 +323,7 @@ export function ClientList() {
     onChange: (event: { target: { value: string } }) => setDraft((current) => ({ ...current, [name]: event.target.value })),
   })
 
-  const meta = state.page?.meta
-  const data = state.page?.data ?? EMPTY
+  const data = list.data?.data ?? EMPTY
 
   return (
     <div className="page clients-page">
@@ -375,7 +340,7 @@ export function ClientList() {
             />
             <span>{t('clients.autoRefresh')}</span>
           </label>
-          <button type="button" className="btn" onClick={refresh} disabled={state.loading}>
+          <button type="button" className="btn" onClick={list.refresh} disabled={list.loading}>
             {t('clients.refresh')}
           </button>
         </div>
@@ -437,18 +402,10 @@ export function ClientList() {
             </button>
           ) : null
         }
-        loading={state.loading}
-        error={state.error}
-        onRetry={refresh}
-        paging={{
-          page,
-          pageSize: limit,
-          count: meta?.count,
-          hasNext: meta?.hasnext ?? false,
-          pageSizes: PAGE_SIZES,
-          onPageChange: (next) => go({ ...search, page: next }),
-          onPageSizeChange: (size) => go({ ...search, page: undefined, limit: size }),
-        }}
+        loading={list.loading}
+        error={list.error}
+        onRetry={list.refresh}
+        paging={listPaging(list, (next) => go({ ...search, ...next }))}
       />
     </div>
   )

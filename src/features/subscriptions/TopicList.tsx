@@ -1,15 +1,13 @@
 // The routing table (GET /topics): the topics with at least one subscriber and the node (or durable
 // session) that routes them, filtered by exact topic, one server page at a time.
 import { useNavigate } from '@tanstack/react-router'
-import { useAtomValue } from 'jotai'
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { Topic, TopicListParams, TopicPage } from '../../api/topics.ts'
+import type { Topic } from '../../api/topics.ts'
 import { useApi } from '../../app/useApi.ts'
-import { commandRunsAtom } from '../../state/commandRuns.ts'
-import { DataTable, dataTableColumns, PAGE_SIZES } from '../../ui/DataTable.tsx'
+import { listPaging, useServerList, type ListView } from '../../app/useServerList.ts'
+import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
 import { searchPaging, useParsedSearch } from '../../routes/searchValues.ts'
-import { errorText } from '../../ui/errorText.ts'
 import './subscriptions.css'
 
 const DEFAULT_LIMIT = 20
@@ -27,46 +25,25 @@ function parseSearch(raw: Record<string, unknown>): ListSearch {
   return out
 }
 
-interface LoadState {
-  page: TopicPage | null
-  loading: boolean
-  error: string | null
-}
-
 export function TopicList() {
   const { t } = useTranslation()
   const api = useApi()
   const navigate = useNavigate()
   const search = useParsedSearch(parseSearch)
-  const page = search.page ?? 1
-  const limit = search.limit ?? DEFAULT_LIMIT
 
   const [draft, setDraft] = useState(search.topic ?? '')
   useEffect(() => setDraft(search.topic ?? ''), [search])
 
-  const [state, setState] = useState<LoadState>({ page: null, loading: true, error: null })
-  const [tick, setTick] = useState(0)
-  const commandRuns = useAtomValue(commandRunsAtom)
-  const refresh = useCallback(() => setTick((n) => n + 1), [])
+  const list = useServerList(
+    (page, limit, signal) => api.topics.list({ ...(search.topic ? { topic: search.topic } : {}), page, limit }, signal),
+    search,
+    DEFAULT_LIMIT,
+    [api, search],
+  )
   const filterRef = useRef<HTMLInputElement>(null)
 
-  useEffect(() => {
-    const controller = new AbortController()
-    const params: TopicListParams = { page, limit }
-    if (search.topic) params.topic = search.topic
-    setState((previous) => ({ ...previous, loading: true }))
-    api.topics.list(params, controller.signal).then(
-      (result) => setState({ page: result, loading: false, error: null }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return
-        setState((previous) => ({ ...previous, loading: false, error: errorText(error) }))
-      },
-    )
-    return () => controller.abort()
-  }, [api, search, page, limit, tick, commandRuns])
-
   const go = useCallback(
-    (next: ListSearch) => {
+    (next: Omit<ListSearch, 'limit'> & ListView) => {
       void navigate({ to: '/subscriptions/topics', search: { ...parseSearch({ ...next }) } })
     },
     [navigate],
@@ -95,15 +72,14 @@ export function TopicList() {
     go(search.limit ? { limit: search.limit } : {})
   }
 
-  const meta = state.page?.meta
-  const data = state.page?.data ?? EMPTY
+  const data = list.data?.data ?? EMPTY
 
   return (
     <div className="page topics-page">
       <div className="page-header">
         <h1>{t('topics.title')}</h1>
         <div>
-          <button type="button" className="btn" onClick={refresh} disabled={state.loading}>
+          <button type="button" className="btn" onClick={list.refresh} disabled={list.loading}>
             {t('topics.refresh')}
           </button>
         </div>
@@ -136,18 +112,10 @@ export function TopicList() {
         getRowId={(topic) => `${topic.node ?? topic.session ?? ''}\u0000${topic.topic}`}
         filterRef={filterRef}
         pageKeys
-        loading={state.loading}
-        error={state.error}
-        onRetry={refresh}
-        paging={{
-          page,
-          pageSize: limit,
-          count: meta?.count,
-          hasNext: meta?.hasnext ?? false,
-          pageSizes: PAGE_SIZES,
-          onPageChange: (next) => go({ ...search, page: next }),
-          onPageSizeChange: (size) => go({ ...search, page: undefined, limit: size }),
-        }}
+        loading={list.loading}
+        error={list.error}
+        onRetry={list.refresh}
+        paging={listPaging(list, (next) => go({ ...search, ...next }))}
       />
     </div>
   )
