@@ -2,17 +2,17 @@
 // time (GET /mqtt/delayed/messages), with the time left ticking; a row opens the message
 // (GET /mqtt/delayed/messages/{node}/{msgid}) and one can be deleted before it is published.
 import { Link, useNavigate } from '@tanstack/react-router'
-import { useAtomValue } from 'jotai'
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { deleteDelayed } from '../../../commands/delayed.ts'
-import type { DelayedMessage, DelayedPage } from '../../api/delayed.ts'
+import type { DelayedMessage } from '../../api/delayed.ts'
 import { ApiError } from '../../api/http.ts'
 import { useRunBulk, useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
-import { commandRunsAtom } from '../../state/commandRuns.ts'
+import { useServerData } from '../../app/useServerData.ts'
+import { listPaging, useServerList, type ListView } from '../../app/useServerList.ts'
 import { useCommandDefaults, useTableSelection, type TableSelection } from '../../state/commandContext.ts'
-import { DataTable, dataTableColumns, PAGE_SIZES, type RowSelectionState } from '../../ui/DataTable.tsx'
+import { DataTable, dataTableColumns, type RowSelectionState } from '../../ui/DataTable.tsx'
 import { formatTime } from '../clients/clientFields.ts'
 import { base64Bytes, PayloadDialog, type PayloadState } from '../retained/PayloadDialog.tsx'
 import '../retained/messages.css'
@@ -54,27 +54,34 @@ export function formatClock(totalSeconds: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`
 }
 
-interface LoadState {
-  page: DelayedPage | null
-  loadedAt: number
-  loading: boolean
-  error: string | null
-}
-
 export function DelayedList() {
   const { t } = useTranslation()
   const api = useApi()
   const run = useRunCommand()
   const navigate = useNavigate()
   const search = useParsedSearch(parseSearch)
-  const page = search.page ?? 1
-  const limit = search.limit ?? DEFAULT_LIMIT
 
-  const [state, setState] = useState<LoadState>({ page: null, loadedAt: Date.now(), loading: true, error: null })
-  const [enabled, setEnabled] = useState<boolean | null>(null)
-  const [tick, setTick] = useState(0)
-  const commandRuns = useAtomValue(commandRunsAtom)
-  const refresh = useCallback(() => setTick((n) => n + 1), [])
+  const list = useServerList(
+    async (page, limit, signal) => {
+      const { data, meta } = await api.delayed.messages({ page, limit }, signal)
+      // Some EMQX versions send no `hasnext`: the count says whether a next page exists.
+      return { data, meta: { count: meta.count, hasnext: meta.hasnext ?? (meta.count ?? 0) > page * limit } }
+    },
+    search,
+    DEFAULT_LIMIT,
+    [api],
+  )
+  // The remaining seconds in the rows count from when they were read.
+  const loadedAt = list.updatedAt ?? 0
+  // Whether delayed publish is on; unknown (null) until read, and a failed read keeps what was known.
+  const settings = useServerData((signal) => api.delayed.settings(signal), [api])
+  const enabled = settings.data?.enable ?? null
+  const { refresh: refreshList } = list
+  const { refresh: refreshSettings } = settings
+  const refresh = useCallback(() => {
+    refreshList()
+    refreshSettings()
+  }, [refreshList, refreshSettings])
   const [busy, setBusy] = useState<ReadonlySet<string>>(() => new Set())
   const [now, setNow] = useState(() => Date.now())
   const runBulk = useRunBulk()
@@ -83,28 +90,6 @@ export function DelayedList() {
   const [open, setOpen] = useState<DelayedMessage | null>(null)
   const [detail, setDetail] = useState<{ key: string; message: DelayedMessage | null; payload: PayloadState } | null>(null)
 
-  useEffect(() => {
-    const controller = new AbortController()
-    api.delayed.settings(controller.signal).then(
-      (settings) => setEnabled(settings.enable),
-      () => undefined,
-    )
-    return () => controller.abort()
-  }, [api, tick, commandRuns])
-
-  useEffect(() => {
-    const controller = new AbortController()
-    setState((previous) => ({ ...previous, loading: true }))
-    api.delayed.messages({ page, limit }, controller.signal).then(
-      (result) => setState({ page: result, loadedAt: Date.now(), loading: false, error: null }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return
-        setState((previous) => ({ ...previous, loading: false, error: errorText(error) }))
-      },
-    )
-    return () => controller.abort()
-  }, [api, page, limit, tick, commandRuns])
-
   // The remaining time ticks every second.
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000)
@@ -112,21 +97,21 @@ export function DelayedList() {
   }, [])
 
   // A message that came due has been published: read the list again (once per second at most).
-  const data = state.page?.data ?? EMPTY
+  const data = list.data?.data ?? EMPTY
   const firstDue = useMemo(() => {
     let first: number | null = null
     for (const m of data) {
-      const at = dueAt(m, state.loadedAt)
+      const at = dueAt(m, loadedAt)
       if (at !== null && (first === null || at < first)) first = at
     }
     return first
-  }, [data, state.loadedAt])
+  }, [data, loadedAt])
   useEffect(() => {
-    if (firstDue === null || state.loading) return
+    if (firstDue === null || list.loading) return
     const wait = Math.max(firstDue - Date.now() + 500, 1000)
     const timer = setTimeout(refresh, wait)
     return () => clearTimeout(timer)
-  }, [firstDue, state.loading, refresh])
+  }, [firstDue, list.loading, refresh])
 
   const openKey = open ? key(open) : null
   useEffect(() => {
@@ -184,7 +169,7 @@ export function DelayedList() {
     unselect(results.filter((r) => r.result.ok).map((r) => r.key))
   }, [runBulk, selected, unselect])
 
-  const go = useCallback((next: ListSearch) => void navigate({ to: '/delayed-pub', search: { ...parseSearch({ ...next }) } }), [navigate])
+  const go = useCallback((next: ListView) => void navigate({ to: '/delayed-pub', search: { ...parseSearch({ ...next }) } }), [navigate])
 
   const remove = useCallback(
     async (m: DelayedMessage) => {
@@ -206,7 +191,7 @@ export function DelayedList() {
 
   const remaining = useCallback(
     (m: DelayedMessage) => {
-      const at = dueAt(m, state.loadedAt)
+      const at = dueAt(m, loadedAt)
       if (at === null) return <span className="muted">—</span>
       const left = (at - now) / 1000
       return left <= 0 ? (
@@ -217,7 +202,7 @@ export function DelayedList() {
         </span>
       )
     },
-    [now, state.loadedAt, t],
+    [now, loadedAt, t],
   )
 
   const columns = useMemo(() => {
@@ -283,7 +268,6 @@ export function DelayedList() {
     ])
   }, [t, busy, remove, remaining])
 
-  const meta = state.page?.meta
   const shown = detail && detail.key === openKey ? detail : null
   const shownMessage = shown?.message ?? open
 
@@ -292,7 +276,7 @@ export function DelayedList() {
       <div className="page-header">
         <h1>{t('delayed.title')}</h1>
         <div>
-          <button type="button" className="btn" onClick={refresh} disabled={state.loading}>
+          <button type="button" className="btn" onClick={refresh} disabled={list.loading}>
             {t('common.refresh')}
           </button>
         </div>
@@ -323,19 +307,11 @@ export function DelayedList() {
             </button>
           ) : null
         }
-        loading={state.loading}
-        error={state.error}
+        loading={list.loading}
+        error={list.error}
         onRetry={refresh}
         emptyText={t('delayed.empty')}
-        paging={{
-          page,
-          pageSize: limit,
-          count: meta?.count,
-          hasNext: meta?.hasnext ?? (meta?.count ?? 0) > page * limit,
-          pageSizes: PAGE_SIZES,
-          onPageChange: (next) => go({ ...search, page: next }),
-          onPageSizeChange: (size) => go({ ...search, page: undefined, limit: size }),
-        }}
+        paging={listPaging(list, go)}
       />
 
       {open && shownMessage ? (

@@ -2,17 +2,17 @@
 // a row opens its payload (GET /mqtt/retainer/message/{topic}), delete one or clear them all.
 // When the retainer is off, the screen says so and links to its settings (SPEC 2).
 import { Link, useNavigate } from '@tanstack/react-router'
-import { useAtomValue } from 'jotai'
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { clearRetained, deleteRetained } from '../../../commands/retainer.ts'
 import { ApiError } from '../../api/http.ts'
-import type { RetainedMessage, RetainedPage, RetainedSummary } from '../../api/retainer.ts'
+import type { RetainedMessage, RetainedSummary } from '../../api/retainer.ts'
 import { useRunBulk, useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
-import { commandRunsAtom } from '../../state/commandRuns.ts'
+import { useServerData } from '../../app/useServerData.ts'
+import { listPaging, useServerList, type ListView } from '../../app/useServerList.ts'
 import { useCommandDefaults, useTableSelection, type TableSelection } from '../../state/commandContext.ts'
-import { DataTable, dataTableColumns, PAGE_SIZES, type RowSelectionState } from '../../ui/DataTable.tsx'
+import { DataTable, dataTableColumns, type RowSelectionState } from '../../ui/DataTable.tsx'
 import { formatTime } from '../clients/clientFields.ts'
 import { base64Bytes, PayloadDialog, type PayloadState } from './PayloadDialog.tsx'
 import { searchPaging, useParsedSearch } from '../../routes/searchValues.ts'
@@ -34,29 +34,29 @@ function parseSearch(raw: Record<string, unknown>): ListSearch {
   return out
 }
 
-interface LoadState {
-  page: RetainedPage | null
-  loading: boolean
-  error: string | null
-}
-
 export function RetainedList() {
   const { t } = useTranslation()
   const api = useApi()
   const run = useRunCommand()
   const navigate = useNavigate()
   const search = useParsedSearch(parseSearch)
-  const page = search.page ?? 1
-  const limit = search.limit ?? DEFAULT_LIMIT
 
   const [draft, setDraft] = useState(search.topic ?? '')
   useEffect(() => setDraft(search.topic ?? ''), [search.topic])
 
-  const [state, setState] = useState<LoadState>({ page: null, loading: true, error: null })
-  const [enabled, setEnabled] = useState<boolean | null>(null)
-  const [tick, setTick] = useState(0)
-  const commandRuns = useAtomValue(commandRunsAtom)
-  const refresh = useCallback(() => setTick((n) => n + 1), [])
+  const list = useServerList(
+    (page, limit, signal) => api.retainer.messages({ ...(search.topic ? { topic: search.topic } : {}), page, limit }, signal),
+    search,
+    DEFAULT_LIMIT,
+    [api, search.topic],
+  )
+  // Whether the retainer is on; unknown (null) until read, and a failed read keeps what was known.
+  const settings = useServerData((signal) => api.retainer.settings(signal), [api])
+  const enabled = settings.data ? settings.data.enable !== false : null
+  const refresh = () => {
+    list.refresh()
+    settings.refresh()
+  }
   const [busy, setBusy] = useState<ReadonlySet<string>>(() => new Set())
   const filterRef = useRef<HTMLInputElement>(null)
   const runBulk = useRunBulk()
@@ -65,28 +65,6 @@ export function RetainedList() {
   // The open message: its topic, and what was read for it.
   const [open, setOpen] = useState<string | null>(null)
   const [detail, setDetail] = useState<{ topic: string; message: RetainedMessage | null; payload: PayloadState } | null>(null)
-
-  useEffect(() => {
-    const controller = new AbortController()
-    api.retainer.settings(controller.signal).then(
-      (settings) => setEnabled(settings.enable !== false),
-      () => undefined,
-    )
-    return () => controller.abort()
-  }, [api, tick, commandRuns])
-
-  useEffect(() => {
-    const controller = new AbortController()
-    setState((previous) => ({ ...previous, loading: true }))
-    api.retainer.messages({ ...(search.topic ? { topic: search.topic } : {}), page, limit }, controller.signal).then(
-      (result) => setState({ page: result, loading: false, error: null }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return
-        setState((previous) => ({ ...previous, loading: false, error: errorText(error) }))
-      },
-    )
-    return () => controller.abort()
-  }, [api, search.topic, page, limit, tick, commandRuns])
 
   useEffect(() => {
     if (open === null) return
@@ -120,7 +98,7 @@ export function RetainedList() {
       return next
     })
   }, [])
-  const selectedIds = useMemo(() => (state.page?.data ?? []).map((m) => m.topic).filter((id) => selection[id]), [state.page, selection])
+  const selectedIds = useMemo(() => (list.data?.data ?? []).map((m) => m.topic).filter((id) => selection[id]), [list.data, selection])
   const tableSelection = useMemo<TableSelection | null>(
     () => (selectedIds.length ? { field: 'topic', ids: selectedIds, entity: 'retained.entity', onDone: unselect } : null),
     [selectedIds, unselect],
@@ -131,7 +109,7 @@ export function RetainedList() {
     unselect(results.filter((r) => r.result.ok).map((r) => r.key))
   }, [runBulk, selectedIds, unselect])
 
-  const go = useCallback((next: ListSearch) => void navigate({ to: '/retained', search: { ...parseSearch({ ...next }) } }), [navigate])
+  const go = useCallback((next: Omit<ListSearch, 'limit'> & ListView) => void navigate({ to: '/retained', search: { ...parseSearch({ ...next }) } }), [navigate])
 
   const remove = useCallback(
     async (topic: string) => {
@@ -195,8 +173,7 @@ export function RetainedList() {
     go({ topic: draft, limit: search.limit })
   }
 
-  const meta = state.page?.meta
-  const data = state.page?.data ?? EMPTY
+  const data = list.data?.data ?? EMPTY
   const shown = detail && detail.topic === open ? detail : null
 
   return (
@@ -204,7 +181,7 @@ export function RetainedList() {
       <div className="page-header">
         <h1>{t('retained.title')}</h1>
         <div>
-          <button type="button" className="btn" onClick={refresh} disabled={state.loading}>
+          <button type="button" className="btn" onClick={refresh} disabled={list.loading}>
             {t('common.refresh')}
           </button>
           <button type="button" className="btn btn-danger" onClick={() => void run(clearRetained, {})} disabled={data.length === 0}>
@@ -264,19 +241,11 @@ export function RetainedList() {
             </button>
           ) : null
         }
-        loading={state.loading}
-        error={state.error}
+        loading={list.loading}
+        error={list.error}
         onRetry={refresh}
         emptyText={t('retained.empty')}
-        paging={{
-          page,
-          pageSize: limit,
-          count: meta?.count,
-          hasNext: meta?.hasnext ?? false,
-          pageSizes: PAGE_SIZES,
-          onPageChange: (next) => go({ ...search, page: next }),
-          onPageSizeChange: (size) => go({ ...search, page: undefined, limit: size }),
-        }}
+        paging={listPaging(list, (next) => go({ ...search, ...next }))}
       />
 
       {open !== null ? (
