@@ -1,16 +1,14 @@
 // What the current alarms and the alarm history share: the tabs between them, the paged load of
 // GET /alarms (page and limit in the URL), the duration text and the columns.
 import { Link, useNavigate, useSearch } from '@tanstack/react-router'
-import { useAtomValue } from 'jotai'
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { Alarm, AlarmPage } from '../../api/alarms.ts'
+import type { Alarm } from '../../api/alarms.ts'
 import { useApi } from '../../app/useApi.ts'
-import { commandRunsAtom } from '../../state/commandRuns.ts'
-import { dataTableColumns, PAGE_SIZES, type DataTableColumn, type ServerPaging } from '../../ui/DataTable.tsx'
+import { listPaging, useServerList, type ListLimit, type ListView } from '../../app/useServerList.ts'
+import { dataTableColumns, type DataTableColumn } from '../../ui/DataTable.tsx'
 import { formatTime } from '../clients/clientFields.ts'
 import { searchInt } from '../../routes/searchValues.ts'
-import { errorText } from '../../ui/errorText.ts'
 import './alarms.css'
 
 export const CURRENT_PATH = '/alarm/current-alarm'
@@ -49,50 +47,23 @@ export function useNow(active: boolean): number {
   return now
 }
 
-interface LoadState {
-  page: AlarmPage | null
-  loading: boolean
-  error: string | null
-  /** When the page arrived: a running alarm's duration grows from here. */
-  at: number
-}
-
 /** One page of activated (current) or deactivated (history) alarms, re-read every few seconds and after any command. */
 export function useAlarmPage(activated: boolean) {
   const api = useApi()
   const navigate = useNavigate()
   const rawSearch: Record<string, unknown> = useSearch({ strict: false })
-  const page = searchInt(rawSearch.page) ?? 1
-  const limit = searchInt(rawSearch.limit) ?? DEFAULT_LIMIT
-  const commandRuns = useAtomValue(commandRunsAtom)
-  const [tick, setTick] = useState(0)
-  const refresh = useCallback(() => setTick((n) => n + 1), [])
-  const [state, setState] = useState<LoadState>({ page: null, loading: true, error: null, at: Date.now() })
-
-  useEffect(() => {
-    const controller = new AbortController()
-    setState((previous) => ({ ...previous, loading: true }))
-    api.alarms.list({ activated, page, limit }, controller.signal).then(
-      (result) => setState({ page: result, loading: false, error: null, at: Date.now() }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return
-        setState((previous) => ({ ...previous, loading: false, error: errorText(error) }))
-      },
-    )
-    return () => controller.abort()
-  }, [api, activated, page, limit, tick, commandRuns])
-
-  useEffect(() => {
-    const timer = setInterval(() => {
-      if (document.visibilityState === 'visible') refresh()
-    }, REFRESH_MS)
-    return () => clearInterval(timer)
-  }, [refresh])
+  const list = useServerList(
+    (page, limit, signal) => api.alarms.list({ activated, page, limit }, signal),
+    { page: searchInt(rawSearch.page), limit: searchInt(rawSearch.limit) },
+    DEFAULT_LIMIT,
+    [api, activated],
+    { intervalMs: REFRESH_MS },
+  )
 
   const to = activated ? CURRENT_PATH : HISTORY_PATH
   const go = useCallback(
-    (next: { page?: number; limit?: number }) => {
-      const search: Record<string, number> = {}
+    (next: ListView) => {
+      const search: Record<string, ListLimit> = {}
       if (next.page && next.page > 1) search.page = next.page
       if (next.limit && next.limit !== DEFAULT_LIMIT) search.limit = next.limit
       void navigate({ to, search })
@@ -100,17 +71,15 @@ export function useAlarmPage(activated: boolean) {
     [navigate, to],
   )
 
-  const meta = state.page?.meta
-  const paging: ServerPaging = {
-    page,
-    pageSize: limit,
-    count: meta?.count,
-    hasNext: meta?.hasnext ?? false,
-    pageSizes: PAGE_SIZES,
-    onPageChange: (next) => go({ page: next, limit }),
-    onPageSizeChange: (size) => go({ limit: size }),
+  return {
+    data: list.data?.data ?? EMPTY,
+    loading: list.loading,
+    error: list.error,
+    /** When the page arrived: a running alarm's duration grows from here. */
+    at: list.updatedAt ?? 0,
+    refresh: list.refresh,
+    paging: listPaging(list, go),
   }
-  return { data: state.page?.data ?? EMPTY, loading: state.loading, error: state.error, at: state.at, refresh, paging }
 }
 
 const EMPTY: readonly Alarm[] = []

@@ -1,57 +1,32 @@
 // The slowest deliveries per subscriber and topic (GET /slow_subscriptions, slowest first, the
 // whole list at once), re-read every few seconds; Clear empties it through slowSubs.clear.
 import { Link, useNavigate } from '@tanstack/react-router'
-import { useAtomValue } from 'jotai'
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { clearSlowSubs } from '../../../commands/slowSubs.ts'
-import type { SlowSubRecord, SlowSubsSettings } from '../../api/slowSubs.ts'
+import type { SlowSubRecord } from '../../api/slowSubs.ts'
 import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
-import { commandRunsAtom } from '../../state/commandRuns.ts'
+import { useServerData } from '../../app/useServerData.ts'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
 import { formatTime } from '../clients/clientFields.ts'
 import { SlowSubTabs } from './SlowSubTabs.tsx'
-import { errorText } from '../../ui/errorText.ts'
 
 const REFRESH_MS = 5000
-
-interface LoadState {
-  rows: SlowSubRecord[] | null
-  settings: SlowSubsSettings | null
-  loading: boolean
-  error: string | null
-}
 
 export function SlowSubList() {
   const { t } = useTranslation()
   const api = useApi()
   const run = useRunCommand()
   const navigate = useNavigate()
-  const commandRuns = useAtomValue(commandRunsAtom)
-  const [tick, setTick] = useState(0)
-  const refresh = useCallback(() => setTick((n) => n + 1), [])
-  const [state, setState] = useState<LoadState>({ rows: null, settings: null, loading: true, error: null })
-
-  useEffect(() => {
-    const controller = new AbortController()
-    setState((previous) => ({ ...previous, loading: true }))
-    Promise.all([api.slowSubs.list(controller.signal), api.slowSubs.settings(controller.signal)]).then(
-      ([list, settings]) => setState({ rows: list.data, settings, loading: false, error: null }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return
-        setState((previous) => ({ ...previous, loading: false, error: errorText(error) }))
-      },
-    )
-    return () => controller.abort()
-  }, [api, tick, commandRuns])
-
-  useEffect(() => {
-    const timer = setInterval(() => {
-      if (document.visibilityState === 'visible') refresh()
-    }, REFRESH_MS)
-    return () => clearInterval(timer)
-  }, [refresh])
+  const slow = useServerData(
+    async (signal) => {
+      const [list, settings] = await Promise.all([api.slowSubs.list(signal), api.slowSubs.settings(signal)])
+      return { rows: list.data, settings }
+    },
+    [api],
+    { intervalMs: REFRESH_MS },
+  )
 
   const columns = useMemo(() => {
     const col = dataTableColumns<SlowSubRecord>()
@@ -84,15 +59,15 @@ export function SlowSubList() {
     ])
   }, [t])
 
-  const rows = state.rows ?? EMPTY
-  const disabled = state.settings?.enable === false
+  const rows = slow.data?.rows ?? EMPTY
+  const disabled = slow.data?.settings.enable === false
 
   return (
     <div className="page slow-sub-page">
       <div className="page-header">
         <h1>{t('slowSubs.title')}</h1>
         <div>
-          <button type="button" className="btn" onClick={refresh} disabled={state.loading}>
+          <button type="button" className="btn" onClick={slow.refresh} disabled={slow.loading}>
             {t('slowSubs.refresh')}
           </button>
           <button type="button" className="btn btn-danger" disabled={rows.length === 0} onClick={() => void run(clearSlowSubs, {})}>
@@ -116,9 +91,9 @@ export function SlowSubList() {
         getRowId={(row) => `${row.clientid}\u0000${row.topic}\u0000${row.node}`}
         onRowOpen={(row) => void navigate({ to: '/clients/detail/$clientId', params: { clientId: row.clientid } })}
         pageKeys
-        loading={state.loading && state.rows === null}
-        error={state.error}
-        onRetry={refresh}
+        loading={slow.loading && slow.data === null}
+        error={slow.error}
+        onRetry={slow.refresh}
         emptyText={t('slowSubs.empty')}
         caption={<span className="muted">{t('slowSubs.total', { count: rows.length })}</span>}
       />

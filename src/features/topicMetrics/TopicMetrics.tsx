@@ -2,18 +2,16 @@
 // per QoS), re-read every few seconds. Add checks the topic as typed (no wildcards) and, for a
 // topic already monitored, points at its row instead of running (SPEC 8); reset and remove per
 // row, reset all in the header.
-import { useAtomValue } from 'jotai'
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
+import { useCallback, useMemo, useRef, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { validateArgs, type FieldError } from '../../../commands/args.ts'
 import { addTopicMetrics, removeTopicMetrics, resetTopicMetrics } from '../../../commands/topicMetrics.ts'
 import type { TopicMetrics as TopicMetricsRow } from '../../api/topicMetrics.ts'
 import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
-import { commandRunsAtom } from '../../state/commandRuns.ts'
+import { useServerData } from '../../app/useServerData.ts'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
 import { formatTime } from '../clients/clientFields.ts'
-import { errorText } from '../../ui/errorText.ts'
 import './topicMetrics.css'
 
 const REFRESH_MS = 3000
@@ -37,20 +35,11 @@ function CountRate({ count: n, rate: r }: { count: number; rate: number }) {
   )
 }
 
-interface LoadState {
-  rows: TopicMetricsRow[] | null
-  loading: boolean
-  error: string | null
-}
-
 export function TopicMetrics() {
   const { t } = useTranslation()
   const api = useApi()
   const run = useRunCommand()
-  const commandRuns = useAtomValue(commandRunsAtom)
-  const [state, setState] = useState<LoadState>({ rows: null, loading: true, error: null })
-  const [tick, setTick] = useState(0)
-  const refresh = useCallback(() => setTick((n) => n + 1), [])
+  const list = useServerData((signal) => api.topicMetrics.list(signal), [api], { intervalMs: REFRESH_MS })
   const [topic, setTopic] = useState('')
   const [errors, setErrors] = useState<FieldError[]>([])
   const [duplicate, setDuplicate] = useState<string | null>(null)
@@ -58,27 +47,7 @@ export function TopicMetrics() {
   const [busy, setBusy] = useState<ReadonlySet<string>>(() => new Set())
   const inputRef = useRef<HTMLInputElement>(null)
 
-  useEffect(() => {
-    const controller = new AbortController()
-    setState((previous) => ({ ...previous, loading: true }))
-    api.topicMetrics.list(controller.signal).then(
-      (rows) => setState({ rows, loading: false, error: null }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return
-        setState((previous) => ({ ...previous, loading: false, error: errorText(error) }))
-      },
-    )
-    return () => controller.abort()
-  }, [api, tick, commandRuns])
-
-  useEffect(() => {
-    const timer = setInterval(() => {
-      if (document.visibilityState === 'visible') refresh()
-    }, REFRESH_MS)
-    return () => clearInterval(timer)
-  }, [refresh])
-
-  const rows = state.rows ?? EMPTY
+  const rows = list.data ?? EMPTY
 
   const onTopicChange = (value: string) => {
     setTopic(value)
@@ -205,7 +174,7 @@ export function TopicMetrics() {
       <div className="page-header">
         <h1>{t('topicMetrics.title')}</h1>
         <div>
-          <button type="button" className="btn" onClick={refresh} disabled={state.loading}>
+          <button type="button" className="btn" onClick={list.refresh} disabled={list.loading}>
             {t('topicMetrics.refresh')}
           </button>
           <button type="button" className="btn" disabled={rows.length === 0} onClick={() => void run(resetTopicMetrics, {})}>
@@ -252,9 +221,9 @@ export function TopicMetrics() {
         data={rows}
         getRowId={(row) => row.topic}
         pageKeys
-        loading={state.loading && state.rows === null}
-        error={state.error}
-        onRetry={refresh}
+        loading={list.loading && list.data === null}
+        error={list.error}
+        onRetry={list.refresh}
         focusRowId={focus.id}
         focusKey={focus.key}
         emptyText={t('topicMetrics.empty')}
