@@ -1,8 +1,6 @@
 // One client: connection, session, process and traffic, its subscriptions, and kick.
 import { Link, useNavigate, useParams } from '@tanstack/react-router'
-import { useAtomValue } from 'jotai'
-import { commandRunsAtom } from '../../state/commandRuns.ts'
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { kickClient } from '../../../commands/clients.ts'
 import type { Client } from '../../api/clients.ts'
@@ -11,6 +9,7 @@ import type { Subscription } from '../../api/subscriptions.ts'
 import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useCommandDefaults } from '../../state/commandContext.ts'
 import { useApi } from '../../app/useApi.ts'
+import { useServerData } from '../../app/useServerData.ts'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
 import { DetailLoadState } from '../../ui/DetailLoadState.tsx'
 import { FieldGrid } from '../../ui/FieldGrid.tsx'
@@ -39,41 +38,28 @@ export function ClientDetail() {
   const params: { clientId?: string } = useParams({ strict: false })
   const clientId = params.clientId ?? ''
 
-  const [loaded, setLoad] = useState<Load>({ id: clientId, kind: 'loading' })
-  const load: Load = loaded.id === clientId ? loaded : { id: clientId, kind: 'loading' }
-  const [refreshing, setRefreshing] = useState(false)
+  // The read settles as a Load (a failure too), so the last one is always this id's latest outcome.
+  const loaded = useServerData(
+    async (signal): Promise<Load> => {
+      const subscriptions = api.clients.subscriptions(clientId, signal).then(
+        (list) => ({ list, error: null }),
+        (error: unknown) => ({ list: [] as Subscription[], error: errorText(error) }),
+      )
+      try {
+        const client = await api.clients.get(clientId, signal)
+        const subs = await subscriptions
+        return { id: clientId, kind: 'ready', client, subscriptions: subs.list, subscriptionsError: subs.error }
+      } catch (error) {
+        return isNotFound(error) ? { id: clientId, kind: 'notFound' } : { id: clientId, kind: 'failed', message: errorText(error) }
+      }
+    },
+    [api, clientId],
+  )
+  const load: Load = loaded.data?.id === clientId ? loaded.data : { id: clientId, kind: 'loading' }
+  const refresh = loaded.refresh
   const [kicking, setKicking] = useState(false)
-  const [tick, setTick] = useState(0)
-  const commandRuns = useAtomValue(commandRunsAtom)
-  const refresh = useCallback(() => setTick((n) => n + 1), [])
   // Client commands run from the palette here default to this client.
   useCommandDefaults(clientId ? { clientid: clientId } : null)
-
-  useEffect(() => {
-    const controller = new AbortController()
-    setRefreshing(true)
-    const subscriptions = api.clients.subscriptions(clientId, controller.signal).then(
-      (list) => ({ list, error: null }),
-      (error: unknown) => ({ list: [] as Subscription[], error: errorText(error) }),
-    )
-    api.clients
-      .get(clientId, controller.signal)
-      .then(
-        async (client) => {
-          const subs = await subscriptions
-          if (controller.signal.aborted) return
-          setLoad({ id: clientId, kind: 'ready', client, subscriptions: subs.list, subscriptionsError: subs.error })
-        },
-        (error: unknown) => {
-          if (controller.signal.aborted) return
-          setLoad(isNotFound(error) ? { id: clientId, kind: 'notFound' } : { id: clientId, kind: 'failed', message: errorText(error) })
-        },
-      )
-      .finally(() => {
-        if (!controller.signal.aborted) setRefreshing(false)
-      })
-    return () => controller.abort()
-  }, [api, clientId, tick, commandRuns])
 
   const kick = async () => {
     setKicking(true)
@@ -123,7 +109,7 @@ export function ClientDetail() {
           </h1>
         </div>
         <div>
-          <button type="button" className="btn" onClick={refresh} disabled={refreshing}>
+          <button type="button" className="btn" onClick={refresh} disabled={loaded.loading}>
             {t('clients.refresh')}
           </button>
           <button type="button" className="btn btn-danger" onClick={() => void kick()} disabled={load.kind === 'loading' || load.kind === 'notFound' || kicking}>

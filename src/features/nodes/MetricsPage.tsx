@@ -1,24 +1,14 @@
 // Every counter EMQX reports (GET /metrics), grouped by name, for the whole cluster (aggregate=true)
 // or one node (aggregate=false, picked by name), with a name search. The node choice lives in the URL.
 import { useNavigate, useSearch } from '@tanstack/react-router'
-import { useAtomValue } from 'jotai'
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { Counters } from '../../api/metrics.ts'
 import { useApi } from '../../app/useApi.ts'
-import { commandRunsAtom } from '../../state/commandRuns.ts'
+import { useServerData } from '../../app/useServerData.ts'
 import { CounterGroups } from './CounterGroups.tsx'
-import { errorText } from '../../ui/errorText.ts'
 import './nodes.css'
 
 const AUTO_REFRESH_MS = 5000
-
-interface LoadState {
-  values: Counters | null
-  nodes: string[]
-  loading: boolean
-  error: string | null
-}
 
 export function MetricsPage() {
   const { t } = useTranslation()
@@ -27,44 +17,22 @@ export function MetricsPage() {
   const rawSearch: Record<string, unknown> = useSearch({ strict: false })
   const node = typeof rawSearch.node === 'string' && rawSearch.node !== '' ? rawSearch.node : ''
   const [query, setQuery] = useState('')
-  const [state, setState] = useState<LoadState>({ values: null, nodes: [], loading: true, error: null })
-  const [tick, setTick] = useState(0)
   const [autoRefresh, setAutoRefresh] = useState(false)
-  const commandRuns = useAtomValue(commandRunsAtom)
-  const refresh = useCallback(() => setTick((n) => n + 1), [])
   const searchRef = useRef<HTMLInputElement>(null)
-
-  useEffect(() => {
-    const controller = new AbortController()
-    const { signal } = controller
-    setState((previous) => ({ ...previous, loading: true }))
-    void (async () => {
-      try {
-        // The per-node list names the nodes for the selector; the cluster view asks EMQX to sum.
-        const perNode = await api.metrics.metricsPerNode(signal)
-        const values = node ? (perNode.find((entry) => entry.node === node)?.values ?? null) : await api.metrics.metrics(signal)
-        if (signal.aborted) return
-        setState({
-          values,
-          nodes: perNode.map((entry) => entry.node),
-          loading: false,
-          error: values ? null : t('metrics.unknownNode', { node }),
-        })
-      } catch (error) {
-        if (signal.aborted) return
-        setState((previous) => ({ ...previous, loading: false, error: errorText(error) }))
-      }
-    })()
-    return () => controller.abort()
-  }, [api, node, tick, commandRuns, t])
-
-  useEffect(() => {
-    if (!autoRefresh) return
-    const timer = setInterval(() => {
-      if (document.visibilityState === 'visible') refresh()
-    }, AUTO_REFRESH_MS)
-    return () => clearInterval(timer)
-  }, [autoRefresh, refresh])
+  const metrics = useServerData(
+    async (signal) => {
+      // The per-node list names the nodes for the selector; the cluster view asks EMQX to sum.
+      const perNode = await api.metrics.metricsPerNode(signal)
+      const values = node ? (perNode.find((entry) => entry.node === node)?.values ?? null) : await api.metrics.metrics(signal)
+      return { node, values, nodes: perNode.map((entry) => entry.node) }
+    },
+    [api, node],
+    { intervalMs: autoRefresh ? AUTO_REFRESH_MS : undefined },
+  )
+  const read = metrics.data
+  // A node the read did not find is a failed read too, said with the node's name.
+  const error = metrics.error ?? (read && !read.values ? t('metrics.unknownNode', { node: read.node }) : null)
+  const nodes = read?.nodes ?? []
 
   // `/` focuses the search, as on the lists.
   useEffect(() => {
@@ -80,7 +48,7 @@ export function MetricsPage() {
     return () => window.removeEventListener('keydown', onKey)
   }, [])
 
-  const nodeOptions = node && !state.nodes.includes(node) ? [...state.nodes, node] : state.nodes
+  const nodeOptions = node && !nodes.includes(node) ? [...nodes, node] : nodes
 
   return (
     <div className="page metrics-page">
@@ -91,7 +59,7 @@ export function MetricsPage() {
             <button type="button" role="switch" className="switch" aria-checked={autoRefresh} onClick={() => setAutoRefresh((value) => !value)} />
             <span>{t('metrics.autoRefresh')}</span>
           </label>
-          <button type="button" className="btn" onClick={refresh} disabled={state.loading}>
+          <button type="button" className="btn" onClick={metrics.refresh} disabled={metrics.loading}>
             {t('metrics.refresh')}
           </button>
         </div>
@@ -123,15 +91,19 @@ export function MetricsPage() {
         </select>
       </div>
 
-      {state.error ? (
+      {error ? (
         <div className="card node-detail-error" role="alert">
-          <strong>{state.error}</strong>
-          <button type="button" className="btn btn-sm" onClick={refresh}>
+          <strong>{error}</strong>
+          <button type="button" className="btn btn-sm" onClick={metrics.refresh}>
             {t('table.retry')}
           </button>
         </div>
       ) : null}
-      {state.values ? <CounterGroups values={state.values} query={query} idPrefix="metrics" /> : state.loading ? <p className="muted">{t('table.loading')}</p> : null}
+      {read?.values ? (
+        <CounterGroups values={read.values} query={query} idPrefix="metrics" />
+      ) : metrics.loading ? (
+        <p className="muted">{t('table.loading')}</p>
+      ) : null}
     </div>
   )
 }

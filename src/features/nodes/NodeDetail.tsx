@@ -2,13 +2,14 @@
 // entry), then the node's own gauges (GET /stats) and counters (GET /metrics), both with
 // aggregate=false and picked by node name.
 import { Link, useParams } from '@tanstack/react-router'
-import { useCallback, useEffect, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../api/http.ts'
 import type { Listener } from '../../api/listeners.ts'
 import type { Counters } from '../../api/metrics.ts'
 import type { NodeInfo } from '../../api/nodes.ts'
 import { useApi } from '../../app/useApi.ts'
+import { useServerData } from '../../app/useServerData.ts'
 import { DetailLoadState } from '../../ui/DetailLoadState.tsx'
 import { FieldGrid, type GridField } from '../../ui/FieldGrid.tsx'
 import { CounterGroups } from './CounterGroups.tsx'
@@ -36,34 +37,26 @@ export function NodeDetail() {
   const { t } = useTranslation()
   const api = useApi()
   const { nodeName } = useParams({ strict: false }) as { nodeName: string }
-  const [load, setLoad] = useState<Load>({ kind: 'loading' })
-  const [tick, setTick] = useState(0)
   const [query, setQuery] = useState('')
-  const refresh = useCallback(() => setTick((n) => n + 1), [])
-
-  useEffect(() => {
-    const controller = new AbortController()
-    const { signal } = controller
-    void (async () => {
+  // The read settles as a Load (a failure too): the last outcome replaces what was shown.
+  const loaded = useServerData(
+    async (signal): Promise<Load> => {
       let node: NodeInfo
       try {
         node = await api.nodes.get(nodeName, signal)
       } catch (error) {
-        if (signal.aborted) return
         const notFound = error instanceof ApiError && error.status === 404
-        setLoad(notFound ? { kind: 'notFound' } : { kind: 'failed', message: errorText(error) })
-        return
+        return notFound ? { kind: 'notFound' } : { kind: 'failed', message: errorText(error) }
       }
       const [stats, metrics, listeners] = await Promise.allSettled([
         api.metrics.statsPerNode(signal),
         api.metrics.metricsPerNode(signal),
         api.listeners.list(signal),
       ])
-      if (signal.aborted) return
       const pick = (result: typeof stats) =>
         result.status === 'fulfilled' ? (result.value.find((entry) => entry.node === nodeName)?.values ?? null) : null
       const failed = [stats, metrics].find((result) => result.status === 'rejected')
-      setLoad({
+      return {
         kind: 'ready',
         node,
         stats: pick(stats),
@@ -71,10 +64,12 @@ export function NodeDetail() {
         countersError: failed && failed.status === 'rejected' ? errorText(failed.reason) : null,
         listeners: listeners.status === 'fulfilled' ? listeners.value : null,
         listenersError: listeners.status === 'rejected' ? errorText(listeners.reason) : null,
-      })
-    })()
-    return () => controller.abort()
-  }, [api, nodeName, tick])
+      }
+    },
+    [api, nodeName],
+  )
+  const load: Load = loaded.data ?? { kind: 'loading' }
+  const refresh = loaded.refresh
 
   const node = load.kind === 'ready' ? load.node : null
   const fields: GridField[] = node

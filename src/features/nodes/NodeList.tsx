@@ -1,42 +1,21 @@
 // The cluster's nodes (GET /nodes): one row per node with status, role, version, uptime,
 // connections, memory and OS load; Enter or the name opens the node's detail.
 import { Link, useNavigate } from '@tanstack/react-router'
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { NodeInfo } from '../../api/nodes.ts'
 import { useApi } from '../../app/useApi.ts'
+import { useServerData } from '../../app/useServerData.ts'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
 import { formatCount, formatLoad, formatMemory, formatUptime } from './nodeFields.ts'
 import { NodeStatus } from './NodeStatus.tsx'
-import { errorText } from '../../ui/errorText.ts'
 import './nodes.css'
-
-interface LoadState {
-  nodes: NodeInfo[] | null
-  loading: boolean
-  error: string | null
-}
 
 export function NodeList() {
   const { t } = useTranslation()
   const api = useApi()
   const navigate = useNavigate()
-  const [state, setState] = useState<LoadState>({ nodes: null, loading: true, error: null })
-  const [tick, setTick] = useState(0)
-  const refresh = useCallback(() => setTick((n) => n + 1), [])
-
-  useEffect(() => {
-    const controller = new AbortController()
-    setState((previous) => ({ ...previous, loading: true }))
-    api.nodes.list(controller.signal).then(
-      (nodes) => setState({ nodes, loading: false, error: null }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return
-        setState((previous) => ({ ...previous, loading: false, error: errorText(error) }))
-      },
-    )
-    return () => controller.abort()
-  }, [api, tick])
+  const nodes = useServerData((signal) => api.nodes.list(signal), [api])
 
   const columns = useMemo(() => {
     const col = dataTableColumns<NodeInfo>()
@@ -83,7 +62,7 @@ export function NodeList() {
       <div className="page-header">
         <h1>{t('nodes.title')}</h1>
         <div>
-          <button type="button" className="btn" onClick={refresh} disabled={state.loading}>
+          <button type="button" className="btn" onClick={nodes.refresh} disabled={nodes.loading}>
             {t('nodes.refresh')}
           </button>
         </div>
@@ -92,13 +71,13 @@ export function NodeList() {
         id="nodes"
         label={t('nodes.title')}
         columns={columns}
-        data={state.nodes ?? EMPTY}
+        data={nodes.data ?? EMPTY}
         getRowId={(n) => n.node}
         onRowOpen={(n) => void navigate({ to: '/dashboard/nodes/$nodeName', params: { nodeName: n.node } })}
         pageKeys
-        loading={state.loading}
-        error={state.error}
-        onRetry={refresh}
+        loading={nodes.loading}
+        error={nodes.error}
+        onRetry={nodes.refresh}
       />
     </div>
   )
