@@ -220,6 +220,26 @@ function useColumnVisibility<T extends RowData>(id: string, columns: readonly Da
   return { visibility, onChange, reset }
 }
 
+/**
+ * The rows to render: the virtualizer's window, widened to the longest it has been so its length
+ * stays put, in the order of their keys (index modulo that length). A row that scrolls out is then
+ * reused for the one that scrolls in: React updates its text and moves nothing (rows are placed
+ * absolutely; aria-rowindex gives assistive technology the order), so scrolling, even a jump,
+ * creates and moves no elements. Creating or moving ~100 rows a frame made Chromium's style
+ * recalculation the largest cost of a frame, growing until the next garbage collection
+ * (npm run bench -- subscriptions).
+ */
+function useStableWindow(items: readonly { index: number }[], count: number): { indexes: number[]; length: number } {
+  const longest = useRef(0)
+  longest.current = Math.min(count, Math.max(longest.current, items.length))
+  const length = Math.max(1, longest.current)
+  const first = Math.max(0, Math.min(items[0]?.index ?? 0, count - length))
+  const indexes: number[] = []
+  for (let index = first; index < Math.min(count, first + length); index++) indexes.push(index)
+  indexes.sort((a, b) => (a % length) - (b % length))
+  return { indexes, length }
+}
+
 /** Whether content `width` px wide overflows the element sideways (kept up to date as it resizes). */
 function useWiderThan(ref: RefObject<HTMLElement | null>, width: number): boolean {
   const [wide, setWide] = useState(false)
@@ -473,12 +493,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
 
   const selectedCount = selectable ? Object.keys(rowSelection).length : 0
   const items = virtualizer.getVirtualItems()
-  // Rows are keyed by index modulo the window's length, a key each row of the window has to itself:
-  // a row that scrolls out is reused for the one that scrolls in (React updates its text), so
-  // scrolling, even a jump, creates no elements. Creating and dropping rows each frame made
-  // Chromium's style recalculation slower with every frame until the next garbage collection
-  // (npm run bench -- subscriptions).
-  const rowSlots = Math.max(1, items.length)
+  const windowRows = useStableWindow(items, rows.length)
   const activeRowId = activeIndex >= 0 && rows[activeIndex] ? `${domId}-row-${activeIndex}` : undefined
   const showBody = rows.length > 0
 
@@ -556,21 +571,21 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
           ))}
 
           {showBody ? (
-            <div className="dt-body" role="rowgroup" style={{ height: virtualizer.getTotalSize() }}>
-              {items.map((item) => {
-                const row = rows[item.index]
+            <div className="dt-body" role="rowgroup" style={{ height: virtualizer.getTotalSize() }} onPointerOver={showCellTitle}>
+              {windowRows.indexes.map((index) => {
+                const row = rows[index]
                 if (!row) return null
                 return (
                   <BodyRow
-                    key={item.index % rowSlots}
+                    key={index % windowRows.length}
                     row={row}
-                    index={item.index}
-                    domId={`${domId}-row-${item.index}`}
-                    offset={item.start - HEADER_HEIGHT}
+                    index={index}
+                    domId={index === activeIndex ? `${domId}-row-${index}` : undefined}
+                    offset={index * rowHeight}
                     height={rowHeight}
                     gridTemplateColumns={gridTemplateColumns}
                     columns={visibleColumns}
-                    active={item.index === activeIndex}
+                    active={index === activeIndex}
                     selected={selectable ? row.getIsSelected() : undefined}
                     openable={onRowOpen !== undefined}
                     onClick={onRowClick}
@@ -609,7 +624,8 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
 interface BodyRowProps<T extends RowData> {
   row: DataTableRow<T>
   index: number
-  domId: string
+  /** Only the active row has an id: the one aria-activedescendant names (an id that changes restyles the row). */
+  domId: string | undefined
   offset: number
   height: number
   gridTemplateColumns: string
@@ -638,13 +654,11 @@ const BodyRow = memo(function BodyRow<T extends RowData>(props: BodyRowProps<T>)
         // A cell made for this render rather than row.getVisibleCells(): the table caches those on
         // the row for good, ~2 KB a row once 100,000 rows have been scrolled past.
         const cell = constructCell(column, row, row.table)
-        const value = cell.getValue()
         return (
           <div
             key={column.id}
             role="gridcell"
             className={cellClass(cell.column.columnDef.meta)}
-            title={typeof value === 'string' || typeof value === 'number' ? String(value) : undefined}
           >
             <FlexRender cell={cell} />
           </div>
@@ -653,6 +667,19 @@ const BodyRow = memo(function BodyRow<T extends RowData>(props: BodyRowProps<T>)
     </div>
   )
 }) as <T extends RowData>(props: BodyRowProps<T>) => ReactNode
+
+/**
+ * A cell's full text as its tooltip, set when the pointer comes over it rather than on every
+ * render: a title that changes makes Chromium restyle the cell, which on a fast scroll through
+ * recycled rows cost more than everything else in the frame (npm run bench -- subscriptions).
+ */
+function showCellTitle(event: { target: EventTarget }) {
+  if (!(event.target instanceof Element)) return
+  const cell = event.target.closest<HTMLElement>('.dt-cell')
+  if (!cell || cell.querySelector('button, input')) return
+  const text = cell.textContent ?? ''
+  if (cell.title !== text) cell.title = text
+}
 
 function cellClass(meta: DataTableColumnMeta | undefined, header = false): string {
   let name = 'dt-cell'
