@@ -85,7 +85,8 @@ test('alarms: a real memory alarm shows as current, then in the history, and Cle
     // The condition clears: the alarm moves to the history.
     const clear = await request.put('/api/v5/configs/sysmon', { headers, data: { os: { sysmem_high_watermark: '100%' } } })
     expect(clear.ok()).toBe(true)
-    await expect(page.getByText('No active alarms')).toBeVisible()
+    // Only this alarm's row: on a busy machine a real high_cpu_usage alarm may be active as well.
+    await expect(current).toHaveCount(0)
     await page.getByRole('link', { name: 'History' }).click()
     await expect(page).toHaveURL(/\/alarm\/history-alarm$/)
     const history = page.getByRole('row').filter({ hasText: 'high_system_memory_usage' }).first()
@@ -93,7 +94,7 @@ test('alarms: a real memory alarm shows as current, then in the history, and Cle
 
     await page.getByRole('button', { name: 'Clear history' }).click()
     await confirm(page, 'Delete every deactivated alarm from the history; activated alarms stay')
-    await expect(page.getByText('No alarm history')).toBeVisible()
+    await expect(page.getByRole('row').filter({ hasText: 'high_system_memory_usage' })).toHaveCount(0)
     await page.getByRole('link', { name: 'Current alarms' }).click()
     await expect(page).toHaveURL(/\/alarm\/current-alarm$/)
   } finally {
