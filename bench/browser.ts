@@ -29,3 +29,26 @@ export async function logIn(page: Page, base: string): Promise<void> {
   await page.getByRole('button', { name: /skip/i }).click()
   await page.waitForURL((url) => !url.pathname.startsWith('/login'))
 }
+
+/** The console built if stale, served by the embedded server on free ports with a throwaway data directory. */
+export async function startConsoleServer(name: string) {
+  const { ensureBuilt } = await import('../scripts/ensure-built.ts')
+  const { startServer } = await import('../server/start.ts')
+  ensureBuilt()
+  const { mkdtempSync, rmSync } = await import('node:fs')
+  const { tmpdir } = await import('node:os')
+  const { join } = await import('node:path')
+  const dataDir = mkdtempSync(join(tmpdir(), `emqx-console-bench-${name}-`))
+  try {
+    const server = await startServer({ port: 0, mqttPort: 0, wsPort: 0, host: '127.0.0.1', dataDir })
+    const closeServer = server.close
+    const close = async () => {
+      await closeServer().catch(() => {})
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+    return Object.assign(server, { close })
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true })
+    throw error
+  }
+}

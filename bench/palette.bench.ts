@@ -2,11 +2,8 @@
 // (1) the ranking the palette runs on each keystroke (rank + grouping, both languages' titles),
 // in Node; (2) a real Chromium page typing into the palette, from keydown to the next frame after
 // the list changed (performance marks in the page). Prints tables; asserts nothing.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { importChromium, launchChromium, logIn } from './browser.ts'
+import { importChromium, launchChromium, logIn, startConsoleServer } from './browser.ts'
 import { describeArgs, listCommands } from '../commands/registry.ts'
 import { rank, usageOf, recentOf, type RankItem } from '../src/app/palette/rank.ts'
 import en from '../locales/en.json' with { type: 'json' }
@@ -98,11 +95,7 @@ function nodeTable() {
 async function browserTable() {
   const chromium = await importChromium('browser measurement')
   if (!chromium) return
-  const { ensureBuilt } = await import('../scripts/ensure-built.ts')
-  const { startServer } = await import('../server/start.ts')
-  ensureBuilt()
-  const dataDir = mkdtempSync(join(tmpdir(), 'emqx-console-bench-palette-'))
-  const server = await startServer({ port: 0, mqttPort: 0, wsPort: 0, host: '127.0.0.1', dataDir })
+  const server = await startConsoleServer('palette')
   const browser = await launchChromium(chromium)
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
@@ -172,7 +165,6 @@ async function browserTable() {
   } finally {
     await browser.close()
     await server.close()
-    rmSync(dataDir, { recursive: true, force: true })
   }
 }
 

@@ -11,12 +11,10 @@
 //   BENCH_SUBSCRIPTIONS=<n>   rows (default 100,000; a multiple of 1,000)
 //   BENCH_CPU_PROF=1          a CPU profile of the page per way of scrolling, its top functions printed
 //   BENCH_TRACE=<prefix>      a Chrome trace of 30 frames per way of scrolling, written to <prefix>-<way>.json
-import { mkdtempSync, rmSync } from 'node:fs'
-import { cpus, loadavg, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { cpus, loadavg } from 'node:os'
 import mqtt, { type MqttClient } from 'mqtt'
 import type { Page } from 'playwright-core'
-import { importChromium, launchChromium, logIn } from './browser.ts'
+import { importChromium, launchChromium, logIn, startConsoleServer } from './browser.ts'
 import { profileSummary, type CpuProfile } from './cpuProfile.ts'
 import { quantiles } from './quantiles.ts'
 
@@ -105,11 +103,7 @@ function scrollThrough(page: Page, mode: 'steady' | 'fling' | 'jump', maxFrames:
 export default async function run(): Promise<void> {
   const chromium = await importChromium('subscriptions table bench')
   if (!chromium) return
-  const { ensureBuilt } = await import('../scripts/ensure-built.ts')
-  const { startServer } = await import('../server/start.ts')
-  ensureBuilt()
-  const dataDir = mkdtempSync(join(tmpdir(), 'emqx-console-bench-subscriptions-'))
-  const server = await startServer({ port: 0, mqttPort: 0, wsPort: 0, host: '127.0.0.1', dataDir })
+  const server = await startConsoleServer('subscriptions')
   let browser: Awaited<ReturnType<typeof launchChromium>> | undefined
   let clients: MqttClient[] = []
   try {
@@ -224,6 +218,5 @@ export default async function run(): Promise<void> {
     await browser?.close()
     await Promise.all(clients.map((client) => client.endAsync(true)))
     await server.close()
-    rmSync(dataDir, { recursive: true, force: true })
   }
 }

@@ -16,13 +16,13 @@
 //   BENCH_HEAP_SNAPSHOT=<dir> heap snapshots at each heap reading written to <dir> (open them in DevTools)
 //   BENCH_TRACE=<prefix>      a Chrome trace per rate written to <prefix>-<rate>.json (large; slows the page)
 import { fork, type ChildProcess } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { cpus, loadavg, tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type { CDPSession, Page } from 'playwright-core'
 import type { PublisherReply, PublisherRequest } from './testclient-publisher.ts'
-import { importChromium, launchChromium, logIn } from './browser.ts'
+import { importChromium, launchChromium, logIn, startConsoleServer } from './browser.ts'
 import { profileSummary, type CpuProfile } from './cpuProfile.ts'
 
 const RATES = (process.env.BENCH_RATES ?? '1000,2000,5000,10000,20000,40000').split(',').map(Number)
@@ -176,16 +176,12 @@ const mb = (bytes: number) => +(bytes / 2 ** 20).toFixed(1)
 export default async function run(): Promise<void> {
   const chromium = await importChromium('test client bench')
   if (!chromium) return
-  const { ensureBuilt } = await import('../scripts/ensure-built.ts')
-  const { startServer } = await import('../server/start.ts')
-  ensureBuilt()
   const benchStarted = performance.now()
-  const dataDir = mkdtempSync(join(tmpdir(), 'emqx-console-bench-testclient-'))
-  let server: Awaited<ReturnType<typeof startServer>> | undefined
+  let server: Awaited<ReturnType<typeof startConsoleServer>> | undefined
   let browser: Awaited<ReturnType<typeof launchChromium>> | undefined
   const publisher = new Publisher()
   try {
-    server = await startServer({ port: 0, mqttPort: 0, wsPort: 0, host: '127.0.0.1', dataDir })
+    server = await startConsoleServer('testclient')
     const metrics = server.broker!.metrics
     const brokerDropped = () => metrics.snapshot()['delivery.dropped.qos0_msg']
     await publisher.connect(server.mqttPort)
@@ -347,7 +343,6 @@ export default async function run(): Promise<void> {
   } finally {
     await browser?.close().catch(() => {})
     await publisher.stop().catch(() => {})
-    await server?.close().catch(() => {})
-    rmSync(dataDir, { recursive: true, force: true })
+    await server?.close()
   }
 }
