@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { searchInt, searchPaging, searchText } from '../src/routes/searchValues.ts'
+import { searchInt, searchPaging, searchText, topicListSearch } from '../src/routes/searchValues.ts'
 import { errorText } from '../src/ui/errorText.ts'
 
 describe('list URL values', () => {
@@ -18,5 +18,13 @@ describe('list URL values', () => {
 
   it('show an error by its message, anything else as text', () => {
     expect([errorText(new Error('boom')), errorText('plain')]).toEqual(['boom', 'plain'])
+  })
+})
+
+describe('topicListSearch', () => {
+  const parse = topicListSearch(20)
+  it('keeps a trimmed topic and paging past the defaults, and drops the rest', () => {
+    expect(parse({ topic: '  a/+/b ', page: '3', limit: '50', other: 'x' })).toEqual({ topic: 'a/+/b', page: 3, limit: 50 })
+    expect(parse({ topic: '   ', page: '1', limit: '20' })).toEqual({})
   })
 })

@@ -35,3 +35,20 @@ export function searchPaging(raw: Record<string, unknown>, defaultLimit: number)
 export function searchPagingOrAll(raw: Record<string, unknown>, defaultLimit: number): { page?: number; limit?: number | 'all' } {
   return raw.limit === 'all' ? { limit: 'all' } : searchPaging(raw, defaultLimit)
 }
+
+/** The URL of a list filtered by one topic (topics, retained messages): `topic`, `page`, `limit`. */
+export interface TopicListSearch {
+  topic?: string
+  page?: number
+  limit?: number
+}
+
+/** A parser for such a URL with the list's default page size, for useParsedSearch. */
+export function topicListSearch(defaultLimit: number): (raw: Record<string, unknown>) => TopicListSearch {
+  return (raw) => {
+    const out: TopicListSearch = {}
+    const topic = searchText(raw.topic)
+    if (topic) out.topic = topic
+    return Object.assign(out, searchPaging(raw, defaultLimit))
+  }
+}

@@ -15,24 +15,14 @@ import { useCommandDefaults, useTableSelection, type TableSelection } from '../.
 import { DataTable, dataTableColumns, type RowSelectionState } from '../../ui/DataTable.tsx'
 import { formatTime } from '../clients/clientFields.ts'
 import { base64Bytes, PayloadDialog, type PayloadState } from './PayloadDialog.tsx'
-import { searchPaging, useParsedSearch } from '../../routes/searchValues.ts'
+import { topicListSearch, useParsedSearch, type TopicListSearch } from '../../routes/searchValues.ts'
 import { errorText } from '../../ui/errorText.ts'
 import './messages.css'
 
 const DEFAULT_LIMIT = 20
 
-interface ListSearch {
-  topic?: string
-  page?: number
-  limit?: number
-}
-
-function parseSearch(raw: Record<string, unknown>): ListSearch {
-  const out: ListSearch = {}
-  if (typeof raw.topic === 'string' && raw.topic.trim() !== '') out.topic = raw.topic.trim()
-  Object.assign(out, searchPaging(raw, DEFAULT_LIMIT))
-  return out
-}
+type ListSearch = TopicListSearch
+const parseSearch = topicListSearch(DEFAULT_LIMIT)
 
 export function RetainedList() {
   const { t } = useTranslation()

@@ -7,23 +7,13 @@ import type { Topic } from '../../api/topics.ts'
 import { useApi } from '../../app/useApi.ts'
 import { listPaging, useServerList, type ListView } from '../../app/useServerList.ts'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
-import { searchPaging, useParsedSearch } from '../../routes/searchValues.ts'
+import { topicListSearch, useParsedSearch, type TopicListSearch } from '../../routes/searchValues.ts'
 import './subscriptions.css'
 
 const DEFAULT_LIMIT = 20
 
-interface ListSearch {
-  topic?: string
-  page?: number
-  limit?: number
-}
-
-function parseSearch(raw: Record<string, unknown>): ListSearch {
-  const out: ListSearch = {}
-  if (typeof raw.topic === 'string' && raw.topic.trim() !== '') out.topic = raw.topic.trim()
-  Object.assign(out, searchPaging(raw, DEFAULT_LIMIT))
-  return out
-}
+type ListSearch = TopicListSearch
+const parseSearch = topicListSearch(DEFAULT_LIMIT)
 
 export function TopicList() {
   const { t } = useTranslation()
