@@ -2,16 +2,16 @@
 import { resolve } from 'node:path'
 import { Broker } from './broker/broker.ts'
 import { installFeatures } from './broker/features/index.ts'
-import { MonitorSampler } from './broker/monitor.ts'
+import { MonitorSampler } from './areas/monitor/feature.ts'
 import { loadMqttSettings, loadSysTopics } from './broker/settings.ts'
 import { defaultConfig, REPO_ROOT, type Config } from './config.ts'
-import { Auth } from './http/auth.ts'
+import { Auth } from './areas/login/guard.ts'
 import { buildEmbeddedApp, buildProxyApp } from './http/app.ts'
 import { openDatabase } from './store/db.ts'
-import { MonitorRepository } from './store/monitor.ts'
+import { MonitorRepository } from './areas/monitor/store.ts'
 import { SettingsRepository } from './store/settings.ts'
-import { TokenRepository } from './store/tokens.ts'
-import { UserRepository } from './store/users.ts'
+import { TokenRepository } from './areas/login/token-store.ts'
+import { UserRepository } from './areas/login/user-store.ts'
 
 export interface RunningServer {
   /** Console and REST API port. */

@@ -1,8 +1,8 @@
 // The retainer (EMQX `retainer`): keeps the last retained message per topic and hands matching ones
 // to new subscriptions, within its settings (enable, size and count limits, expiry, clearing).
 import * as v from 'valibot'
-import type { Message } from '../message.ts'
-import { matchesFilter } from '../topic-trie.ts'
+import type { Message } from './message.ts'
+import { matchesFilter } from './topic-trie.ts'
 import { durationText, parseDuration, parseSize, sizeText } from './units.ts'
 
 /** Where retained messages live: memory until the server installs its SQLite store. */

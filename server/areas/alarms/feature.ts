@@ -15,10 +15,10 @@
 //   alarm), live connections above a watermark given in the server's config; off by default.
 import { cpus, freemem, totalmem } from 'node:os'
 import * as v from 'valibot'
-import type { AlarmRecord, AlarmRepository } from '../store/alarms.ts'
-import type { Broker } from './broker.ts'
-import { durationText, parseDuration } from './features/units.ts'
-import { createMessage } from './message.ts'
+import type { AlarmRecord, AlarmRepository } from './store.ts'
+import type { Broker } from '../../broker/broker.ts'
+import { durationText, parseDuration } from '../../broker/units.ts'
+import { createMessage } from '../../broker/message.ts'
 
 const PERCENT = /^(\d+(?:\.\d+)?)%$/
 

@@ -3,11 +3,11 @@
 // clear when their condition does.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import type { AlarmRecord } from '../store/alarms.ts'
-import type { Features } from '../broker/features/index.ts'
-import { parseInput } from './errors.ts'
-import { pagingEntries } from './paging.ts'
-import { rfc3339 } from './time.ts'
+import type { AlarmRecord } from './store.ts'
+import type { Features } from '../../broker/features/index.ts'
+import { parseInput } from '../../http/errors.ts'
+import { pagingEntries } from '../../http/paging.ts'
+import { rfc3339 } from '../../http/time.ts'
 
 /** EMQX's `emqx_alarm:format/2`: `duration` in ms, up to now while activated; no `deactivate_at` then. */
 function alarmRecord(alarm: AlarmRecord, node: string, now: number) {

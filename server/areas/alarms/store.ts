@@ -1,6 +1,6 @@
 // Alarms as EMQX keeps them (its activated and deactivated alarm tables), in one SQLite table:
 // rows with no deactivate_at are the activated alarms, the others the history.
-import type { Database } from './db.ts'
+import type { Database } from '../../store/db.ts'
 
 export interface AlarmRecord {
   name: string

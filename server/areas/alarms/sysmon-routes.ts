@@ -4,10 +4,10 @@
 // `vm` and `top` sections (Erlang process counts, long GC, busy ports, top processes) do not exist
 // here and are refused. A change is validated whole, stored, and applied at once.
 import type { FastifyInstance } from 'fastify'
-import { AlarmConfigSchema, SysmonOsSchema } from '../broker/alarms.ts'
-import type { Features } from '../broker/features/index.ts'
-import { mergeObjects } from '../broker/features/merge.ts'
-import { badRequest, parseInput } from './errors.ts'
+import { AlarmConfigSchema, SysmonOsSchema } from './feature.ts'
+import type { Features } from '../../broker/features/index.ts'
+import { mergeObjects } from '../../http/merge.ts'
+import { badRequest, parseInput } from '../../http/errors.ts'
 
 const ROOTS = ['os']
 

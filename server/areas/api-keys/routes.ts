@@ -2,9 +2,9 @@
 // emqx_mgmt_api_api_keys. Only a dashboard login may call them: auth.ts refuses API keys here.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import { isExpired, nowSeconds, type ApiKey, type ApiKeyRepository } from '../store/api-keys.ts'
-import { ApiError, badRequest, parseInput } from './errors.ts'
-import { parseTimeFilter, rfc3339 } from './time.ts'
+import { isExpired, nowSeconds, type ApiKey, type ApiKeyRepository } from './store.ts'
+import { ApiError, badRequest, parseInput } from '../../http/errors.ts'
+import { parseTimeFilter, rfc3339 } from '../../http/time.ts'
 
 /** SPEC section 5: letters, digits, '-' and '_', starting with a letter or a digit. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/

@@ -1,8 +1,8 @@
 // API keys as EMQX keeps them (emqx_mgmt_auth): a unique name, a public key derived from it, and a
 // secret that is returned once at creation and stored only as a salted scrypt hash.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import type { Database } from './db.ts'
-import { saltedHash, verifySaltedHash } from './secret-hash.ts'
+import type { Database } from '../../store/db.ts'
+import { saltedHash, verifySaltedHash } from '../../store/secret-hash.ts'
 
 export interface ApiKey {
   name: string

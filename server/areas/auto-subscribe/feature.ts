@@ -1,8 +1,8 @@
 // Auto subscribe (EMQX `auto_subscribe`): every client that connects is subscribed to these topics,
 // with `${clientid}`, `${username}`, `${host}` and `${port}` filled in from the client.
 import * as v from 'valibot'
-import type { Broker } from '../broker.ts'
-import type { ClientInfo } from '../hooks.ts'
+import type { Broker } from '../../broker/broker.ts'
+import type { ClientInfo } from '../../broker/hooks.ts'
 
 /** EMQX refuses more topics than this. */
 export const MAX_AUTO_SUBSCRIBE = 20

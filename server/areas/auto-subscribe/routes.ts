@@ -1,9 +1,9 @@
 // GET/PUT /mqtt/auto_subscribe: the topics every connecting client is subscribed to.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import { AutoSubscribeTopicSchema, MAX_AUTO_SUBSCRIBE } from '../broker/features/auto-subscribe.ts'
-import type { Features } from '../broker/features/index.ts'
-import { ApiError, parseInput } from './errors.ts'
+import { AutoSubscribeTopicSchema, MAX_AUTO_SUBSCRIBE } from './feature.ts'
+import type { Features } from '../../broker/features/index.ts'
+import { ApiError, parseInput } from '../../http/errors.ts'
 
 export async function autoSubscribeRoutes(app: FastifyInstance, deps: { features: Features }): Promise<void> {
   const { autoSubscribe, configs } = deps.features

@@ -1,9 +1,9 @@
 // Banned clients: refused at CONNECT (MQTT 5 0x8A, MQTT 3 code 5) and kicked when banned while
 // connected. Exact bans are keyed lookups; pattern bans (regex, CIDR) are checked one by one.
 import { BlockList, isIP } from 'node:net'
-import type { Ban, BannedRepository, BanType } from '../../store/banned.ts'
-import type { Broker } from '../broker.ts'
-import type { ClientInfo } from '../hooks.ts'
+import type { Ban, BannedRepository, BanType } from './store.ts'
+import type { Broker } from '../../broker/broker.ts'
+import type { ClientInfo } from '../../broker/hooks.ts'
 
 /** A ban's `who` that cannot be used (bad address, regex or CIDR), with why; undefined when fine. */
 /** setTimeout cannot wait longer than this. */

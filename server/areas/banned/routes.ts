@@ -1,12 +1,12 @@
 // /banned: list (paged, filtered), create, clear; /banned/{as}/{who}: delete.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import { invalidWho } from '../broker/features/banned.ts'
-import type { Features } from '../broker/features/index.ts'
-import { BAN_TYPES, type Ban, type BanType } from '../store/banned.ts'
-import { ApiError, badRequest, parseInput } from './errors.ts'
-import { pageOf, pagingEntries } from './paging.ts'
-import { parseTimeFilter, rfc3339 } from './time.ts'
+import { invalidWho } from './feature.ts'
+import type { Features } from '../../broker/features/index.ts'
+import { BAN_TYPES, type Ban, type BanType } from './store.ts'
+import { ApiError, badRequest, parseInput } from '../../http/errors.ts'
+import { pageOf, pagingEntries } from '../../http/paging.ts'
+import { parseTimeFilter, rfc3339 } from '../../http/time.ts'
 
 export function banRecord(ban: Ban) {
   return {

@@ -3,12 +3,12 @@
 // /inflight_messages: what the session holds for the client, by cursor.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import type { Broker } from '../broker/broker.ts'
-import { parseSize } from '../broker/features/units.ts'
-import type { Delivery, Session } from '../broker/session.ts'
-import { isValidFilter, parseShare } from '../broker/topic-trie.ts'
-import { ApiError, badRequest, parseInput } from './errors.ts'
-import { integerText, MAX_LIMIT } from './paging.ts'
+import type { Broker } from '../../broker/broker.ts'
+import { parseSize } from '../../broker/units.ts'
+import type { Delivery, Session } from '../../broker/session.ts'
+import { isValidFilter, parseShare } from '../../broker/topic-trie.ts'
+import { ApiError, badRequest, parseInput } from '../../http/errors.ts'
+import { integerText, MAX_LIMIT } from '../../http/paging.ts'
 
 const clientNotFound = () => new ApiError(404, 'CLIENTID_NOT_FOUND', 'Client ID not found')
 

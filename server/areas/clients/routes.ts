@@ -2,12 +2,12 @@
 import { isIP } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import type { Broker } from '../broker/broker.ts'
-import type { Session } from '../broker/session.ts'
-import { ApiError, badRequest, parseInput } from './errors.ts'
-import { integerText, pageOf, pagingEntries } from './paging.ts'
-import { subscriptionRows } from './subscriptions.ts'
-import { parseTimeFilter, rfc3339 } from './time.ts'
+import type { Broker } from '../../broker/broker.ts'
+import type { Session } from '../../broker/session.ts'
+import { ApiError, badRequest, parseInput } from '../../http/errors.ts'
+import { integerText, pageOf, pagingEntries } from '../../http/paging.ts'
+import { subscriptionRows } from '../subscriptions/routes.ts'
+import { parseTimeFilter, rfc3339 } from '../../http/time.ts'
 
 const clientNotFound = () => new ApiError(404, 'CLIENTID_NOT_FOUND', 'Client ID not found')
 

@@ -2,10 +2,10 @@
 // to `{topic}` when its time comes, also after a restart. A number of seconds at or above
 // 4294967 is read as the Unix time to publish at, as EMQX does.
 import * as v from 'valibot'
-import type { DelayedMessage, DelayedRepository } from '../../store/delayed.ts'
-import type { Broker } from '../broker.ts'
-import type { Message } from '../message.ts'
-import { isValidTopicName } from '../topic-trie.ts'
+import type { DelayedMessage, DelayedRepository } from './store.ts'
+import type { Broker } from '../../broker/broker.ts'
+import type { Message } from '../../broker/message.ts'
+import { isValidTopicName } from '../../broker/topic-trie.ts'
 
 const MAX_INTERVAL = 4_294_967
 /** setTimeout cannot wait longer than this. */

@@ -2,14 +2,14 @@
 // /mqtt/delayed/messages/{node}/{msgid}: one message with its payload, or delete it.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import { DelayedConfigSchema } from '../broker/features/delayed.ts'
-import type { Features } from '../broker/features/index.ts'
-import { mergeObjects } from '../broker/features/merge.ts'
-import { isValidTopicName } from '../broker/topic-trie.ts'
-import type { DelayedMessage } from '../store/delayed.ts'
-import { ApiError, parseInput } from './errors.ts'
-import { pagingEntries } from './paging.ts'
-import { rfc3339 } from './time.ts'
+import { DelayedConfigSchema } from './feature.ts'
+import type { Features } from '../../broker/features/index.ts'
+import { mergeObjects } from '../../http/merge.ts'
+import { isValidTopicName } from '../../broker/topic-trie.ts'
+import type { DelayedMessage } from './store.ts'
+import { ApiError, parseInput } from '../../http/errors.ts'
+import { pagingEntries } from '../../http/paging.ts'
+import { rfc3339 } from '../../http/time.ts'
 
 /** EMQX shows larger delayed payloads as this marker instead. */
 const MAX_PAYLOAD_LENGTH = 2048

@@ -1,9 +1,9 @@
 // Delayed messages (`$delayed/{seconds}/{topic}`) in SQLite, so they survive a restart and are
 // published after it.
 import type { QoS } from 'mqtt-packet'
-import type { Message } from '../broker/message.ts'
-import type { Database } from './db.ts'
-import { decodeProperties, encodeProperties } from './message-properties.ts'
+import type { Message } from '../../broker/message.ts'
+import type { Database } from '../../store/db.ts'
+import { decodeProperties, encodeProperties } from '../../store/message-properties.ts'
 
 export interface DelayedMessage {
   /** The message as it will be published (topic without the `$delayed/{seconds}/` prefix). */

@@ -1,9 +1,9 @@
 // Flapping detection (EMQX `flapping_detect`): a client id that disconnects `max_count` times within
 // `window_time` is banned for `ban_time`.
 import * as v from 'valibot'
-import type { Broker } from '../broker.ts'
-import type { BannedFeature } from './banned.ts'
-import { durationText, parseDuration } from './units.ts'
+import type { Broker } from '../../broker/broker.ts'
+import type { BannedFeature } from '../banned/feature.ts'
+import { durationText, parseDuration } from '../../broker/units.ts'
 
 export const FlappingConfigSchema = v.object({
   enable: v.optional(v.boolean(), false),

@@ -1,9 +1,9 @@
 // GET/PUT /flapping_detect: flapping detection settings (enable, window_time, max_count, ban_time).
 import type { FastifyInstance } from 'fastify'
-import { FlappingConfigSchema } from '../broker/features/flapping.ts'
-import type { Features } from '../broker/features/index.ts'
-import { parseInput } from './errors.ts'
-import { mergeObjects } from '../broker/features/merge.ts'
+import { FlappingConfigSchema } from './feature.ts'
+import type { Features } from '../../broker/features/index.ts'
+import { parseInput } from '../../http/errors.ts'
+import { mergeObjects } from '../../http/merge.ts'
 
 export async function flappingRoutes(app: FastifyInstance, deps: { features: Features }): Promise<void> {
   const { flapping, configs } = deps.features

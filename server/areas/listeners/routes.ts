@@ -4,9 +4,9 @@
 // configuration with `running` and `current_connections` beside it. Read-only for now.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import type { Broker } from '../broker/broker.ts'
-import type { BoundAddress, ListenerState } from '../broker/listeners.ts'
-import { ApiError, badRequest, parseInput } from './errors.ts'
+import type { Broker } from '../../broker/broker.ts'
+import type { BoundAddress, ListenerState } from '../../broker/listeners.ts'
+import { ApiError, badRequest, parseInput } from '../../http/errors.ts'
 
 /** Every listener type EMQX 5 knows; the embedded broker runs tcp and ws only. */
 const LISTENER_TYPES = ['tcp', 'ssl', 'ws', 'wss', 'quic'] as const

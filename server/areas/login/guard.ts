@@ -2,8 +2,8 @@
 // EMQX's admin token table so they slide on use and can be revoked), and HTTP Basic API keys.
 import type { FastifyRequest } from 'fastify'
 import { jwtVerify, SignJWT } from 'jose'
-import { newTokenId, type TokenRepository } from '../store/tokens.ts'
-import { ApiError } from './errors.ts'
+import { newTokenId, type TokenRepository } from './token-store.ts'
+import { ApiError } from '../../http/errors.ts'
 
 export interface Caller {
   username: string

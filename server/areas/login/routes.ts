@@ -1,10 +1,10 @@
 // POST /login and POST /logout.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import type { UserRepository } from '../store/users.ts'
-import type { Auth } from './auth.ts'
-import { ApiError, parseInput } from './errors.ts'
-import { EMQX_VERSION } from './version.ts'
+import type { UserRepository } from './user-store.ts'
+import type { Auth } from './guard.ts'
+import { ApiError, parseInput } from '../../http/errors.ts'
+import { EMQX_VERSION } from '../../http/version.ts'
 
 const LoginBody = v.object({ username: v.string(), password: v.string() })
 const LogoutBody = v.object({ username: v.string() })

@@ -1,7 +1,7 @@
 // Dashboard login tokens, kept server-side like EMQX's admin JWT table: a token is valid while its
 // row exists and has not expired, so logout and password changes can revoke it.
 import { randomBytes } from 'node:crypto'
-import type { Database } from './db.ts'
+import type { Database } from '../../store/db.ts'
 
 export interface TokenRow {
   jti: string

@@ -1,10 +1,10 @@
 // Dashboard users: GET /users and POST /users/{username}/change_pwd.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import type { Database } from '../store/db.ts'
-import type { TokenRepository } from '../store/tokens.ts'
-import type { UserRepository } from '../store/users.ts'
-import { ApiError, parseInput } from './errors.ts'
+import type { Database } from '../../store/db.ts'
+import type { TokenRepository } from './token-store.ts'
+import type { UserRepository } from './user-store.ts'
+import { ApiError, parseInput } from '../../http/errors.ts'
 
 /** The console's password rules (SPEC section 5), enforced here too so no client can skip them. */
 export function passwordProblem(password: string): string | undefined {

@@ -1,7 +1,7 @@
 // Dashboard users: who may log in to the console, with salted scrypt password hashes.
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import type { Database } from './db.ts'
-import { scryptHash as hash } from './secret-hash.ts'
+import type { Database } from '../../store/db.ts'
+import { scryptHash as hash } from '../../store/secret-hash.ts'
 
 export interface DashboardUser {
   username: string

@@ -15,8 +15,8 @@
 //   the missing buckets from the window's start with samples holding only `time_stamp`.
 // - current rates: a fresh sample now against the last periodic one,
 //   (now - last) * 1000 div (now_time - last_time), an integer per second.
-import type { MonitorRepository, MonitorSample } from '../store/monitor.ts'
-import type { Broker } from './broker.ts'
+import type { MonitorRepository, MonitorSample } from './store.ts'
+import type { Broker } from '../../broker/broker.ts'
 
 const SECOND = 1000
 const MINUTE = 60 * SECOND

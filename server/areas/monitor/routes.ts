@@ -2,9 +2,9 @@
 // GET /monitor/nodes/{node}, /monitor_current and /monitor_current/nodes/{node}.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import type { Broker } from '../broker/broker.ts'
-import type { MonitorSampler } from '../broker/monitor.ts'
-import { ApiError, parseInput } from './errors.ts'
+import type { Broker } from '../../broker/broker.ts'
+import type { MonitorSampler } from './feature.ts'
+import { ApiError, parseInput } from '../../http/errors.ts'
 
 /** `latest`: the last N seconds, an integer of 1 or more (EMQX: range(1, inf)). */
 const MonitorQuery = v.object({

@@ -1,6 +1,6 @@
 // The dashboard monitor's samples (EMQX's emqx_monit table): one row per sample time, its fields as
 // JSON, kept on disk so the charts survive a restart.
-import type { Database } from './db.ts'
+import type { Database } from '../../store/db.ts'
 
 /** One stored sample: gauges as sampled, counters as the growth since the sample before. */
 export interface MonitorSample {

@@ -3,14 +3,14 @@
 // and changes nothing), stored in SQLite, and applied to the running broker at once. The global
 // zone carries the zone-overridable roots the embedded broker implements: `mqtt` and `flapping_detect`.
 import type { FastifyInstance } from 'fastify'
-import type { Broker } from '../broker/broker.ts'
-import { FlappingConfigSchema } from '../broker/features/flapping.ts'
-import type { Features } from '../broker/features/index.ts'
-import { mergeObjects } from '../broker/features/merge.ts'
-import { mqttSettingsPatchSchema, sysTopicsPatchSchema, type MqttSettingsPatch } from '../broker/settings.ts'
-import type { Database } from '../store/db.ts'
-import { SettingsRepository } from '../store/settings.ts'
-import { badRequest, parseInput } from './errors.ts'
+import type { Broker } from '../../broker/broker.ts'
+import { FlappingConfigSchema } from '../flapping/feature.ts'
+import type { Features } from '../../broker/features/index.ts'
+import { mergeObjects } from '../../http/merge.ts'
+import { mqttSettingsPatchSchema, sysTopicsPatchSchema, type MqttSettingsPatch } from '../../broker/settings.ts'
+import type { Database } from '../../store/db.ts'
+import { SettingsRepository } from '../../store/settings.ts'
+import { badRequest, parseInput } from '../../http/errors.ts'
 
 /** Keys under which the settings are stored in the `settings` table. */
 export const MQTT_SETTINGS_KEY = 'mqtt'

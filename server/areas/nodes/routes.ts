@@ -2,9 +2,9 @@
 import { readFileSync } from 'node:fs'
 import { loadavg, freemem, totalmem } from 'node:os'
 import type { FastifyInstance } from 'fastify'
-import type { Broker } from '../broker/broker.ts'
-import { ApiError } from './errors.ts'
-import { EMQX_VERSION } from './version.ts'
+import type { Broker } from '../../broker/broker.ts'
+import { ApiError } from '../../http/errors.ts'
+import { EMQX_VERSION } from '../../http/version.ts'
 
 export interface NodePaths {
   /** Where the server runs from (EMQX: its install directory). */

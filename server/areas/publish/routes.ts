@@ -1,10 +1,10 @@
 // POST /publish and POST /publish/bulk: publish messages as the broker, like EMQX's HTTP API.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import type { Broker } from '../broker/broker.ts'
-import { createMessage, type PublishProperties } from '../broker/message.ts'
-import { isValidTopicName } from '../broker/topic-trie.ts'
-import { parseInput } from './errors.ts'
+import type { Broker } from '../../broker/broker.ts'
+import { createMessage, type PublishProperties } from '../../broker/message.ts'
+import { isValidTopicName } from '../../broker/topic-trie.ts'
+import { parseInput } from '../../http/errors.ts'
 
 const RC_NO_MATCHING_SUBSCRIBERS = 16
 const uint32 = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(4294967295))

@@ -2,14 +2,14 @@
 // /mqtt/retainer/message/{topic}: one message with its payload, or delete it.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import type { Features } from '../broker/features/index.ts'
-import { mergeObjects } from '../broker/features/merge.ts'
-import { RetainerConfigSchema } from '../broker/features/retainer.ts'
-import type { Message } from '../broker/message.ts'
-import { isValidFilter } from '../broker/topic-trie.ts'
-import { ApiError, parseInput } from './errors.ts'
-import { pageOf, pagingEntries } from './paging.ts'
-import { rfc3339 } from './time.ts'
+import type { Features } from '../../broker/features/index.ts'
+import { mergeObjects } from '../../http/merge.ts'
+import { RetainerConfigSchema } from '../../broker/retainer.ts'
+import type { Message } from '../../broker/message.ts'
+import { isValidFilter } from '../../broker/topic-trie.ts'
+import { ApiError, parseInput } from '../../http/errors.ts'
+import { pageOf, pagingEntries } from '../../http/paging.ts'
+import { rfc3339 } from '../../http/time.ts'
 
 /** Payloads larger than this are left out of the detail, as EMQX does. */
 const MAX_PAYLOAD_SIZE = 1024 * 1024

@@ -1,11 +1,11 @@
 // Retained messages in SQLite, one row per topic. A subscription without wildcards is a primary-key
 // lookup; one with wildcards reads only the topics under its literal prefix.
 import type { QoS } from 'mqtt-packet'
-import type { RetainedStore } from '../broker/features/retainer.ts'
-import type { Message } from '../broker/message.ts'
-import { matchesFilter } from '../broker/topic-trie.ts'
-import type { Database } from './db.ts'
-import { decodeProperties, encodeProperties } from './message-properties.ts'
+import type { RetainedStore } from '../../broker/retainer.ts'
+import type { Message } from '../../broker/message.ts'
+import { matchesFilter } from '../../broker/topic-trie.ts'
+import type { Database } from '../../store/db.ts'
+import { decodeProperties, encodeProperties } from '../../store/message-properties.ts'
 
 interface RetainedRow {
   topic: string

@@ -6,9 +6,9 @@
 // - internal: from accepting the PUBLISH to writing it to the subscriber (queue time included);
 // - response: from writing it to the subscriber to its acknowledgement (0 for QoS 0).
 import * as v from 'valibot'
-import type { Broker } from '../broker.ts'
-import type { ClientInfo } from '../hooks.ts'
-import type { Message } from '../message.ts'
+import type { Broker } from '../../broker/broker.ts'
+import type { ClientInfo } from '../../broker/hooks.ts'
+import type { Message } from '../../broker/message.ts'
 
 /** EMQX keeps at most this many records, whatever `top_k_num` says. */
 export const SLOW_SUBS_MAX_SIZE = 1000

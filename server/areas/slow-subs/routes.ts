@@ -1,10 +1,10 @@
 // /slow_subscriptions: the slowest deliveries (slowest first), or clear them;
 // /slow_subscriptions/settings: EMQX `slow_subs` settings, kept across restarts.
 import type { FastifyInstance } from 'fastify'
-import type { Features } from '../broker/features/index.ts'
-import { mergeObjects } from '../broker/features/merge.ts'
-import { SlowSubsConfigSchema } from '../broker/features/slow-subs.ts'
-import { parseInput } from './errors.ts'
+import type { Features } from '../../broker/features/index.ts'
+import { mergeObjects } from '../../http/merge.ts'
+import { SlowSubsConfigSchema } from './feature.ts'
+import { parseInput } from '../../http/errors.ts'
 
 export async function slowSubsRoutes(app: FastifyInstance, deps: { features: Features }): Promise<void> {
   const { slowSubs, configs, broker } = deps.features

@@ -1,11 +1,11 @@
 // GET /subscriptions, and the subscription shape GET /clients/{clientid}/subscriptions shares.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import type { Broker } from '../broker/broker.ts'
-import type { Session } from '../broker/session.ts'
-import { isValidFilter, matchesFilter } from '../broker/topic-trie.ts'
-import { badRequest, parseInput } from './errors.ts'
-import { integerText, pageOf, pagingEntries } from './paging.ts'
+import type { Broker } from '../../broker/broker.ts'
+import type { Session } from '../../broker/session.ts'
+import { isValidFilter, matchesFilter } from '../../broker/topic-trie.ts'
+import { badRequest, parseInput } from '../../http/errors.ts'
+import { integerText, pageOf, pagingEntries } from '../../http/paging.ts'
 
 /** A session's subscriptions as EMQX lists them (`$share/<group>/` kept in the topic). */
 export function subscriptionRows(session: Session, node: string) {

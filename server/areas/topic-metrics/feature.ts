@@ -3,7 +3,7 @@
 // sampled once a tick (1 s in EMQX) and smoothed with EMQX's modified moving average over 5 ticks.
 // At most 512 topics; no wildcards. The topic list survives a restart, the counters do not.
 import * as v from 'valibot'
-import type { Broker } from '../broker.ts'
+import type { Broker } from '../../broker/broker.ts'
 
 export const MAX_TOPIC_METRICS = 512
 

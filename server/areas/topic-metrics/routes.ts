@@ -3,10 +3,10 @@
 // one topic's metrics, or deregister it.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import type { Features } from '../broker/features/index.ts'
-import { MAX_TOPIC_METRICS, TOPIC_METRICS, type TopicMetricsSnapshot } from '../broker/features/topic-metrics.ts'
-import { ApiError, badRequest, parseInput } from './errors.ts'
-import { rfc3339 } from './time.ts'
+import type { Features } from '../../broker/features/index.ts'
+import { MAX_TOPIC_METRICS, TOPIC_METRICS, type TopicMetricsSnapshot } from './feature.ts'
+import { ApiError, badRequest, parseInput } from '../../http/errors.ts'
+import { rfc3339 } from '../../http/time.ts'
 
 /** EMQX writes these times with whole seconds (`emqx_rule_funcs:now_rfc3339/0`). */
 function rfc3339Seconds(ms: number): string {

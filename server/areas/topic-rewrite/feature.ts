@@ -2,9 +2,9 @@
 // the first rule whose source filter matches; its regex then fills `$1..$N` of the destination
 // (when the regex does not match, the topic stays as it is, like EMQX).
 import * as v from 'valibot'
-import type { Broker } from '../broker.ts'
-import type { ClientInfo } from '../hooks.ts'
-import { isValidFilter, isValidTopicName, matchesFilter, parseShare } from '../topic-trie.ts'
+import type { Broker } from '../../broker/broker.ts'
+import type { ClientInfo } from '../../broker/hooks.ts'
+import { isValidFilter, isValidTopicName, matchesFilter, parseShare } from '../../broker/topic-trie.ts'
 
 /** EMQX answers 413 from this many rules on (its check is `length < 20`, so 19 is the most it takes). */
 export const MAX_REWRITE_RULES = 20

@@ -1,9 +1,9 @@
 // GET/PUT /mqtt/topic_rewrite: the topic rewrite rules, in order.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import type { Features } from '../broker/features/index.ts'
-import { MAX_REWRITE_RULES, RewriteRuleSchema } from '../broker/features/topic-rewrite.ts'
-import { ApiError, parseInput } from './errors.ts'
+import type { Features } from '../../broker/features/index.ts'
+import { MAX_REWRITE_RULES, RewriteRuleSchema } from './feature.ts'
+import { ApiError, parseInput } from '../../http/errors.ts'
 
 export async function topicRewriteRoutes(app: FastifyInstance, deps: { features: Features }): Promise<void> {
   const { rewrite, configs } = deps.features

@@ -1,9 +1,9 @@
 // GET /topics (the routing table, paged) and GET /topics/{topic}.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import type { Broker } from '../broker/broker.ts'
-import { ApiError, badRequest, parseInput } from './errors.ts'
-import { pageOf, pagingEntries } from './paging.ts'
+import type { Broker } from '../../broker/broker.ts'
+import { ApiError, badRequest, parseInput } from '../../http/errors.ts'
+import { pageOf, pagingEntries } from '../../http/paging.ts'
 
 /** One route per subscribed filter (shared ones per group), as EMQX's router has them. */
 function routes(broker: Broker): Array<{ topic: string; node: string }> {
