@@ -1,9 +1,19 @@
 // Environment variables -> the server's configuration, with EMQX's own default ports.
 import { fileURLToPath } from 'node:url'
-import type { MonitoringOptions } from './broker/features/index.ts'
+import type { AlarmOptions } from './areas/alarms/feature.ts'
+import type { SlowSubsOptions } from './areas/slow-subs/feature.ts'
 
 /** The repository root, found from this file rather than the working directory. */
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/[\\/]$/, '')
+
+/** Monitoring timings and watermarks, so tests can drive them quickly. */
+export interface MonitoringOptions {
+  /** Topic metrics' rate sampling period (EMQX: 1 s). */
+  topicMetricsTickMs?: number
+  alarms?: AlarmOptions
+  /** Slow subscriptions' clock and expiry sweep period (EMQX: 10 s). */
+  slowSubs?: SlowSubsOptions
+}
 
 export interface Config {
   /** Console and REST API port (EMQX dashboard default). 0 picks a free port. */

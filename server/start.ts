@@ -1,17 +1,14 @@
 // Starts the whole server in-process: embedded (broker + store + API + console) or proxy to EMQX.
 import { resolve } from 'node:path'
+import { installAreas, migrationsOf, type InstalledAreas } from './areas/area.ts'
+import { serverAreas } from './areas/index.ts'
+import type { MonitorSampler } from './areas/monitor/feature.ts'
+import { monitorArea } from './areas/monitor/index.ts'
 import { Broker } from './broker/broker.ts'
-import { installFeatures } from './broker/features/index.ts'
-import { MonitorSampler } from './areas/monitor/feature.ts'
-import { loadMqttSettings, loadSysTopics } from './broker/settings.ts'
 import { defaultConfig, REPO_ROOT, type Config } from './config.ts'
-import { Auth } from './areas/login/guard.ts'
 import { buildEmbeddedApp, buildProxyApp } from './http/app.ts'
 import { openDatabase } from './store/db.ts'
-import { MonitorRepository } from './areas/monitor/store.ts'
-import { SettingsRepository } from './store/settings.ts'
-import { TokenRepository } from './areas/login/token-store.ts'
-import { UserRepository } from './areas/login/user-store.ts'
+import { FeatureConfigRepository } from './store/feature-config.ts'
 
 export interface RunningServer {
   /** Console and REST API port. */
@@ -45,28 +42,25 @@ export async function startServer(config: Partial<Config>): Promise<RunningServe
   }
 
   const dataDir = resolve(settings.dataDir)
-  const db = openDatabase(dataDir)
-  // The MQTT and $SYS settings changed through /configs survive a restart.
-  const stored = new SettingsRepository(db)
-  const broker = new Broker({}, loadMqttSettings(stored.get('mqtt')))
-  broker.configureSysTopics(loadSysTopics(stored.get('sys_topics')))
-  const features = installFeatures(broker, db, { monitoring: settings.monitoring })
-  const monitor = new MonitorSampler(broker, new MonitorRepository(db), {
-    intervalMs: settings.dashboardMonitor?.sampleIntervalMs ?? 10_000,
-    now: settings.dashboardMonitor?.now ?? Date.now,
-  })
+  const db = openDatabase(dataDir, migrationsOf(serverAreas))
+  const broker = new Broker()
+  let areas: InstalledAreas | undefined
   let app: Awaited<ReturnType<typeof buildEmbeddedApp>> | undefined
   try {
-    const users = new UserRepository(db)
-    await users.ensureDefaultUser()
-    const tokens = new TokenRepository(db)
-    const auth = new Auth({ tokens, ttlMs: settings.tokenTtlMs })
+    areas = installAreas(serverAreas, {
+      broker,
+      db,
+      configs: new FeatureConfigRepository(db),
+      config: settings,
+      paths: { sysPath: REPO_ROOT, logPath: 'not logging to file (stdout only)' },
+    })
     const { tcpPort, wsPort } = await broker.listen({ host: settings.host, tcpPort: settings.mqttPort, wsPort: settings.wsPort })
-    monitor.start()
-    app = await buildEmbeddedApp({ broker, features, monitor, db, users, tokens, auth, paths: { sysPath: REPO_ROOT, logPath: 'not logging to file (stdout only)' } }, settings.consoleDir)
+    await areas.start()
+    app = await buildEmbeddedApp(serverAreas, areas.context, settings.consoleDir)
     await app.listen({ port: settings.port, host: settings.host })
     const { port } = app.server.address() as { port: number }
     const running = app
+    const installed = areas
     let closing: Promise<void> | undefined
     return {
       port,
@@ -74,21 +68,19 @@ export async function startServer(config: Partial<Config>): Promise<RunningServe
       wsPort,
       url: urlFor(settings.host, port),
       broker,
-      monitor,
+      monitor: areas.context.use(monitorArea),
       close: () =>
         (closing ??= (async () => {
           await running.close()
-          monitor.stop()
           await broker.close()
-          features.stop()
+          installed.stop()
           db.close()
         })()),
     }
   } catch (error) {
     await app?.close()
-    monitor.stop()
     await broker.close()
-    features.stop()
+    areas?.stop()
     db.close()
     throw error
   }

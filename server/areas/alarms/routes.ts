@@ -3,8 +3,9 @@
 // clear when their condition does.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
+import type { AlarmMonitor } from './feature.ts'
 import type { AlarmRecord } from './store.ts'
-import type { Features } from '../../broker/features/index.ts'
+import type { AreaDeps } from '../area.ts'
 import { parseInput } from '../../http/errors.ts'
 import { pagingEntries } from '../../http/paging.ts'
 import { rfc3339 } from '../../http/time.ts'
@@ -27,8 +28,8 @@ const ListQuery = v.object({
   activated: v.optional(v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.transform((s) => s === 'true')), 'true'),
 })
 
-export async function alarmRoutes(app: FastifyInstance, deps: { features: Features }): Promise<void> {
-  const { alarms, broker } = deps.features
+export async function alarmRoutes(app: FastifyInstance, deps: AreaDeps<AlarmMonitor>): Promise<void> {
+  const { feature: alarms, broker } = deps
 
   app.get('/alarms', async (request) => {
     const q = parseInput(ListQuery, request.query, 'query')

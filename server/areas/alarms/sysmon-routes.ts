@@ -4,45 +4,27 @@
 // `vm` and `top` sections (Erlang process counts, long GC, busy ports, top processes) do not exist
 // here and are refused. A change is validated whole, stored, and applied at once.
 import type { FastifyInstance } from 'fastify'
-import { AlarmConfigSchema, SysmonOsSchema } from './feature.ts'
-import type { Features } from '../../broker/features/index.ts'
-import { mergeObjects } from '../../http/merge.ts'
-import { badRequest, parseInput } from '../../http/errors.ts'
+import { badRequest } from '../../http/errors.ts'
+import { objectBody, prepareChange, settingsRoute, unsupportedKeys } from '../../http/settings-route.ts'
+import type { AreaDeps } from '../area.ts'
+import type { AlarmMonitor } from './feature.ts'
+import { alarmSettings, sysmonOsSettings } from './settings.ts'
 
 const ROOTS = ['os']
 
-export async function sysmonRoutes(app: FastifyInstance, deps: { features: Features }): Promise<void> {
-  const { alarms, configs } = deps.features
+export async function sysmonRoutes(app: FastifyInstance, deps: AreaDeps<AlarmMonitor>): Promise<void> {
+  const { feature: alarms, configs } = deps
 
-  app.get('/configs/alarm', async () => alarms.config)
+  settingsRoute(app, '/configs/alarm', alarmSettings(alarms, configs), 'alarm')
 
-  app.put('/configs/alarm', async (request) => {
-    const body = request.body
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('body must be a JSON object')
-    // Lists replace, as in EMQX's config update; the other fields merge into the current settings.
-    const next = parseInput(AlarmConfigSchema, { ...alarms.config, ...body }, 'alarm')
-    configs.set('alarm', next)
-    alarms.configureAlarm(next)
-    return alarms.config
-  })
-
+  const os = sysmonOsSettings(alarms, configs)
   app.get('/configs/sysmon', async () => ({ os: alarms.sysmonOs }))
 
   app.put('/configs/sysmon', async (request) => {
-    const body = request.body
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('body must be a JSON object')
-    const unknown = Object.keys(body).filter((root) => !ROOTS.includes(root))
-    if (unknown.length > 0) throw badRequest(`not supported by the embedded broker: ${unknown.join(', ')} (supported: ${ROOTS.join(', ')})`)
-    const os = (body as { os?: unknown }).os
-    if (os !== undefined) {
-      if (typeof os !== 'object' || os === null || Array.isArray(os)) throw badRequest('os must be a JSON object')
-      const known = Object.keys(alarms.sysmonOs)
-      const extra = Object.keys(os).filter((key) => !known.includes(key))
-      if (extra.length > 0) throw badRequest(`os: not supported by the embedded broker: ${extra.join(', ')} (supported: ${known.join(', ')})`)
-      const next = parseInput(SysmonOsSchema, mergeObjects(alarms.sysmonOs, os as Record<string, unknown>), 'os')
-      configs.set('sysmon_os', next)
-      alarms.configure(next)
-    }
+    const body = objectBody(request.body, 'body')
+    const problem = unsupportedKeys(body, ROOTS)
+    if (problem) throw badRequest(problem)
+    if (body.os !== undefined) prepareChange(os, body.os, 'os')()
     return { os: alarms.sysmonOs }
   })
 }

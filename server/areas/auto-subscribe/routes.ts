@@ -1,12 +1,12 @@
 // GET/PUT /mqtt/auto_subscribe: the topics every connecting client is subscribed to.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import { AutoSubscribeTopicSchema, MAX_AUTO_SUBSCRIBE } from './feature.ts'
-import type { Features } from '../../broker/features/index.ts'
+import { AutoSubscribeTopicSchema, MAX_AUTO_SUBSCRIBE, type AutoSubscribeFeature } from './feature.ts'
+import type { AreaDeps } from '../area.ts'
 import { ApiError, parseInput } from '../../http/errors.ts'
 
-export async function autoSubscribeRoutes(app: FastifyInstance, deps: { features: Features }): Promise<void> {
-  const { autoSubscribe, configs } = deps.features
+export async function autoSubscribeRoutes(app: FastifyInstance, deps: AreaDeps<AutoSubscribeFeature>): Promise<void> {
+  const { feature: autoSubscribe, configs } = deps
 
   app.get('/mqtt/auto_subscribe', async () => autoSubscribe.config)
 

@@ -1,8 +1,7 @@
 // /banned: list (paged, filtered), create, clear; /banned/{as}/{who}: delete.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import { invalidWho } from './feature.ts'
-import type { Features } from '../../broker/features/index.ts'
+import { invalidWho, type BannedFeature } from './feature.ts'
 import { BAN_TYPES, type Ban, type BanType } from './store.ts'
 import { ApiError, badRequest, parseInput } from '../../http/errors.ts'
 import { pageOf, pagingEntries } from '../../http/paging.ts'
@@ -56,8 +55,8 @@ function safeRegex(source: string): RegExp {
   }
 }
 
-export async function bannedRoutes(app: FastifyInstance, deps: { features: Features }): Promise<void> {
-  const { banned } = deps.features
+export async function bannedRoutes(app: FastifyInstance, deps: { feature: BannedFeature }): Promise<void> {
+  const banned = deps.feature
 
   app.get('/banned', async (request) => {
     const q = parseInput(BannedQuery, request.query, 'query')

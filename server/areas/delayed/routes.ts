@@ -2,14 +2,15 @@
 // /mqtt/delayed/messages/{node}/{msgid}: one message with its payload, or delete it.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import { DelayedConfigSchema } from './feature.ts'
-import type { Features } from '../../broker/features/index.ts'
-import { mergeObjects } from '../../http/merge.ts'
+import type { DelayedFeature } from './feature.ts'
 import { isValidTopicName } from '../../broker/topic-trie.ts'
 import type { DelayedMessage } from './store.ts'
 import { ApiError, parseInput } from '../../http/errors.ts'
 import { pagingEntries } from '../../http/paging.ts'
+import { settingsRoute } from '../../http/settings-route.ts'
 import { rfc3339 } from '../../http/time.ts'
+import type { AreaDeps } from '../area.ts'
+import { delayedSettings } from './settings.ts'
 
 /** EMQX shows larger delayed payloads as this marker instead. */
 const MAX_PAYLOAD_LENGTH = 2048
@@ -32,17 +33,10 @@ function delayedRecord(delayed: DelayedMessage, node: string) {
 
 type MessageParams = { Params: { node: string; msgid: string } }
 
-export async function delayedRoutes(app: FastifyInstance, deps: { features: Features }): Promise<void> {
-  const { delayed, configs, broker } = deps.features
+export async function delayedRoutes(app: FastifyInstance, deps: AreaDeps<DelayedFeature>): Promise<void> {
+  const { feature: delayed, broker } = deps
 
-  app.get('/mqtt/delayed', async () => delayed.config)
-
-  app.put('/mqtt/delayed', async (request) => {
-    const config = parseInput(DelayedConfigSchema, mergeObjects(delayed.config, request.body), 'body')
-    configs.set('delayed', config)
-    delayed.configure(config)
-    return delayed.config
-  })
+  settingsRoute(app, '/mqtt/delayed', delayedSettings(delayed, deps.configs))
 
   app.get('/mqtt/delayed/messages', async (request) => {
     const q = parseInput(v.object(pagingEntries(100)), request.query, 'query')

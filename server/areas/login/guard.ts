@@ -1,4 +1,4 @@
-// Who may call /api/v5: dashboard login tokens (HS256 JWTs from jose, tracked server-side like
+// The login guard: who may call /api/v5: dashboard login tokens (HS256 JWTs from jose, tracked server-side like
 // EMQX's admin token table so they slide on use and can be revoked), and HTTP Basic API keys.
 import type { FastifyRequest } from 'fastify'
 import { jwtVerify, SignJWT } from 'jose'
@@ -26,7 +26,7 @@ declare module 'fastify' {
 /** Checks an API key and secret; returns the key name, or undefined when they do not match. */
 export type ApiKeyVerifier = (key: string, secret: string) => Promise<string | undefined> | string | undefined
 
-export interface AuthOptions {
+export interface LoginGuardOptions {
   tokens: TokenRepository
   /** Lifetime since last use; EMQX's `dashboard.token_expired_time` (60 minutes). */
   ttlMs: number
@@ -43,13 +43,13 @@ const ISSUER = 'EMQX'
 /** As EMQX 5 (emqx_mgmt_auth:authorize): API keys may not manage users or API keys, nor log out. */
 const NOT_FOR_API_KEYS = /^\/api\/v5\/(users|api_key|logout)(\/|$)/
 
-export class Auth {
+export class LoginGuard {
   private readonly tokens: TokenRepository
   private readonly ttlMs: number
   private apiKeys: ApiKeyVerifier | undefined
   private readonly secret: Uint8Array
 
-  constructor(options: AuthOptions) {
+  constructor(options: LoginGuardOptions) {
     this.tokens = options.tokens
     this.ttlMs = options.ttlMs
     this.apiKeys = options.apiKeys

@@ -20,32 +20,32 @@ const MonitorQuery = v.object({
   ),
 })
 
-export async function monitorRoutes(app: FastifyInstance, deps: { broker: Broker; monitor: MonitorSampler }): Promise<void> {
+export async function monitorRoutes(app: FastifyInstance, deps: { broker: Broker; feature: MonitorSampler }): Promise<void> {
   const knownNode = (node: string) => {
     if (node !== deps.broker.node) throw new ApiError(404, 'NOT_FOUND', 'Node not found')
   }
 
   app.get('/monitor', async (request) => {
     const { latest } = parseInput(MonitorQuery, request.query, 'query')
-    return deps.monitor.samples('cluster', latest)
+    return deps.feature.samples('cluster', latest)
   })
 
   // Deletes every stored sample (EMQX: clear_table on every node), 204.
   app.delete('/monitor', async (_request, reply) => {
-    deps.monitor.clear()
+    deps.feature.clear()
     return reply.status(204).send()
   })
 
   app.get<{ Params: { node: string } }>('/monitor/nodes/:node', async (request) => {
     knownNode(request.params.node)
     const { latest } = parseInput(MonitorQuery, request.query, 'query')
-    return deps.monitor.samples('node', latest)
+    return deps.feature.samples('node', latest)
   })
 
-  app.get('/monitor_current', async () => deps.monitor.current('cluster'))
+  app.get('/monitor_current', async () => deps.feature.current('cluster'))
 
   app.get<{ Params: { node: string } }>('/monitor_current/nodes/:node', async (request) => {
     knownNode(request.params.node)
-    return deps.monitor.current('node')
+    return deps.feature.current('node')
   })
 }

@@ -2,14 +2,15 @@
 // /mqtt/retainer/message/{topic}: one message with its payload, or delete it.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import type { Features } from '../../broker/features/index.ts'
-import { mergeObjects } from '../../http/merge.ts'
-import { RetainerConfigSchema } from '../../broker/retainer.ts'
+import type { Retainer } from '../../broker/retainer.ts'
 import type { Message } from '../../broker/message.ts'
 import { isValidFilter } from '../../broker/topic-trie.ts'
 import { ApiError, parseInput } from '../../http/errors.ts'
 import { pageOf, pagingEntries } from '../../http/paging.ts'
+import { settingsRoute } from '../../http/settings-route.ts'
 import { rfc3339 } from '../../http/time.ts'
+import type { AreaDeps } from '../area.ts'
+import { retainerSettings } from './settings.ts'
 
 /** Payloads larger than this are left out of the detail, as EMQX does. */
 const MAX_PAYLOAD_SIZE = 1024 * 1024
@@ -32,18 +33,10 @@ const MessagesQuery = v.object({
 
 const notFound = () => new ApiError(404, 'NOT_FOUND', "Viewed message doesn't exist")
 
-export async function retainerRoutes(app: FastifyInstance, deps: { features: Features }): Promise<void> {
-  const { broker, configs } = deps.features
-  const retainer = broker.retainer
+export async function retainerRoutes(app: FastifyInstance, deps: AreaDeps<Retainer>): Promise<void> {
+  const retainer = deps.feature
 
-  app.get('/mqtt/retainer', async () => retainer.config)
-
-  app.put('/mqtt/retainer', async (request) => {
-    const config = parseInput(RetainerConfigSchema, mergeObjects(retainer.config, request.body), 'body')
-    configs.set('retainer', config)
-    retainer.configure(config)
-    return retainer.config
-  })
+  settingsRoute(app, '/mqtt/retainer', retainerSettings(retainer, deps.configs))
 
   app.get('/mqtt/retainer/messages', async (request) => {
     const q = parseInput(MessagesQuery, request.query, 'query')

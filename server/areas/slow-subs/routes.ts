@@ -1,13 +1,13 @@
 // /slow_subscriptions: the slowest deliveries (slowest first), or clear them;
 // /slow_subscriptions/settings: EMQX `slow_subs` settings, kept across restarts.
 import type { FastifyInstance } from 'fastify'
-import type { Features } from '../../broker/features/index.ts'
-import { mergeObjects } from '../../http/merge.ts'
-import { SlowSubsConfigSchema } from './feature.ts'
-import { parseInput } from '../../http/errors.ts'
+import { settingsRoute } from '../../http/settings-route.ts'
+import type { AreaDeps } from '../area.ts'
+import type { SlowSubsFeature } from './feature.ts'
+import { slowSubsSettings } from './settings.ts'
 
-export async function slowSubsRoutes(app: FastifyInstance, deps: { features: Features }): Promise<void> {
-  const { slowSubs, configs, broker } = deps.features
+export async function slowSubsRoutes(app: FastifyInstance, deps: AreaDeps<SlowSubsFeature>): Promise<void> {
+  const { feature: slowSubs, broker } = deps
 
   // EMQX takes page and limit here but answers the whole list (at most 1000), with no meta.
   app.get('/slow_subscriptions', async () => ({
@@ -25,12 +25,5 @@ export async function slowSubsRoutes(app: FastifyInstance, deps: { features: Fea
     return reply.status(204).send()
   })
 
-  app.get('/slow_subscriptions/settings', async () => slowSubs.config)
-
-  app.put('/slow_subscriptions/settings', async (request) => {
-    const config = parseInput(SlowSubsConfigSchema, mergeObjects(slowSubs.config, request.body), 'body')
-    configs.set('slow_subs', config)
-    slowSubs.configure(config)
-    return slowSubs.config
-  })
+  settingsRoute(app, '/slow_subscriptions/settings', slowSubsSettings(slowSubs, deps.configs))
 }

@@ -3,8 +3,8 @@
 // one topic's metrics, or deregister it.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import type { Features } from '../../broker/features/index.ts'
-import { MAX_TOPIC_METRICS, TOPIC_METRICS, type TopicMetricsSnapshot } from './feature.ts'
+import type { AreaDeps } from '../area.ts'
+import { MAX_TOPIC_METRICS, TOPIC_METRICS, type TopicMetricsFeature, type TopicMetricsSnapshot } from './feature.ts'
 import { ApiError, badRequest, parseInput } from '../../http/errors.ts'
 import { rfc3339 } from '../../http/time.ts'
 
@@ -33,8 +33,8 @@ const topicNotFound = () => new ApiError(404, 'TOPIC_NOT_FOUND', 'Topic not foun
 const AddBody = v.object({ topic: v.string() })
 const ResetBody = v.object({ action: v.picklist(['reset']), topic: v.optional(v.string()) })
 
-export async function topicMetricsRoutes(app: FastifyInstance, deps: { features: Features }): Promise<void> {
-  const { topicMetrics } = deps.features
+export async function topicMetricsRoutes(app: FastifyInstance, deps: AreaDeps<TopicMetricsFeature>): Promise<void> {
+  const topicMetrics = deps.feature
 
   function one(topic: string) {
     const snapshot = topicMetrics.snapshot(topic)

@@ -1,12 +1,12 @@
 // GET/PUT /mqtt/topic_rewrite: the topic rewrite rules, in order.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import type { Features } from '../../broker/features/index.ts'
-import { MAX_REWRITE_RULES, RewriteRuleSchema } from './feature.ts'
+import type { AreaDeps } from '../area.ts'
+import { MAX_REWRITE_RULES, RewriteRuleSchema, type TopicRewriteFeature } from './feature.ts'
 import { ApiError, parseInput } from '../../http/errors.ts'
 
-export async function topicRewriteRoutes(app: FastifyInstance, deps: { features: Features }): Promise<void> {
-  const { rewrite, configs } = deps.features
+export async function topicRewriteRoutes(app: FastifyInstance, deps: AreaDeps<TopicRewriteFeature>): Promise<void> {
+  const { feature: rewrite, configs } = deps
 
   app.get('/mqtt/topic_rewrite', async () => rewrite.config)
 
