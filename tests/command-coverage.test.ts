@@ -34,7 +34,7 @@ const operations: Record<string, string> = {
   'remove an auto-subscribe topic (PUT /mqtt/auto_subscribe)': 'autoSubscribe.remove',
   'MQTT general settings (PUT /configs/mqtt)': 'mqtt.update',
   'MQTT session settings of the global zone (PUT /configs/global_zone)': 'zone.update',
-  'system topic settings (PUT /mqtt/sys_topics)': 'sysTopics.update',
+  'system topic settings (PUT /configs/sys_topics)': 'sysTopics.update',
 
   // Issue 4: API keys (the API key screen is a later issue; GET /api_key and /api_key/{name} feed completion).
   'create an API key, its secret shown once (POST /api_key)': 'apiKey.create',
@@ -92,7 +92,7 @@ const readOnly = [
   'GET /mqtt/delayed, GET /mqtt/delayed/messages, GET /mqtt/delayed/messages/{node}/{msgid}',
   'GET /topics',
   'GET /clients/{id}/mqueue_messages, GET /clients/{id}/inflight_messages',
-  'GET /configs/mqtt, GET /configs/global_zone, GET /mqtt/sys_topics, GET /mqtt/topic_rewrite, GET /mqtt/auto_subscribe',
+  'GET /configs/mqtt, GET /configs/global_zone, GET /configs/sys_topics, GET /mqtt/topic_rewrite, GET /mqtt/auto_subscribe',
   'POST /publish/bulk (scripts publish many lines through message.publish)',
   'GET /api_key, GET /api_key/{name}',
   // Issue 6: the dashboard monitor (overview charts and current figures).

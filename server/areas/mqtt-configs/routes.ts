@@ -1,18 +1,20 @@
-// GET/PUT /configs/mqtt, GET/PUT /configs/global_zone and GET/PUT /mqtt/sys_topics: the broker's
-// MQTT settings as EMQX 5 names and shows them. A change is validated whole (a bad value is a 400
-// and changes nothing), stored in SQLite, and applied to the running broker at once. The global
-// zone carries the zone-overridable roots the embedded broker implements: `mqtt` and `flapping_detect`.
+// GET/PUT /configs/global_zone, /configs/mqtt and /configs/sys_topics: the broker's MQTT settings
+// as EMQX 5.8 names and shows them. A change is validated whole (a bad value is a 400 and changes
+// nothing), stored in SQLite, and applied to the running broker at once. The global zone shows
+// 5.8's five roots: `mqtt` and `flapping_detect` are the broker's; `force_shutdown`, `force_gc` and
+// `durable_sessions` (and a few `mqtt` keys, see zone.ts) stay at EMQX's defaults.
+// `/configs/mqtt` is this server's own (5.8 routes only the zone): the zone's `mqtt` root.
 import type { FastifyInstance } from 'fastify'
-import { badRequest } from '../../http/errors.ts'
-import { objectBody, prepareChange, settingsRoute, unsupportedKeys } from '../../http/settings-route.ts'
+import { badRequest, parseInput } from '../../http/errors.ts'
+import { mergeSettings, objectBody, prepareChange, settingsRoute, unsupportedKeys } from '../../http/settings-route.ts'
 import type { SettingsRepository } from '../../store/settings.ts'
 import type { AreaDeps } from '../area.ts'
 import { flappingArea } from '../flapping/index.ts'
 import { flappingSettings } from '../flapping/settings.ts'
 import { mqttSettings, sysTopicsSettings } from './settings.ts'
+import { KEPT_ROOTS, keptRootSchemas, type KeptRoot } from './zone.ts'
 
-/** The global zone's roots the embedded broker has; EMQX's others (force_gc, overload_protection...) do not exist here. */
-const ZONE_ROOTS = ['mqtt', 'flapping_detect']
+const ZONE_ROOTS = ['mqtt', 'flapping_detect', ...Object.keys(KEPT_ROOTS)]
 
 export async function configRoutes(app: FastifyInstance, deps: AreaDeps<SettingsRepository>): Promise<void> {
   const { broker } = deps
@@ -21,8 +23,7 @@ export async function configRoutes(app: FastifyInstance, deps: AreaDeps<Settings
 
   settingsRoute(app, '/configs/mqtt', mqtt, 'mqtt')
 
-  // EMQX 5 shows the global zone as its root sections; the MQTT one carries the session settings.
-  const globalZone = () => ({ mqtt: mqtt.current(), flapping_detect: flapping.current() })
+  const globalZone = () => ({ mqtt: mqtt.current(), flapping_detect: flapping.current(), ...structuredClone(KEPT_ROOTS) })
   app.get('/configs/global_zone', async () => globalZone())
 
   // Only the roots present change; every one is validated before any is applied.
@@ -30,13 +31,15 @@ export async function configRoutes(app: FastifyInstance, deps: AreaDeps<Settings
     const body = objectBody(request.body, 'body')
     const problem = unsupportedKeys(body, ZONE_ROOTS)
     if (problem) throw badRequest(problem)
-    const changes = [
-      ...(body.mqtt !== undefined ? [prepareChange(mqtt, body.mqtt, 'mqtt')] : []),
-      ...(body.flapping_detect !== undefined ? [prepareChange(flapping, body.flapping_detect, 'flapping_detect')] : []),
-    ]
+    const changes: Array<() => void> = []
+    if (body.mqtt !== undefined) changes.push(prepareChange(mqtt, body.mqtt, 'mqtt'))
+    if (body.flapping_detect !== undefined) changes.push(prepareChange(flapping, body.flapping_detect, 'flapping_detect'))
+    for (const root of Object.keys(KEPT_ROOTS) as KeptRoot[]) {
+      if (body[root] !== undefined) parseInput(keptRootSchemas[root], mergeSettings(KEPT_ROOTS[root], objectBody(body[root], root)), root)
+    }
     for (const change of changes) change()
     return globalZone()
   })
 
-  settingsRoute(app, '/mqtt/sys_topics', sysTopicsSettings(broker, deps.feature), 'sys_topics')
+  settingsRoute(app, '/configs/sys_topics', sysTopicsSettings(broker, deps.feature), 'sys_topics')
 }
