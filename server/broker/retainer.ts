@@ -3,6 +3,7 @@
 import * as v from 'valibot'
 import type { Message } from './message.ts'
 import { matchesFilter } from './topic-trie.ts'
+import { keptAt } from './not-implemented.ts'
 import { durationText, parseDuration, parseSize, sizeText } from './units.ts'
 
 /** Where retained messages live: memory until the server installs its SQLite store. */
@@ -18,7 +19,27 @@ export interface RetainedStore {
   page(offset: number, limit: number): Message[]
   count(): number
   clear(): void
-  removeExpired(now: number): number
+  /** Deletes the messages expired at `now` under `rule` (EMQX's periodic clear); how many went. */
+  removeExpired(now: number, rule?: ClearRule): number
+}
+
+/** How the periodic clear decides (EMQX `msg_expiry_interval_override`, `allow_never_expire`, `msg_clear_limit`). */
+export interface ClearRule {
+  /** Every message expires this long after it was published, at the latest. */
+  overrideMs?: number
+  /** With an override: messages that never expire stay. */
+  allowNeverExpire: boolean
+  /** At most this many are deleted in one run. */
+  limit: number
+}
+
+/** Whether the periodic clear deletes `message` at `now`. */
+export function clearedAt(message: Pick<Message, 'timestamp' | 'expiresAt'>, now: number, rule: ClearRule | undefined): boolean {
+  const { expiresAt } = message
+  if (rule?.overrideMs === undefined) return expiresAt !== undefined && expiresAt <= now
+  const overridden = message.timestamp + rule.overrideMs
+  if (expiresAt === undefined) return !rule.allowNeverExpire && overridden <= now
+  return Math.min(overridden, expiresAt) <= now
 }
 
 export class MemoryRetainedStore implements RetainedStore {
@@ -35,10 +56,11 @@ export class MemoryRetainedStore implements RetainedStore {
   page = (offset: number, limit: number) => [...this.messages.values()].slice(offset, offset + limit)
   count = () => this.messages.size
   clear = () => this.messages.clear()
-  removeExpired(now: number): number {
+  removeExpired(now: number, rule?: ClearRule): number {
     let removed = 0
     for (const [topic, message] of this.messages) {
-      if (message.expiresAt !== undefined && message.expiresAt <= now && this.messages.delete(topic)) removed++
+      if (removed >= (rule?.limit ?? Infinity)) break
+      if (clearedAt(message, now, rule) && this.messages.delete(topic)) removed++
     }
     return removed
   }
@@ -115,14 +137,34 @@ class DeliveryPacer {
   }
 }
 
-/** The settings as EMQX's `GET /mqtt/retainer` shows them. */
+const unique = <T>(list: T[]) => new Set(list.map((item) => JSON.stringify(item))).size === list.length
+
+/** EMQX's retainer index specifications: lists of 1-based topic level positions (a hint for its Mnesia tables). */
+const indexSpecs = v.pipe(
+  v.array(
+    v.pipe(
+      v.array(v.pipe(v.number(), v.integer(), v.minValue(1, 'pos_integer_index_limited'))),
+      v.minLength(1, 'non_empty_index_spec_limited'),
+      v.check(unique, 'unique_index_spec_limited'),
+    ),
+  ),
+  v.check(unique, 'unique_index_spec_limited'),
+)
+const DEFAULT_INDEX_SPECS = [[1, 2, 3], [1, 3], [2, 3], [3]]
+
+/**
+ * The settings as EMQX 5.8's `GET /mqtt/retainer` shows them, in its order. Not implemented here,
+ * so kept at EMQX's default: `max_publish_rate` (retained messages are stored at any rate),
+ * `external_backends` and `backend.enable` (the built-in database is the one backend).
+ * `backend.index_specs` is stored and shown: an index hint for EMQX's tables that SQLite does not need.
+ */
 export const RetainerConfigSchema = v.object({
   enable: v.optional(v.boolean(), true),
   msg_expiry_interval: v.optional(durationText, '0s'),
+  msg_expiry_interval_override: v.optional(v.union([v.literal('disabled'), durationText], 'must be disabled or a duration such as 1h'), 'disabled'),
+  allow_never_expire: v.optional(v.boolean(), true),
   msg_clear_interval: v.optional(durationText, '0s'),
-  max_payload_size: v.optional(sizeText, '1MB'),
-  stop_publish_clear_msg: v.optional(v.boolean(), false),
-  delivery_rate: v.optional(rateText, '1000/s'),
+  msg_clear_limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1, 'must be a positive integer')), 50_000),
   flow_control: v.optional(
     v.object({
       batch_read_number: v.optional(count, 0),
@@ -131,16 +173,22 @@ export const RetainerConfigSchema = v.object({
     }),
     {},
   ),
+  max_payload_size: v.optional(sizeText, '1MB'),
+  stop_publish_clear_msg: v.optional(v.boolean(), false),
+  delivery_rate: v.optional(rateText, '1000/s'),
+  max_publish_rate: keptAt('1000/s'),
   backend: v.optional(
     v.object({
       type: v.optional(v.literal('built_in_database'), 'built_in_database'),
+      // EMQX's default is `ram`; this server keeps retained messages on disc unless told otherwise.
       storage_type: v.optional(v.picklist(['ram', 'disc']), 'disc'),
       max_retained_messages: v.optional(count, 0),
-      index_specs: v.optional(v.array(v.array(v.number()))),
-      enable: v.optional(v.boolean()),
+      index_specs: v.optional(indexSpecs, () => structuredClone(DEFAULT_INDEX_SPECS)),
+      enable: keptAt(true),
     }),
     {},
   ),
+  external_backends: keptAt({}),
 })
 
 export type RetainerConfig = v.InferOutput<typeof RetainerConfigSchema>
@@ -179,8 +227,14 @@ export class Retainer {
     clearInterval(this.clearTimer)
     this.clearTimer = undefined
     const clearMs = parseDuration(config.msg_clear_interval) ?? 0
+    const override = config.msg_expiry_interval_override
+    const rule: ClearRule = {
+      overrideMs: override === 'disabled' ? undefined : parseDuration(override),
+      allowNeverExpire: config.allow_never_expire,
+      limit: config.msg_clear_limit,
+    }
     if (clearMs > 0) {
-      this.clearTimer = setInterval(() => this.store.removeExpired(Date.now()), clearMs)
+      this.clearTimer = setInterval(() => this.store.removeExpired(Date.now(), rule), clearMs)
       this.clearTimer.unref()
     }
   }

@@ -1,7 +1,7 @@
 // Retained messages in SQLite, one row per topic. A subscription without wildcards is a primary-key
 // lookup; one with wildcards reads only the topics under its literal prefix.
 import type { QoS } from 'mqtt-packet'
-import type { RetainedStore } from '../../broker/retainer.ts'
+import type { ClearRule, RetainedStore } from '../../broker/retainer.ts'
 import type { Message } from '../../broker/message.ts'
 import { matchesFilter } from '../../broker/topic-trie.ts'
 import type { Database } from '../../store/db.ts'
@@ -133,7 +133,17 @@ export class SqliteRetainedStore implements RetainedStore {
     this.db.sql.exec('DELETE FROM retained_messages')
   }
 
-  removeExpired(now: number): number {
-    return Number(this.db.sql.prepare('DELETE FROM retained_messages WHERE expires_at IS NOT NULL AND expires_at <= ?').run(now).changes)
+  removeExpired(now: number, rule?: ClearRule): number {
+    const override = rule?.overrideMs ?? null
+    const result = this.db.sql
+      .prepare(
+        `DELETE FROM retained_messages WHERE rowid IN (
+           SELECT rowid FROM retained_messages WHERE
+             (expires_at IS NOT NULL AND MIN(expires_at, COALESCE(publish_at + :override, expires_at)) <= :now)
+             OR (expires_at IS NULL AND :override IS NOT NULL AND NOT :allowNever AND publish_at + :override <= :now)
+           LIMIT :limit)`,
+      )
+      .run({ override, now, allowNever: rule?.allowNeverExpire === false ? 0 : 1, limit: rule?.limit ?? -1 })
+    return Number(result.changes)
   }
 }
