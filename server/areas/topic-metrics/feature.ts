@@ -3,23 +3,8 @@
 // sampled once a tick (1 s in EMQX) and smoothed with EMQX's modified moving average over 5 ticks.
 // At most 512 topics; no wildcards. The topic list survives a restart, the counters do not.
 import * as v from 'valibot'
+import { MAX_TOPIC_METRICS, TOPIC_METRIC_NAMES, type TopicMetricName } from '../../../contract/topic-metrics.ts'
 import type { Broker } from '../../broker/broker.ts'
-
-export const MAX_TOPIC_METRICS = 512
-
-export const TOPIC_METRICS = [
-  'messages.in',
-  'messages.out',
-  'messages.qos0.in',
-  'messages.qos0.out',
-  'messages.qos1.in',
-  'messages.qos1.out',
-  'messages.qos2.in',
-  'messages.qos2.out',
-  'messages.dropped',
-] as const
-
-export type TopicMetricName = (typeof TOPIC_METRICS)[number]
 
 /** How the list is stored, as EMQX's `topic_metrics` config: `[{topic}]`. */
 export const StoredTopicMetricsSchema = v.array(v.object({ topic: v.string() }))
@@ -48,7 +33,7 @@ export interface TopicMetricsSnapshot {
 export type RegisterResult = 'ok' | 'already_existed' | 'bad_topic' | 'quota_exceeded'
 
 function zeros(): Record<TopicMetricName, number> {
-  return Object.fromEntries(TOPIC_METRICS.map((name) => [name, 0])) as Record<TopicMetricName, number>
+  return Object.fromEntries(TOPIC_METRIC_NAMES.map((name) => [name, 0])) as Record<TopicMetricName, number>
 }
 
 function isWildcard(topic: string): boolean {
@@ -158,7 +143,7 @@ export class TopicMetricsFeature {
   tick(): void {
     const seconds = this.tickMs / 1000
     for (const entry of this.entries.values()) {
-      for (const name of TOPIC_METRICS) {
+      for (const name of TOPIC_METRIC_NAMES) {
         const speed = (entry.counts[name] - entry.last[name]) / seconds
         entry.last[name] = entry.counts[name]
         entry.rates[name] = (entry.rates[name] * (SPEED_WINDOW - 1) + speed) / SPEED_WINDOW

@@ -1,21 +1,28 @@
 // /mqtt/topic_metrics: the registered topics with their counters and rates (a plain array, not
 // paged), register (POST), reset one or all (PUT {action: reset, topic?}); /mqtt/topic_metrics/{topic}:
-// one topic's metrics, or deregister it.
+// one topic's metrics, or deregister it. Bodies, answers and errors are the contract's.
 import type { FastifyInstance } from 'fastify'
-import * as v from 'valibot'
-import type { AreaDeps } from '../area.ts'
-import { MAX_TOPIC_METRICS, TOPIC_METRICS, type TopicMetricsFeature, type TopicMetricsSnapshot } from './feature.ts'
+import {
+  MAX_TOPIC_METRICS,
+  TOPIC_METRIC_NAMES,
+  TopicMetricsAddBody,
+  topicMetricsErrors,
+  TopicMetricsResetBody,
+  type TopicMetrics,
+} from '../../../contract/topic-metrics.ts'
 import { ApiError, badRequest, parseInput } from '../../http/errors.ts'
 import { rfc3339 } from '../../http/time.ts'
+import type { AreaDeps } from '../area.ts'
+import type { TopicMetricsFeature, TopicMetricsSnapshot } from './feature.ts'
 
 /** EMQX writes these times with whole seconds (`emqx_rule_funcs:now_rfc3339/0`). */
 function rfc3339Seconds(ms: number): string {
   return rfc3339(ms).replace(/\.\d{3}(?=[+\-Z])/, '')
 }
 
-function topicMetricsRecord(snapshot: TopicMetricsSnapshot) {
+function topicMetricsRecord(snapshot: TopicMetricsSnapshot): TopicMetrics {
   const metrics: Record<string, number> = {}
-  for (const name of TOPIC_METRICS) {
+  for (const name of TOPIC_METRIC_NAMES) {
     metrics[`${name}.count`] = snapshot.counts[name]
     // EMQX rounds the rates to 4 decimals.
     metrics[`${name}.rate`] = Math.round(snapshot.rates[name] * 10_000) / 10_000
@@ -28,39 +35,37 @@ function topicMetricsRecord(snapshot: TopicMetricsSnapshot) {
   }
 }
 
-const topicNotFound = () => new ApiError(404, 'TOPIC_NOT_FOUND', 'Topic not found')
-
-const AddBody = v.object({ topic: v.string() })
-const ResetBody = v.object({ action: v.picklist(['reset']), topic: v.optional(v.string()) })
+const { notFound, badTopic, exceedLimit } = topicMetricsErrors
+const topicNotFound = () => new ApiError(notFound.status, notFound.code, 'Topic not found')
 
 export async function topicMetricsRoutes(app: FastifyInstance, deps: AreaDeps<TopicMetricsFeature>): Promise<void> {
   const topicMetrics = deps.feature
 
-  function one(topic: string) {
+  function one(topic: string): TopicMetrics {
     const snapshot = topicMetrics.snapshot(topic)
     if (!snapshot) throw topicNotFound()
     return topicMetricsRecord(snapshot)
   }
 
-  app.get('/mqtt/topic_metrics', async () => topicMetrics.list().map(topicMetricsRecord))
+  app.get('/mqtt/topic_metrics', async (): Promise<TopicMetrics[]> => topicMetrics.list().map(topicMetricsRecord))
 
   app.post('/mqtt/topic_metrics', async (request) => {
-    const { topic } = parseInput(AddBody, request.body, 'body')
+    const { topic } = parseInput(TopicMetricsAddBody, request.body, 'body')
     if (topic === '') throw badRequest('Topic can not be empty')
     switch (topicMetrics.register(topic)) {
       case 'already_existed':
-        throw new ApiError(400, 'BAD_TOPIC', 'Topic already registered')
+        throw new ApiError(badTopic.status, badTopic.code, 'Topic already registered')
       case 'bad_topic':
-        throw new ApiError(400, 'BAD_TOPIC', 'Wildcard topic is not supported')
+        throw new ApiError(badTopic.status, badTopic.code, 'Wildcard topic is not supported')
       case 'quota_exceeded':
-        throw new ApiError(409, 'EXCEED_LIMIT', `Max topic metrics count is ${MAX_TOPIC_METRICS}`)
+        throw new ApiError(exceedLimit.status, exceedLimit.code, `Max topic metrics count is ${MAX_TOPIC_METRICS}`)
       case 'ok':
         return one(topic)
     }
   })
 
-  app.put('/mqtt/topic_metrics', async (request) => {
-    const { topic } = parseInput(ResetBody, request.body, 'body')
+  app.put('/mqtt/topic_metrics', async (request): Promise<TopicMetrics | TopicMetrics[]> => {
+    const { topic } = parseInput(TopicMetricsResetBody, request.body, 'body')
     if (topic === undefined) {
       topicMetrics.reset()
       return topicMetrics.list().map(topicMetricsRecord)
