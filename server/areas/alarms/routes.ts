@@ -2,16 +2,15 @@
 // paged; DELETE clears the history. EMQX 5 has no endpoint to deactivate an alarm by hand: alarms
 // clear when their condition does.
 import type { FastifyInstance } from 'fastify'
-import * as v from 'valibot'
+import { AlarmListQuery, type Alarm, type AlarmPage } from '../../../contract/alarms.ts'
+import { parseInput } from '../../http/errors.ts'
+import { rfc3339 } from '../../http/time.ts'
+import type { AreaDeps } from '../area.ts'
 import type { AlarmMonitor } from './feature.ts'
 import type { AlarmRecord } from './store.ts'
-import type { AreaDeps } from '../area.ts'
-import { parseInput } from '../../http/errors.ts'
-import { pagingEntries } from '../../http/paging.ts'
-import { rfc3339 } from '../../http/time.ts'
 
 /** EMQX's `emqx_alarm:format/2`: `duration` in ms, up to now while activated; no `deactivate_at` then. */
-function alarmRecord(alarm: AlarmRecord, node: string, now: number) {
+function alarmRecord(alarm: AlarmRecord, node: string, now: number): Alarm {
   return {
     node,
     name: alarm.name,
@@ -23,16 +22,11 @@ function alarmRecord(alarm: AlarmRecord, node: string, now: number) {
   }
 }
 
-const ListQuery = v.object({
-  ...pagingEntries(100),
-  activated: v.optional(v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.transform((s) => s === 'true')), 'true'),
-})
-
 export async function alarmRoutes(app: FastifyInstance, deps: AreaDeps<AlarmMonitor>): Promise<void> {
   const { feature: alarms, broker } = deps
 
-  app.get('/alarms', async (request) => {
-    const q = parseInput(ListQuery, request.query, 'query')
+  app.get('/alarms', async (request): Promise<AlarmPage> => {
+    const q = parseInput(AlarmListQuery, request.query, 'query')
     const { data, count } = alarms.page(q.activated, q.page, q.limit)
     const now = Date.now()
     return {

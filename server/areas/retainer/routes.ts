@@ -2,10 +2,11 @@
 // /mqtt/retainer/message/{topic}: one message with its payload, or delete it.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
+import { retainerErrors, type RetainedMessage, type RetainedPage, type RetainedSummary } from '../../../contract/retainer.ts'
 import type { Retainer } from '../../broker/retainer.ts'
 import type { Message } from '../../broker/message.ts'
 import { isValidFilter } from '../../broker/topic-trie.ts'
-import { ApiError, parseInput } from '../../http/errors.ts'
+import { contractError, parseInput } from '../../http/errors.ts'
 import { pageOf, pagingEntries } from '../../http/paging.ts'
 import { settingsRoute } from '../../http/settings-route.ts'
 import { rfc3339 } from '../../http/time.ts'
@@ -15,7 +16,7 @@ import { retainerSettings } from './settings.ts'
 /** Payloads larger than this are left out of the detail, as EMQX does. */
 const MAX_PAYLOAD_SIZE = 1024 * 1024
 
-export function retainedSummary(message: Message) {
+function retainedSummary(message: Message): RetainedSummary {
   return {
     msgid: message.id,
     topic: message.topic,
@@ -31,14 +32,14 @@ const MessagesQuery = v.object({
   topic: v.optional(v.pipe(v.string(), v.check(isValidFilter, 'must be a valid topic filter'))),
 })
 
-const notFound = () => new ApiError(404, 'NOT_FOUND', "Viewed message doesn't exist")
+const notFound = () => contractError(retainerErrors.notFound, "Viewed message doesn't exist")
 
 export async function retainerRoutes(app: FastifyInstance, deps: AreaDeps<Retainer>): Promise<void> {
   const retainer = deps.feature
 
   settingsRoute(app, '/mqtt/retainer', retainerSettings(retainer, deps.configs))
 
-  app.get('/mqtt/retainer/messages', async (request) => {
+  app.get('/mqtt/retainer/messages', async (request): Promise<RetainedPage> => {
     const q = parseInput(MessagesQuery, request.query, 'query')
     const page = pageOf(retainer.list(q.topic), q.page, q.limit)
     // EMQX counts only the unfiltered list.
@@ -51,7 +52,7 @@ export async function retainerRoutes(app: FastifyInstance, deps: AreaDeps<Retain
     return reply.status(204).send()
   })
 
-  app.get<{ Params: { topic: string } }>('/mqtt/retainer/message/:topic', async (request) => {
+  app.get<{ Params: { topic: string } }>('/mqtt/retainer/message/:topic', async (request): Promise<RetainedMessage> => {
     const message = findOne(request.params.topic)
     if (!message) throw notFound()
     return {

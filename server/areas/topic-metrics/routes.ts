@@ -10,7 +10,7 @@ import {
   TopicMetricsResetBody,
   type TopicMetrics,
 } from '../../../contract/topic-metrics.ts'
-import { ApiError, badRequest, parseInput } from '../../http/errors.ts'
+import { badRequest, contractError, parseInput } from '../../http/errors.ts'
 import { rfc3339 } from '../../http/time.ts'
 import type { AreaDeps } from '../area.ts'
 import type { TopicMetricsFeature, TopicMetricsSnapshot } from './feature.ts'
@@ -36,7 +36,7 @@ function topicMetricsRecord(snapshot: TopicMetricsSnapshot): TopicMetrics {
 }
 
 const { notFound, badTopic, exceedLimit } = topicMetricsErrors
-const topicNotFound = () => new ApiError(notFound.status, notFound.code, 'Topic not found')
+const topicNotFound = () => contractError(notFound, 'Topic not found')
 
 export async function topicMetricsRoutes(app: FastifyInstance, deps: AreaDeps<TopicMetricsFeature>): Promise<void> {
   const topicMetrics = deps.feature
@@ -54,11 +54,11 @@ export async function topicMetricsRoutes(app: FastifyInstance, deps: AreaDeps<To
     if (topic === '') throw badRequest('Topic can not be empty')
     switch (topicMetrics.register(topic)) {
       case 'already_existed':
-        throw new ApiError(badTopic.status, badTopic.code, 'Topic already registered')
+        throw contractError(badTopic, 'Topic already registered')
       case 'bad_topic':
-        throw new ApiError(badTopic.status, badTopic.code, 'Wildcard topic is not supported')
+        throw contractError(badTopic, 'Wildcard topic is not supported')
       case 'quota_exceeded':
-        throw new ApiError(exceedLimit.status, exceedLimit.code, `Max topic metrics count is ${MAX_TOPIC_METRICS}`)
+        throw contractError(exceedLimit, `Max topic metrics count is ${MAX_TOPIC_METRICS}`)
       case 'ok':
         return one(topic)
     }
