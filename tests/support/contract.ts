@@ -10,3 +10,8 @@ export function expectContract<S extends v.GenericSchema>(schema: S, body: unkno
   expect(result.output, `${what}: every field the server writes is in the contract`).toEqual(body)
   return result.output
 }
+
+/** An error answer with a contract error's status and code (`{status, code}` in contract/<area>.ts). */
+export function expectContractError(response: { status: number; body: { code: string } }, error: { status: number; code: string }): void {
+  expect({ status: response.status, code: response.body.code }).toEqual({ status: error.status, code: error.code })
+}
