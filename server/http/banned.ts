@@ -1,6 +1,7 @@
 // /banned: list (paged, filtered), create, clear; /banned/{as}/{who}: delete.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
+import { compileBanPattern, type BanPattern } from '../broker/features/ban-pattern.ts'
 import { invalidWho } from '../broker/features/banned.ts'
 import type { Features } from '../broker/features/index.ts'
 import { BAN_TYPES, type Ban, type BanType } from '../store/banned.ts'
@@ -48,9 +49,9 @@ const BannedQuery = v.object({
   like_peerhost_net: v.optional(v.string()),
 })
 
-function safeRegex(source: string): RegExp {
+function safeRegex(source: string): BanPattern {
   try {
-    return new RegExp(source)
+    return compileBanPattern(source)
   } catch {
     throw badRequest(`The filter is not a validation regex expression: ${source}`)
   }
