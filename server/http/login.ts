@@ -4,17 +4,28 @@ import * as v from 'valibot'
 import type { UserRepository } from '../store/users.ts'
 import type { Auth } from './auth.ts'
 import { ApiError, parseInput } from './errors.ts'
+import { LoginLock, refusalError } from './login-lock.ts'
 import { EMQX_VERSION } from './version.ts'
 
 const LoginBody = v.object({ username: v.string(), password: v.string() })
 const LogoutBody = v.object({ username: v.string() })
 
-export async function loginRoutes(app: FastifyInstance, deps: { users: UserRepository; auth: Auth }): Promise<void> {
-  app.post('/login', { config: { public: true } }, async (request) => {
+export async function loginRoutes(app: FastifyInstance, deps: { users: UserRepository; auth: Auth; loginLock?: LoginLock }): Promise<void> {
+  const lock = deps.loginLock ?? new LoginLock()
+  app.post('/login', { config: { public: true } }, async (request, reply) => {
     const { username, password } = parseInput(LoginBody, request.body, 'body')
+    const refusal = lock.refusal(username, request.ip)
+    if (refusal) {
+      reply.header('retry-after', String(Math.ceil(refusal.retryAfterMs / 1000)))
+      throw refusalError(refusal)
+    }
     // One answer for an unknown user and a wrong password, so the API never tells which.
     const user = await deps.users.authenticate(username, password)
-    if (!user) throw new ApiError(401, 'BAD_USERNAME_OR_PWD', 'Auth failed')
+    if (!user) {
+      lock.failed(username, request.ip, deps.users.find(username) !== undefined)
+      throw new ApiError(401, 'BAD_USERNAME_OR_PWD', 'Auth failed')
+    }
+    lock.succeeded(username)
     return { token: await deps.auth.issue(username), version: EMQX_VERSION, license: { edition: 'opensource' }, role: user.role }
   })
 
