@@ -21,6 +21,8 @@ export interface Config {
   tokenTtlMs: number
   /** The built console (Vite's output); served with SPA fallback when it holds an index.html. */
   consoleDir: string
+  /** Serve the console's source maps (`*.map`); refused by default so the sources stay private. */
+  serveSourceMaps: boolean
   /** The dashboard monitor's sample interval (EMQX `dashboard.sample_interval`, 10 s) and clock; for tests. */
   dashboardMonitor?: { sampleIntervalMs?: number; now?: () => number }
   /** Monitoring timings and watermarks (topic metrics rates, alarm checks); EMQX's defaults when absent. */
@@ -36,6 +38,7 @@ export const defaultConfig: Config = {
   emqxApiUrl: undefined,
   tokenTtlMs: 60 * 60 * 1000,
   consoleDir: `${REPO_ROOT}/dist`,
+  serveSourceMaps: false,
 }
 
 function portFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -44,6 +47,13 @@ function portFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   const port = Number(raw)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number (0-65535), got '${raw}'`)
   return port
+}
+
+function flagFrom(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? '').toLowerCase()
+  if (raw === '' || raw === '0' || raw === 'false') return false
+  if (raw === '1' || raw === 'true') return true
+  throw new Error(`${name} must be 1 or 0 (true or false), got '${env[name]}'`)
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -55,5 +65,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || defaultConfig.host,
     dataDir: env.DATA_DIR || defaultConfig.dataDir,
     emqxApiUrl: env.EMQX_API_URL || undefined,
+    serveSourceMaps: flagFrom(env, 'SOURCE_MAPS'),
   }
 }

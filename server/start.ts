@@ -38,7 +38,7 @@ export async function startServer(config: Partial<Config>): Promise<RunningServe
   const settings: Config = { ...defaultConfig, ...config }
 
   if (settings.emqxApiUrl) {
-    const app = await buildProxyApp(settings.emqxApiUrl, settings.consoleDir)
+    const app = await buildProxyApp(settings.emqxApiUrl, settings.consoleDir, { serveSourceMaps: settings.serveSourceMaps })
     await app.listen({ port: settings.port, host: settings.host })
     const port = app.server.address() as { port: number }
     return { port: port.port, mqttPort: 0, wsPort: 0, url: urlFor(settings.host, port.port), close: () => app.close() }
@@ -63,7 +63,7 @@ export async function startServer(config: Partial<Config>): Promise<RunningServe
     const auth = new Auth({ tokens, ttlMs: settings.tokenTtlMs })
     const { tcpPort, wsPort } = await broker.listen({ host: settings.host, tcpPort: settings.mqttPort, wsPort: settings.wsPort })
     monitor.start()
-    app = await buildEmbeddedApp({ broker, features, monitor, db, users, tokens, auth, paths: { sysPath: REPO_ROOT, logPath: 'not logging to file (stdout only)' } }, settings.consoleDir)
+    app = await buildEmbeddedApp({ broker, features, monitor, db, users, tokens, auth, paths: { sysPath: REPO_ROOT, logPath: 'not logging to file (stdout only)' } }, settings.consoleDir, { serveSourceMaps: settings.serveSourceMaps })
     await app.listen({ port: settings.port, host: settings.host })
     const { port } = app.server.address() as { port: number }
     const running = app

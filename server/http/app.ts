@@ -30,6 +30,7 @@ import { monitorRoutes } from './monitor.ts'
 import { nodeRoutes, type NodePaths } from './nodes.ts'
 import { publishRoutes } from './publish.ts'
 import { retainerRoutes } from './retainer.ts'
+import { registerSecurityHeaders, type SecurityOptions } from './security-headers.ts'
 import { slowSubsRoutes } from './slow-subs.ts'
 import { statsRoutes } from './stats.ts'
 import { subscriptionRoutes } from './subscriptions.ts'
@@ -53,8 +54,8 @@ export interface EmbeddedApi {
 }
 
 /** Builds the app around the embedded broker and store. `distDir` is served when it holds a build. */
-export async function buildEmbeddedApp(deps: EmbeddedApi, distDir: string): Promise<FastifyInstance> {
-  const app = createApp(distDir)
+export async function buildEmbeddedApp(deps: EmbeddedApi, distDir: string, security: SecurityOptions = {}): Promise<FastifyInstance> {
+  const app = createApp(distDir, security)
   const apiKeys = new ApiKeyRepository(deps.db)
   deps.auth.acceptApiKeys(apiKeys.verify)
   await app.register(
@@ -92,10 +93,10 @@ export async function buildEmbeddedApp(deps: EmbeddedApi, distDir: string): Prom
 }
 
 /** Builds the app that forwards /api/v5 to a real EMQX at `emqxApiUrl` (with or without `/api/v5`). */
-export async function buildProxyApp(emqxApiUrl: string, distDir: string): Promise<FastifyInstance> {
+export async function buildProxyApp(emqxApiUrl: string, distDir: string, security: SecurityOptions = {}): Promise<FastifyInstance> {
   const target = new URL(emqxApiUrl)
   const basePath = target.pathname.replace(/\/+$/, '').replace(/\/api\/v5$/, '')
-  const app = createApp(distDir)
+  const app = createApp(distDir, security)
   await app.register(fastifyHttpProxy, {
     upstream: target.origin,
     prefix: API_PREFIX,
@@ -110,8 +111,9 @@ function hasConsole(distDir: string): boolean {
   return existsSync(join(distDir, 'index.html'))
 }
 
-function createApp(distDir: string): FastifyInstance {
+function createApp(distDir: string, security: SecurityOptions): FastifyInstance {
   const app = Fastify({ logger: false })
+  registerSecurityHeaders(app, security)
   const spa = hasConsole(distDir)
   registerErrorHandling(app, (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0]
