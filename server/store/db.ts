@@ -1,7 +1,7 @@
 // The embedded server's SQLite database (node:sqlite) and its schema migrations.
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
+import { prepareDataDir, tightenDataFiles } from './data-dir.ts'
 
 /** Each entry runs once, in order, inside a transaction; never edit one that has shipped, add a new one. */
 const MIGRATIONS: string[] = [
@@ -116,9 +116,10 @@ export class Database {
 
 /** Opens (creating if needed) `<dataDir>/emqx-console.db` and brings its schema up to date. */
 export function openDatabase(dataDir: string): Database {
-  mkdirSync(dataDir, { recursive: true })
+  prepareDataDir(dataDir, 'emqx-console.db')
   const sql = new DatabaseSync(join(dataDir, 'emqx-console.db'))
   sql.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;')
+  tightenDataFiles(dataDir, 'emqx-console.db')
   const db = new Database(sql)
   migrate(db)
   return db
