@@ -12,6 +12,7 @@ export interface Config {
   mqttPort: number
   /** MQTT over WebSocket, path /mqtt. 0 picks a free port. */
   wsPort: number
+  /** The address the console, API and MQTT listeners bind to (`BIND`; `HOST` is its older name). 0.0.0.0 is every IPv4 interface. */
   host: string
   /** Where the SQLite database lives (embedded mode only). */
   dataDir: string
@@ -62,7 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: portFrom(env, 'PORT', defaultConfig.port),
     mqttPort: portFrom(env, 'MQTT_PORT', defaultConfig.mqttPort),
     wsPort: portFrom(env, 'WS_PORT', defaultConfig.wsPort),
-    host: env.HOST || defaultConfig.host,
+    host: env.BIND || env.HOST || defaultConfig.host,
     dataDir: env.DATA_DIR || defaultConfig.dataDir,
     emqxApiUrl: env.EMQX_API_URL || undefined,
     serveSourceMaps: flagFrom(env, 'SOURCE_MAPS'),

@@ -22,6 +22,8 @@ export interface RunningServer {
   wsPort: number
   /** Base URL of the console, e.g. http://127.0.0.1:18083 */
   url: string
+  /** The address the listeners are bound to, as the socket reports it (0.0.0.0, ::, 127.0.0.1, ...). */
+  address: string
   /** The embedded broker (absent in proxy mode). */
   broker?: Broker
   /** The dashboard monitor's sampler (absent in proxy mode). */
@@ -40,8 +42,8 @@ export async function startServer(config: Partial<Config>): Promise<RunningServe
   if (settings.emqxApiUrl) {
     const app = await buildProxyApp(settings.emqxApiUrl, settings.consoleDir, { serveSourceMaps: settings.serveSourceMaps })
     await app.listen({ port: settings.port, host: settings.host })
-    const port = app.server.address() as { port: number }
-    return { port: port.port, mqttPort: 0, wsPort: 0, url: urlFor(settings.host, port.port), close: () => app.close() }
+    const port = app.server.address() as { port: number; address: string }
+    return { port: port.port, mqttPort: 0, wsPort: 0, url: urlFor(settings.host, port.port), address: port.address, close: () => app.close() }
   }
 
   const dataDir = resolve(settings.dataDir)
@@ -65,7 +67,7 @@ export async function startServer(config: Partial<Config>): Promise<RunningServe
     monitor.start()
     app = await buildEmbeddedApp({ broker, features, monitor, db, users, tokens, auth, paths: { sysPath: REPO_ROOT, logPath: 'not logging to file (stdout only)' } }, settings.consoleDir, { serveSourceMaps: settings.serveSourceMaps })
     await app.listen({ port: settings.port, host: settings.host })
-    const { port } = app.server.address() as { port: number }
+    const { port, address } = app.server.address() as { port: number; address: string }
     const running = app
     let closing: Promise<void> | undefined
     return {
@@ -73,6 +75,7 @@ export async function startServer(config: Partial<Config>): Promise<RunningServe
       mqttPort: tcpPort,
       wsPort,
       url: urlFor(settings.host, port),
+      address,
       broker,
       monitor,
       close: () =>
