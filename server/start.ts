@@ -19,6 +19,8 @@ export interface RunningServer {
   wsPort: number
   /** Base URL of the console, e.g. http://127.0.0.1:18083 */
   url: string
+  /** The address the listeners are bound to, as the socket reports it (0.0.0.0, ::, 127.0.0.1, ...). */
+  address: string
   /** The embedded broker (absent in proxy mode). */
   broker?: Broker
   /** The dashboard monitor's sampler (absent in proxy mode). */
@@ -35,10 +37,10 @@ export async function startServer(config: Partial<Config>): Promise<RunningServe
   const settings: Config = { ...defaultConfig, ...config }
 
   if (settings.emqxApiUrl) {
-    const app = await buildProxyApp(settings.emqxApiUrl, settings.consoleDir)
+    const app = await buildProxyApp(settings.emqxApiUrl, settings.consoleDir, { serveSourceMaps: settings.serveSourceMaps })
     await app.listen({ port: settings.port, host: settings.host })
-    const port = app.server.address() as { port: number }
-    return { port: port.port, mqttPort: 0, wsPort: 0, url: urlFor(settings.host, port.port), close: () => app.close() }
+    const port = app.server.address() as { port: number; address: string }
+    return { port: port.port, mqttPort: 0, wsPort: 0, url: urlFor(settings.host, port.port), address: port.address, close: () => app.close() }
   }
 
   const dataDir = resolve(settings.dataDir)
@@ -56,9 +58,9 @@ export async function startServer(config: Partial<Config>): Promise<RunningServe
     })
     const { tcpPort, wsPort } = await broker.listen({ host: settings.host, tcpPort: settings.mqttPort, wsPort: settings.wsPort })
     await areas.start()
-    app = await buildEmbeddedApp(serverAreas, areas.context, settings.consoleDir)
+    app = await buildEmbeddedApp(serverAreas, areas.context, settings.consoleDir, { serveSourceMaps: settings.serveSourceMaps })
     await app.listen({ port: settings.port, host: settings.host })
-    const { port } = app.server.address() as { port: number }
+    const { port, address } = app.server.address() as { port: number; address: string }
     const running = app
     const installed = areas
     let closing: Promise<void> | undefined
@@ -67,6 +69,7 @@ export async function startServer(config: Partial<Config>): Promise<RunningServe
       mqttPort: tcpPort,
       wsPort,
       url: urlFor(settings.host, port),
+      address,
       broker,
       monitor: areas.context.use(monitorArea),
       close: () =>

@@ -7,13 +7,14 @@ import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { AreaContext, ServerArea } from '../areas/area.ts'
 import { notFoundBody, registerErrorHandling } from './errors.ts'
+import { registerSecurityHeaders, type SecurityOptions } from './security-headers.ts'
 
 export const API_PREFIX = '/api/v5'
 
 /** Builds the app around the embedded broker and store: every area's routes under /api/v5, behind
  * the areas' request guards. `distDir` is served when it holds a build. */
-export async function buildEmbeddedApp(areas: readonly ServerArea[], context: AreaContext, distDir: string): Promise<FastifyInstance> {
-  const app = createApp(distDir)
+export async function buildEmbeddedApp(areas: readonly ServerArea[], context: AreaContext, distDir: string, security: SecurityOptions = {}): Promise<FastifyInstance> {
+  const app = createApp(distDir, security)
   await app.register(
     async (api) => {
       for (const area of areas) if (area.requestGuard) api.addHook('onRequest', area.requestGuard(context))
@@ -26,10 +27,10 @@ export async function buildEmbeddedApp(areas: readonly ServerArea[], context: Ar
 }
 
 /** Builds the app that forwards /api/v5 to a real EMQX at `emqxApiUrl` (with or without `/api/v5`). */
-export async function buildProxyApp(emqxApiUrl: string, distDir: string): Promise<FastifyInstance> {
+export async function buildProxyApp(emqxApiUrl: string, distDir: string, security: SecurityOptions = {}): Promise<FastifyInstance> {
   const target = new URL(emqxApiUrl)
   const basePath = target.pathname.replace(/\/+$/, '').replace(/\/api\/v5$/, '')
-  const app = createApp(distDir)
+  const app = createApp(distDir, security)
   await app.register(fastifyHttpProxy, {
     upstream: target.origin,
     prefix: API_PREFIX,
@@ -44,8 +45,9 @@ function hasConsole(distDir: string): boolean {
   return existsSync(join(distDir, 'index.html'))
 }
 
-function createApp(distDir: string): FastifyInstance {
+function createApp(distDir: string, security: SecurityOptions): FastifyInstance {
   const app = Fastify({ logger: false })
+  registerSecurityHeaders(app, security)
   const spa = hasConsole(distDir)
   registerErrorHandling(app, (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0]

@@ -1,7 +1,7 @@
 // The embedded server's SQLite database (node:sqlite) and the runner of its named migrations.
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
+import { prepareDataDir, tightenDataFiles } from './data-dir.ts'
 
 /**
  * One schema change, run once inside a transaction and remembered by its name. Never edit one that
@@ -66,9 +66,10 @@ export class Database {
  * in the order given (the store's own first).
  */
 export function openDatabase(dataDir: string, migrations: readonly Migration[] = []): Database {
-  mkdirSync(dataDir, { recursive: true })
+  prepareDataDir(dataDir, 'emqx-console.db')
   const sql = new DatabaseSync(join(dataDir, 'emqx-console.db'))
   sql.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;')
+  tightenDataFiles(dataDir, 'emqx-console.db')
   const db = new Database(sql)
   try {
     migrate(db, [...storeMigrations, ...migrations])

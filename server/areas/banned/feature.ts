@@ -4,6 +4,7 @@ import { BlockList, isIP } from 'node:net'
 import type { Ban, BannedRepository, BanType } from './store.ts'
 import type { Broker } from '../../broker/broker.ts'
 import type { ClientInfo } from '../../broker/hooks.ts'
+import { banPatternProblem, compileBanPattern, type BanPattern } from './ban-pattern.ts'
 
 /** A ban's `who` that cannot be used (bad address, regex or CIDR), with why; undefined when fine. */
 /** setTimeout cannot wait longer than this. */
@@ -16,13 +17,10 @@ export function invalidWho(as: BanType, who: string): string | undefined {
     case 'peerhost_net':
       return parseCidr(who) ? undefined : 'bad peerhost_net (CIDR expected, e.g. 192.168.0.0/16)'
     case 'clientid_re':
-    case 'username_re':
-      try {
-        new RegExp(who)
-        return undefined
-      } catch {
-        return 'bad regular expression'
-      }
+    case 'username_re': {
+      const problem = banPatternProblem(who)
+      return problem === undefined ? undefined : `bad regular expression: ${problem}`
+    }
     default:
       return undefined
   }
@@ -66,9 +64,9 @@ function normalizeHost(host: string): string {
   return host.startsWith('::ffff:') && isIP(host.slice(7)) === 4 ? host.slice(7) : host
 }
 
-function safeRegex(source: string): RegExp | undefined {
+function safeRegex(source: string): BanPattern | undefined {
   try {
-    return new RegExp(source)
+    return compileBanPattern(source)
   } catch {
     return undefined
   }

@@ -2,6 +2,7 @@
 // request passes (a login token or an API key).
 import { defineServerArea } from '../area.ts'
 import { LoginGuard } from './guard.ts'
+import { LoginLock } from './login-lock.ts'
 import { loginMigrations } from './migrations.ts'
 import { loginRoutes } from './routes.ts'
 import { TokenRepository } from './token-store.ts'
@@ -12,6 +13,8 @@ export interface Login {
   users: UserRepository
   tokens: TokenRepository
   guard: LoginGuard
+  /** Failed-login limits per user and per address. */
+  lock: LoginLock
   /** Creates `admin` / `public` on the first start. */
   start(): Promise<void>
 }
@@ -23,7 +26,7 @@ export const loginArea = defineServerArea({
     const users = new UserRepository(ctx.db)
     const tokens = new TokenRepository(ctx.db)
     const guard = new LoginGuard({ tokens, ttlMs: ctx.config.tokenTtlMs })
-    return { users, tokens, guard, start: () => users.ensureDefaultUser() }
+    return { users, tokens, guard, lock: new LoginLock(), start: () => users.ensureDefaultUser() }
   },
   routes: [(app, { feature }) => loginRoutes(app, feature), (app, { feature, db }) => userRoutes(app, { ...feature, db })],
   requestGuard: ({ feature }) => feature.guard.hook,

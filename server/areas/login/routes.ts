@@ -5,16 +5,27 @@ import type { UserRepository } from './user-store.ts'
 import type { LoginGuard } from './guard.ts'
 import { ApiError, parseInput } from '../../http/errors.ts'
 import { EMQX_VERSION } from '../../http/version.ts'
+import { refusalError, type LoginLock } from './login-lock.ts'
 
 const LoginBody = v.object({ username: v.string(), password: v.string() })
 const LogoutBody = v.object({ username: v.string() })
 
-export async function loginRoutes(app: FastifyInstance, deps: { users: UserRepository; guard: LoginGuard }): Promise<void> {
-  app.post('/login', { config: { public: true } }, async (request) => {
+export async function loginRoutes(app: FastifyInstance, deps: { users: UserRepository; guard: LoginGuard; lock: LoginLock }): Promise<void> {
+  const { lock } = deps
+  app.post('/login', { config: { public: true } }, async (request, reply) => {
     const { username, password } = parseInput(LoginBody, request.body, 'body')
+    const refusal = lock.refusal(username, request.ip)
+    if (refusal) {
+      reply.header('retry-after', String(Math.ceil(refusal.retryAfterMs / 1000)))
+      throw refusalError(refusal)
+    }
     // One answer for an unknown user and a wrong password, so the API never tells which.
     const user = await deps.users.authenticate(username, password)
-    if (!user) throw new ApiError(401, 'BAD_USERNAME_OR_PWD', 'Auth failed')
+    if (!user) {
+      lock.failed(username, request.ip, deps.users.find(username) !== undefined)
+      throw new ApiError(401, 'BAD_USERNAME_OR_PWD', 'Auth failed')
+    }
+    lock.succeeded(username)
     return { token: await deps.guard.issue(username), version: EMQX_VERSION, license: { edition: 'opensource' }, role: user.role }
   })
 
