@@ -29,6 +29,7 @@ import { metricsRoutes } from './metrics.ts'
 import { monitorRoutes } from './monitor.ts'
 import { nodeRoutes, type NodePaths } from './nodes.ts'
 import { publishRoutes } from './publish.ts'
+import { registerRequestBodies } from './request-body.ts'
 import { retainerRoutes } from './retainer.ts'
 import { slowSubsRoutes } from './slow-subs.ts'
 import { statsRoutes } from './stats.ts'
@@ -60,6 +61,7 @@ export async function buildEmbeddedApp(deps: EmbeddedApi, distDir: string): Prom
   await app.register(
     async (api) => {
       api.addHook('onRequest', deps.auth.hook)
+      registerRequestBodies(api)
       await api.register(loginRoutes, deps)
       await api.register(userRoutes, deps)
       await api.register(nodeRoutes, deps)
@@ -110,8 +112,13 @@ function hasConsole(distDir: string): boolean {
   return existsSync(join(distDir, 'index.html'))
 }
 
+/** A client id or topic is up to 65535 bytes of UTF-8, each byte up to 3 characters percent-encoded. */
+const MAX_PATH_PARAM = 65535 * 3
+/** Request line and headers: room for such a path (Node's default is 16 KiB). */
+const MAX_HEADER_BYTES = 256 * 1024
+
 function createApp(distDir: string): FastifyInstance {
-  const app = Fastify({ logger: false })
+  const app = Fastify({ logger: false, routerOptions: { maxParamLength: MAX_PATH_PARAM }, http: { maxHeaderSize: MAX_HEADER_BYTES } })
   const spa = hasConsole(distDir)
   registerErrorHandling(app, (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0]
