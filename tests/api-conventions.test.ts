@@ -91,3 +91,27 @@ describe('long path parameters', () => {
     }
   })
 })
+
+describe('paging', () => {
+  const suite = serverPerSuite()
+  const PAGED_LISTS = ['/clients', '/subscriptions', '/topics', '/banned', '/alarms', '/mqtt/retainer/messages', '/mqtt/delayed/messages']
+
+  it('pages every list by 100 unless told otherwise, up to 10000 rows a page', async () => {
+    for (const path of PAGED_LISTS) {
+      const first = await suite.api.get(path)
+      expect(first.status, path).toBe(200)
+      expect(first.body.meta, path).toMatchObject({ page: 1, limit: 100 })
+      expect((await suite.api.get(`${path}?limit=10000`)).body.meta, path).toMatchObject({ limit: 10000 })
+    }
+  })
+
+  it('refuses a page larger than 10000 rows or smaller than one with 400 BAD_REQUEST', async () => {
+    for (const path of PAGED_LISTS) {
+      for (const limit of ['10001', '0']) {
+        const response = await suite.api.get(`${path}?limit=${limit}`)
+        expect(response.status, `${path} limit=${limit}`).toBe(400)
+        expect(response.body.code, path).toBe('BAD_REQUEST')
+      }
+    }
+  })
+})
