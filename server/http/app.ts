@@ -15,10 +15,13 @@ import type { UserRepository } from '../store/users.ts'
 import { apiKeyRoutes } from './api-keys.ts'
 import type { Auth } from './auth.ts'
 import { alarmRoutes } from './alarms.ts'
+import { authzCacheRoutes } from './authz-cache.ts'
 import { autoSubscribeRoutes } from './auto-subscribe.ts'
 import { bannedRoutes } from './banned.ts'
 import { clientActionRoutes } from './client-actions.ts'
+import { clientControlRoutes } from './client-controls.ts'
 import { clientRoutes } from './clients.ts'
+import { clientsV2Routes } from './clients-v2.ts'
 import { configRoutes } from './configs.ts'
 import { delayedRoutes } from './delayed.ts'
 import { notFoundBody, registerErrorHandling } from './errors.ts'
@@ -31,6 +34,7 @@ import { nodeRoutes, type NodePaths } from './nodes.ts'
 import { publishRoutes } from './publish.ts'
 import { registerRequestBodies } from './request-body.ts'
 import { retainerRoutes } from './retainer.ts'
+import { sessionRoutes } from './sessions.ts'
 import { slowSubsRoutes } from './slow-subs.ts'
 import { statsRoutes } from './stats.ts'
 import { subscriptionRoutes } from './subscriptions.ts'
@@ -73,6 +77,10 @@ export async function buildEmbeddedApp(deps: EmbeddedApi, distDir: string): Prom
       await api.register(subscriptionRoutes, deps)
       await api.register(configRoutes, deps)
       await api.register(clientActionRoutes, deps)
+      await api.register(clientsV2Routes, deps)
+      await api.register(clientControlRoutes, deps)
+      await api.register(sessionRoutes, deps)
+      await api.register(authzCacheRoutes, deps)
       await api.register(topicRoutes, deps)
       await api.register(publishRoutes, deps)
       await api.register(bannedRoutes, deps)

@@ -1,77 +1,12 @@
 // MQTT clients: list with EMQX's filters, one client's detail, its subscriptions, kick,
 // subscribe/unsubscribe on its behalf, and the messages queued or in flight to it.
 import * as v from 'valibot'
+import { clientSchema, type Client, type ClientField } from '../../contract/clients.ts'
 import { paged, type Http, type SearchParams } from './http.ts'
 import { subscriptionSchema } from './subscriptions.ts'
 
-/** A limit EMQX reports as a number or as the literal 'infinity' (e.g. `max_subscriptions = infinity`). */
-const limit = v.optional(v.union([v.number(), v.literal('infinity')]))
-const counter = v.optional(v.number())
-/** RFC 3339 in EMQX 5 responses; some versions and the swagger schema say epoch milliseconds. */
-const time = v.nullish(v.union([v.string(), v.number()]))
-/** EMQX encodes an unset value (no username, no mountpoint) as null. */
-const text = v.nullish(v.string())
-
-/**
- * One client as `GET /clients/{clientid}` and each item of `GET /clients` return it.
- * Only what identifies a client is required: a real EMQX leaves fields out for some sessions
- * (durable, disconnected, gateway clients), and a list must still render. Extra fields are dropped.
- */
-export const clientSchema = v.object({
-  clientid: v.string(),
-  username: text,
-  ip_address: text,
-  port: v.nullish(v.number()),
-  node: v.string(),
-  proto_name: text,
-  proto_ver: v.nullish(v.number()),
-  keepalive: counter,
-  clean_start: v.optional(v.boolean()),
-  expiry_interval: counter,
-  connected: v.boolean(),
-  created_at: time,
-  connected_at: time,
-  disconnected_at: time,
-  is_bridge: v.optional(v.boolean()),
-  mountpoint: text,
-  zone: text,
-  listener: text,
-  subscriptions_cnt: counter,
-  subscriptions_max: limit,
-  inflight_cnt: counter,
-  inflight_max: limit,
-  mqueue_len: counter,
-  mqueue_max: limit,
-  mqueue_dropped: counter,
-  awaiting_rel_cnt: counter,
-  awaiting_rel_max: limit,
-  heap_size: counter,
-  reductions: counter,
-  mailbox_len: counter,
-  recv_cnt: counter,
-  recv_oct: counter,
-  recv_pkt: counter,
-  recv_msg: counter,
-  'recv_msg.qos0': counter,
-  'recv_msg.qos1': counter,
-  'recv_msg.qos2': counter,
-  'recv_msg.dropped': counter,
-  'recv_msg.dropped.await_pubrel_timeout': counter,
-  send_cnt: counter,
-  send_oct: counter,
-  send_pkt: counter,
-  send_msg: counter,
-  'send_msg.qos0': counter,
-  'send_msg.qos1': counter,
-  'send_msg.qos2': counter,
-  'send_msg.dropped': counter,
-  'send_msg.dropped.expired': counter,
-  'send_msg.dropped.queue_full': counter,
-  'send_msg.dropped.too_large': counter,
-})
-
-export type Client = v.InferOutput<typeof clientSchema>
-export type ClientField = keyof Client
+export { clientSchema }
+export type { Client, ClientField }
 
 export const clientPageSchema = paged(clientSchema)
 export type ClientPage = v.InferOutput<typeof clientPageSchema>
