@@ -4,14 +4,14 @@
 import type { FastifyInstance } from 'fastify'
 import { CLIENTID_NOT_FOUND, type AuthzCacheEntry } from '../../contract/clients.ts'
 import type { Broker } from '../broker/broker.ts'
-import { ApiError } from './errors.ts'
+import { contractError } from './errors.ts'
 
 type ClientParams = { Params: { clientid: string } }
 
 export async function authzCacheRoutes(app: FastifyInstance, deps: { broker: Broker }): Promise<void> {
   const { broker } = deps
   const ensureClient = (clientid: string) => {
-    if (!broker.getSession(clientid)) throw new ApiError(CLIENTID_NOT_FOUND.status, CLIENTID_NOT_FOUND.code, CLIENTID_NOT_FOUND.message)
+    if (!broker.getSession(clientid)) throw contractError(CLIENTID_NOT_FOUND)
   }
 
   app.get<ClientParams>('/clients/:clientid/authorization/cache', async (request): Promise<AuthzCacheEntry[]> => {

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { CLIENTID_NOT_FOUND, KEEPALIVE_MISSING, KeepaliveBody, KickoutBulkBody } from '../../contract/clients.ts'
 import type { Broker } from '../broker/broker.ts'
 import { clientRecord } from './clients.ts'
-import { ApiError, parseInput } from './errors.ts'
+import { contractError, parseInput } from './errors.ts'
 
 export async function clientControlRoutes(app: FastifyInstance, deps: { broker: Broker }): Promise<void> {
   const { broker } = deps
@@ -17,9 +17,9 @@ export async function clientControlRoutes(app: FastifyInstance, deps: { broker: 
 
   app.put<{ Params: { clientid: string } }>('/clients/:clientid/keepalive', async (request) => {
     const { interval } = parseInput(KeepaliveBody, request.body ?? {}, 'body')
-    if (interval === undefined) throw new ApiError(KEEPALIVE_MISSING.status, KEEPALIVE_MISSING.code, KEEPALIVE_MISSING.message)
+    if (interval === undefined) throw contractError(KEEPALIVE_MISSING)
     const session = broker.getSession(request.params.clientid)
-    if (!session) throw new ApiError(CLIENTID_NOT_FOUND.status, CLIENTID_NOT_FOUND.code, CLIENTID_NOT_FOUND.message)
+    if (!session) throw contractError(CLIENTID_NOT_FOUND)
     // A disconnected session keeps the value until its client connects again with its own.
     if (session.connection) session.connection.setKeepalive(interval)
     else session.keepalive = interval

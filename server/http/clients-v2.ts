@@ -6,7 +6,7 @@ import { BAD_CURSOR, clientCursorEntries } from '../../contract/clients.ts'
 import type { Broker } from '../broker/broker.ts'
 import type { Session } from '../broker/session.ts'
 import { clientFilterEntries, clientRecord, matches, project } from './clients.ts'
-import { ApiError, parseInput } from './errors.ts'
+import { contractError, parseInput } from './errors.ts'
 import { pagingEntries } from './paging.ts'
 
 const { node: _ignoredByEmqx, ...filters } = clientFilterEntries
@@ -33,7 +33,7 @@ const encodeCursor = (position: number) => Buffer.from(`p${position}`).toString(
 
 function decodeCursor(text: string): number {
   const match = /^p(\d{1,15})$/.exec(Buffer.from(text, 'base64url').toString('latin1'))
-  if (!match) throw new ApiError(BAD_CURSOR.status, BAD_CURSOR.code, BAD_CURSOR.message)
+  if (!match) throw contractError(BAD_CURSOR)
   return Number(match[1])
 }
 

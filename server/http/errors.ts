@@ -52,3 +52,8 @@ export function registerErrorHandling(app: FastifyInstance, notFound: (request: 
   })
   app.setNotFoundHandler(notFound)
 }
+
+/** An ApiError from a contract's error entry (`{status, code, message}`). */
+export function contractError(error: { status: number; code: string; message: string }): ApiError {
+  return new ApiError(error.status, error.code, error.message)
+}

@@ -4,7 +4,7 @@ import { loadavg, freemem, totalmem } from 'node:os'
 import type { FastifyInstance } from 'fastify'
 import { CLUSTER_ONLY_STATS, kmg, nodeNotFound, type NodeInfo } from '../../contract/nodes.ts'
 import type { Broker } from '../broker/broker.ts'
-import { ApiError } from './errors.ts'
+import { contractError } from './errors.ts'
 import { EMQX_VERSION } from './version.ts'
 
 export interface NodePaths {
@@ -77,9 +77,7 @@ type NodeParams = { Params: { node: string } }
 export async function nodeRoutes(app: FastifyInstance, deps: { broker: Broker; paths: NodePaths }): Promise<void> {
   const { broker } = deps
   const ensureNode = (node: string) => {
-    if (node === broker.node) return
-    const error = nodeNotFound(node)
-    throw new ApiError(error.status, error.code, error.message)
+    if (node !== broker.node) throw contractError(nodeNotFound(node))
   }
 
   app.get('/nodes', async () => [nodeInfo(broker, deps.paths)])
