@@ -40,6 +40,7 @@ import { statsRoutes } from './stats.ts'
 import { subscriptionRoutes } from './subscriptions.ts'
 import { topicMetricsRoutes } from './topic-metrics.ts'
 import { sysmonRoutes } from './sysmon.ts'
+import { telemetryRoutes } from './telemetry.ts'
 import { topicRewriteRoutes } from './topic-rewrite.ts'
 import { topicRoutes } from './topics.ts'
 import { userRoutes } from './users.ts'
@@ -81,6 +82,7 @@ export async function buildEmbeddedApp(deps: EmbeddedApi, distDir: string): Prom
       await api.register(clientControlRoutes, deps)
       await api.register(sessionRoutes, deps)
       await api.register(authzCacheRoutes, deps)
+      await api.register(telemetryRoutes, deps)
       await api.register(topicRoutes, deps)
       await api.register(publishRoutes, deps)
       await api.register(bannedRoutes, deps)
