@@ -2,6 +2,8 @@
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { describe, expect, it } from 'vitest'
+import { bannedApi } from '../src/api/banned.ts'
+import { createHttp } from '../src/api/http.ts'
 import { closed, serverPerSuite, startTestServer, waitFor } from './support/server.ts'
 
 const s = serverPerSuite()
@@ -124,6 +126,18 @@ describe('banned clients', () => {
     expect(again.status).toBe(400)
     expect(again.body.code).toBe('ALREADY_EXISTS')
     expect(typeof again.body.message).toBe('string')
+    await api.delete('/banned')
+  })
+
+  it('treats until: null (and other nulls) as absent, as EMQX does: a ban that never ends, read back by the console', async () => {
+    const { api } = s
+    const created = await api.post('/banned', { as: 'clientid', who: 'null-until', until: null, at: null, by: null, reason: null })
+    expect(created.status).toBe(200)
+    expect(created.body).toMatchObject({ as: 'clientid', who: 'null-until', by: 'mgmt_api', reason: '', until: 'infinity' })
+    expect(await refusedWith(v5('null-until'))).toBe(0x8a)
+    const console = bannedApi(createHttp({ origin: s.t.url, credentials: () => ({ kind: 'token', token: api.token }) }))
+    const [ban] = (await console.list()).data
+    expect(ban).toMatchObject({ who: 'null-until', until: 'infinity' })
     await api.delete('/banned')
   })
 

@@ -19,6 +19,7 @@ import { slowSubsArea } from './slow-subs/index.ts'
 import { subscriptionsArea } from './subscriptions/index.ts'
 import { topicMetricsArea } from './topic-metrics/index.ts'
 import { topicRewriteArea } from './topic-rewrite/index.ts'
+import { telemetryArea } from './telemetry/index.ts'
 import { topicsArea } from './topics/index.ts'
 
 export const serverAreas: readonly ServerArea[] = [
@@ -41,4 +42,5 @@ export const serverAreas: readonly ServerArea[] = [
   topicMetricsArea,
   alarmsArea,
   monitorArea,
+  telemetryArea,
 ]

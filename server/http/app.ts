@@ -7,6 +7,7 @@ import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { AreaContext, ServerArea } from '../areas/area.ts'
 import { notFoundBody, registerErrorHandling } from './errors.ts'
+import { registerRequestBodies } from './request-body.ts'
 import { registerSecurityHeaders, type SecurityOptions } from './security-headers.ts'
 
 export const API_PREFIX = '/api/v5'
@@ -17,6 +18,7 @@ export async function buildEmbeddedApp(areas: readonly ServerArea[], context: Ar
   const app = createApp(distDir, security)
   await app.register(
     async (api) => {
+      registerRequestBodies(api)
       for (const area of areas) if (area.requestGuard) api.addHook('onRequest', area.requestGuard(context))
       for (const area of areas) for (const routes of area.routes) await api.register(async (scope) => routes(scope, context))
     },
@@ -45,8 +47,13 @@ function hasConsole(distDir: string): boolean {
   return existsSync(join(distDir, 'index.html'))
 }
 
+/** A client id or topic is up to 65535 bytes of UTF-8, each byte up to 3 characters percent-encoded. */
+const MAX_PATH_PARAM = 65535 * 3
+/** Request line and headers: room for such a path (Node's default is 16 KiB). */
+const MAX_HEADER_BYTES = 256 * 1024
+
 function createApp(distDir: string, security: SecurityOptions): FastifyInstance {
-  const app = Fastify({ logger: false })
+  const app = Fastify({ logger: false, routerOptions: { maxParamLength: MAX_PATH_PARAM }, http: { maxHeaderSize: MAX_HEADER_BYTES } })
   registerSecurityHeaders(app, security)
   const spa = hasConsole(distDir)
   registerErrorHandling(app, (request: FastifyRequest, reply: FastifyReply) => {

@@ -19,9 +19,14 @@ export function badRequest(message: string): ApiError {
   return new ApiError(400, 'BAD_REQUEST', message)
 }
 
-/** The ApiError of one of a contract's errors (`{status, code}`, see contract/<area>.ts) with EMQX's message. */
-export function contractError(error: { status: number; code: string }, message: string): ApiError {
-  return new ApiError(error.status, error.code, message)
+/**
+ * The ApiError of one of a contract's errors (see contract/<area>.ts): `{status, code}` with EMQX's
+ * message given here, or `{status, code, message}` when the contract fixes the message too.
+ */
+export function contractError(error: { status: number; code: string; message: string }, message?: string): ApiError
+export function contractError(error: { status: number; code: string }, message: string): ApiError
+export function contractError(error: { status: number; code: string; message?: string }, message?: string): ApiError {
+  return new ApiError(error.status, error.code, message ?? error.message ?? error.code)
 }
 
 /** Parses request input with a valibot schema; the first problem becomes a 400 BAD_REQUEST. */

@@ -28,13 +28,14 @@ const timeValue = v.union([
   ),
 ])
 
+// EMQX reads a JSON null as an absent field (hocon drops nulls): `until: null` is a ban that never ends.
 const BanBody = v.object({
   as: v.picklist(BAN_TYPES, `must be one of ${BAN_TYPES.join(', ')}`),
   who: v.pipe(v.string('Please enter Banned value'), v.trim(), v.minLength(1, 'Please enter Banned value')),
-  by: v.optional(v.string(), 'mgmt_api'),
-  reason: v.optional(v.string(), ''),
-  at: v.optional(timeValue),
-  until: v.optional(v.union([v.literal('infinity'), timeValue])),
+  by: v.nullish(v.string(), 'mgmt_api'),
+  reason: v.nullish(v.string(), ''),
+  at: v.nullish(timeValue),
+  until: v.nullish(v.union([v.literal('infinity'), timeValue])),
 })
 
 const BannedQuery = v.object({
@@ -91,7 +92,7 @@ export async function bannedRoutes(app: FastifyInstance, deps: { feature: Banned
     if (problem) throw badRequest(problem)
     const at = body.at ?? Date.now()
     // Without `until` a ban never ends (EMQX 5's schema default is `infinity`).
-    const until = body.until === 'infinity' || body.until === undefined ? undefined : body.until
+    const until = body.until === 'infinity' || body.until == null ? undefined : body.until
     if (until !== undefined && until <= Date.now()) {
       throw badRequest(`Cannot create expired banned, ${rfc3339(at)} to ${rfc3339(until)}`)
     }

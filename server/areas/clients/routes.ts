@@ -2,6 +2,7 @@
 import { isIP } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
+import { clientSchema } from '../../../contract/clients.ts'
 import type { Broker } from '../../broker/broker.ts'
 import type { Session } from '../../broker/session.ts'
 import { ApiError, badRequest, parseInput } from '../../http/errors.ts'
@@ -64,6 +65,9 @@ export function clientRecord(session: Session, node: string, maxSubscriptions = 
 
 export type ClientRecord = ReturnType<typeof clientRecord>
 
+// Compile-time check: the console's client schema reads every record the server writes.
+true satisfies ClientRecord extends v.InferInput<typeof clientSchema> ? true : false
+
 const oneOrMany = v.pipe(
   v.union([v.string(), v.array(v.string())]),
   v.transform((value) => (Array.isArray(value) ? value : [value])),
@@ -74,8 +78,8 @@ const timeText = v.pipe(
   v.number('must be epoch seconds, epoch milliseconds or an RFC 3339 time'),
 )
 
-const ClientQuery = v.object({
-  ...pagingEntries(100),
+/** The filters `GET /clients` and `GET /clients_v2` share. */
+export const clientFilterEntries = {
   node: v.optional(v.string()),
   clientid: v.optional(oneOrMany),
   username: v.optional(oneOrMany),
@@ -93,11 +97,13 @@ const ClientQuery = v.object({
   lte_connected_at: v.optional(timeText),
   /** Comma-separated field names to return, or `all`. */
   fields: v.optional(v.pipe(v.string(), v.transform((value) => value.split(',').map((f) => f.trim()).filter(Boolean)))),
-})
+}
 
-type ClientFilter = v.InferOutput<typeof ClientQuery>
+const ClientQuery = v.object({ ...pagingEntries(100), ...clientFilterEntries })
 
-function matches(session: Session, q: ClientFilter): boolean {
+type ClientFilter = Omit<v.InferOutput<typeof ClientQuery>, 'page' | 'limit' | 'node'>
+
+export function matches(session: Session, q: ClientFilter): boolean {
   const { info } = session
   const username = info.username ?? ''
   // A session exists only once CONNECT is accepted, so no client is ever `idle` here.
@@ -120,7 +126,7 @@ function matches(session: Session, q: ClientFilter): boolean {
   )
 }
 
-function project(record: ClientRecord, fields: string[] | undefined): Partial<ClientRecord> {
+export function project(record: ClientRecord, fields: string[] | undefined): Partial<ClientRecord> {
   if (!fields || fields.includes('all')) return record
   return Object.fromEntries(fields.filter((field) => field in record).map((field) => [field, record[field as keyof ClientRecord]]))
 }

@@ -10,6 +10,9 @@ import { refusalError, type LoginLock } from './login-lock.ts'
 const LoginBody = v.object({ username: v.string(), password: v.string() })
 const LogoutBody = v.object({ username: v.string() })
 
+/** EMQX 5.8 answers `emqx_release:edition()`: `ce` for the open-source build, `ee` for enterprise. */
+const EDITION = 'ce'
+
 export async function loginRoutes(app: FastifyInstance, deps: { users: UserRepository; guard: LoginGuard; lock: LoginLock }): Promise<void> {
   const { lock } = deps
   app.post('/login', { config: { public: true } }, async (request, reply) => {
@@ -26,7 +29,7 @@ export async function loginRoutes(app: FastifyInstance, deps: { users: UserRepos
       throw new ApiError(401, 'BAD_USERNAME_OR_PWD', 'Auth failed')
     }
     lock.succeeded(username)
-    return { token: await deps.guard.issue(username), version: EMQX_VERSION, license: { edition: 'opensource' }, role: user.role }
+    return { token: await deps.guard.issue(username), version: EMQX_VERSION, license: { edition: EDITION }, role: user.role }
   })
 
   app.post('/logout', async (request, reply) => {

@@ -10,6 +10,8 @@ export interface DashboardUser {
 }
 
 const DEFAULT_USER = { username: 'admin', password: 'public', description: 'administrator', role: 'administrator' }
+/** The user created on first start (EMQX `dashboard.default_username`); it cannot be deleted. */
+export const DEFAULT_USERNAME = DEFAULT_USER.username
 
 interface UserRow {
   username: string
@@ -74,5 +76,24 @@ export class UserRepository {
       .prepare('UPDATE dashboard_users SET pwd_salt = ?, pwd_hash = ? WHERE username = ?')
       .run(password.salt, password.hash, username)
     return Number(result.changes) === 1
+  }
+
+  /** Adds a user with a hash made by `hashPassword`; false when the name is taken. */
+  create(user: DashboardUser, password: { salt: Buffer; hash: Buffer }): boolean {
+    const result = this.db.sql
+      .prepare('INSERT OR IGNORE INTO dashboard_users (username, pwd_salt, pwd_hash, description, role, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(user.username, password.salt, password.hash, user.description, user.role, Date.now())
+    return Number(result.changes) === 1
+  }
+
+  /** Changes a user's description and role; false when there is no such user. */
+  update(username: string, change: { description: string; role: string }): boolean {
+    const result = this.db.sql.prepare('UPDATE dashboard_users SET description = ?, role = ? WHERE username = ?').run(change.description, change.role, username)
+    return Number(result.changes) === 1
+  }
+
+  /** False when there is no such user. */
+  remove(username: string): boolean {
+    return Number(this.db.sql.prepare('DELETE FROM dashboard_users WHERE username = ?').run(username).changes) === 1
   }
 }

@@ -1,9 +1,10 @@
-// GET /nodes and GET /nodes/{node}: the one node of the embedded broker.
+// GET /nodes, GET /nodes/{node} and its /stats and /metrics: the one node of the embedded broker.
 import { readFileSync } from 'node:fs'
 import { loadavg, freemem, totalmem } from 'node:os'
 import type { FastifyInstance } from 'fastify'
+import { CLUSTER_ONLY_STATS, kmg, nodeNotFound, type NodeInfo } from '../../../contract/nodes.ts'
 import type { Broker } from '../../broker/broker.ts'
-import { ApiError } from '../../http/errors.ts'
+import { contractError } from '../../http/errors.ts'
 import { EMQX_VERSION } from '../../http/version.ts'
 
 export interface NodePaths {
@@ -30,12 +31,22 @@ function openFileLimit(): number {
   return maxFds
 }
 
-const round2 = (value: number) => Math.round(value * 100) / 100
+/** EMQX cuts load averages to two decimals (emqx_vm:load/1 floors). */
+const floor2 = (value: number) => Math.floor(value * 100 + 1e-9) / 100
 
-export function nodeInfo(broker: Broker, paths: NodePaths) {
+/**
+ * Node has no Erlang processes; the limit that can run out here is open files, so `process_used`
+ * counts the runtime's open handles (sockets, servers, files: not timers) against `max_fds`.
+ */
+function openHandles(): number {
+  return process.getActiveResourcesInfo().filter((kind) => kind !== 'Timeout' && kind !== 'Immediate').length
+}
+
+export function nodeInfo(broker: Broker, paths: NodePaths): NodeInfo {
   const stats = broker.stats()
   const [load1, load5, load15] = loadavg()
   const total = totalmem()
+  const maxFds = openFileLimit()
   return {
     node: broker.node,
     node_status: 'running',
@@ -43,12 +54,15 @@ export function nodeInfo(broker: Broker, paths: NodePaths) {
     uptime: Date.now() - broker.startedAt,
     connections: stats['connections.count'],
     live_connections: stats['live_connections.count'],
-    memory_total: total,
-    memory_used: total - freemem(),
-    load1: round2(load1),
-    load5: round2(load5),
-    load15: round2(load15),
-    max_fds: openFileLimit(),
+    cluster_sessions: stats['cluster_sessions.count'],
+    memory_total: kmg(total),
+    memory_used: kmg(total - freemem()),
+    load1: floor2(load1),
+    load5: floor2(load5),
+    load15: floor2(load15),
+    max_fds: maxFds,
+    process_available: maxFds,
+    process_used: openHandles(),
     // No Erlang/OTP here: the runtime's own release is the honest equivalent.
     otp_release: `Node.js ${process.version}`,
     sys_path: paths.sysPath,
@@ -58,11 +72,30 @@ export function nodeInfo(broker: Broker, paths: NodePaths) {
   }
 }
 
-export async function nodeRoutes(app: FastifyInstance, deps: { broker: Broker; paths: NodePaths }): Promise<void> {
-  app.get('/nodes', async () => [nodeInfo(deps.broker, deps.paths)])
+type NodeParams = { Params: { node: string } }
 
-  app.get<{ Params: { node: string } }>('/nodes/:node', async (request) => {
-    if (request.params.node !== deps.broker.node) throw new ApiError(404, 'NOT_FOUND', 'Node not found')
-    return nodeInfo(deps.broker, deps.paths)
+export async function nodeRoutes(app: FastifyInstance, deps: { broker: Broker; paths: NodePaths }): Promise<void> {
+  const { broker } = deps
+  const ensureNode = (node: string) => {
+    if (node !== broker.node) throw contractError(nodeNotFound(node))
+  }
+
+  app.get('/nodes', async () => [nodeInfo(broker, deps.paths)])
+
+  app.get<NodeParams>('/nodes/:node', async (request) => {
+    ensureNode(request.params.node)
+    return nodeInfo(broker, deps.paths)
+  })
+
+  app.get<NodeParams>('/nodes/:node/stats', async (request) => {
+    ensureNode(request.params.node)
+    const stats: Record<string, number> = { ...broker.stats() }
+    for (const key of CLUSTER_ONLY_STATS) delete stats[key]
+    return stats
+  })
+
+  app.get<NodeParams>('/nodes/:node/metrics', async (request) => {
+    ensureNode(request.params.node)
+    return broker.metrics.snapshot()
   })
 }

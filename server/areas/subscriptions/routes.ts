@@ -23,7 +23,7 @@ export function subscriptionRows(session: Session, node: string) {
 }
 
 const SubscriptionQuery = v.object({
-  ...pagingEntries(50),
+  ...pagingEntries(100),
   clientid: v.optional(v.string()),
   topic: v.optional(v.string()),
   qos: v.optional(v.pipe(integerText, v.maxValue(2, 'must be 0, 1 or 2'))),
