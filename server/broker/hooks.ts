@@ -1,6 +1,7 @@
 // Typed hook points, EMQX style: authentication, authorization, message rewriting and event
 // notifications are all callbacks registered here, so features plug in without touching the core.
 import type { QoS } from 'mqtt-packet'
+import { HP } from './hook-priorities.ts'
 import type { Message } from './message.ts'
 
 /** Who a client is, as far as hooks are concerned. */
@@ -95,8 +96,11 @@ export class Hooks {
   /** Each hook's callbacks in order, rebuilt on add/remove: publish and authorize read them per message. */
   private readonly ordered: { [K in HookName]?: ReadonlyArray<HookPoints[K]> } = {}
 
-  /** Registers a callback; higher priority runs first. Returns the function that unregisters it. */
-  add<K extends HookName>(name: K, callback: HookPoints[K], priority = 0): () => void {
+  /**
+   * Registers a callback; higher priority runs first (see hook-priorities.ts), callbacks of equal
+   * priority in the order they were added. Returns the function that unregisters it.
+   */
+  add<K extends HookName>(name: K, callback: HookPoints[K], priority: number = HP.LOWEST): () => void {
     const list = (this.table[name] ??= []) as Array<Registration<K>>
     const registration = { callback, priority }
     list.push(registration)

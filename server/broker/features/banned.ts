@@ -4,6 +4,7 @@ import { BlockList, isIP } from 'node:net'
 import type { Ban, BannedRepository, BanType } from '../../store/banned.ts'
 import type { Broker } from '../broker.ts'
 import type { ClientInfo } from '../hooks.ts'
+import { HP } from '../hook-priorities.ts'
 
 /** A ban's `who` that cannot be used (bad address, regex or CIDR), with why; undefined when fine. */
 /** setTimeout cannot wait longer than this. */
@@ -87,7 +88,7 @@ export class BannedFeature {
     this.unhook = broker.hooks.add(
       'client.authenticate',
       (info) => (this.isBanned(info) ? { result: 'deny', reason: 'banned' } : undefined),
-      1_000_000,
+      HP.BANNED,
     )
     this.cleanUp()
   }

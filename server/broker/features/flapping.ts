@@ -2,6 +2,7 @@
 // `window_time` is banned for `ban_time`.
 import * as v from 'valibot'
 import type { Broker } from '../broker.ts'
+import { HP } from '../hook-priorities.ts'
 import type { BannedFeature } from './banned.ts'
 import { durationText, parseDuration } from './units.ts'
 
@@ -35,7 +36,7 @@ export class FlappingFeature {
     this.unhook = broker.hooks.add('client.disconnected', (info, reason) => {
       // The broker's own disconnects (an operator's kick, the server stopping) are not the client flapping.
       if (this.settings.enable && !SERVER_REASONS.has(reason)) this.detect(info.clientid, info.peerhost)
-    })
+    }, HP.FLAPPING)
     // Forgets clients whose window has passed, so the table does not grow with every client id seen.
     this.timer = setInterval(() => this.forgetOld(Date.now()), 10_000)
     this.timer.unref()

@@ -4,6 +4,7 @@
 // At most 512 topics; no wildcards. The topic list survives a restart, the counters do not.
 import * as v from 'valibot'
 import type { Broker } from '../broker.ts'
+import { HP } from '../hook-priorities.ts'
 
 export const MAX_TOPIC_METRICS = 512
 
@@ -68,7 +69,7 @@ export class TopicMetricsFeature {
     this.persist = options.persist ?? (() => {})
     const qosName = (qos: number, way: 'in' | 'out') => `messages.qos${qos}.${way}` as TopicMetricName
     this.unhooks = [
-      // Low priority: counted after rewrite and delayed publish had their say, as EMQX's hook order does.
+      // After rewrite, before rules and delayed publish, as EMQX's hook order has it.
       broker.hooks.add(
         'message.publish',
         (message) => {
@@ -79,7 +80,7 @@ export class TopicMetricsFeature {
           }
           return undefined
         },
-        -100,
+        HP.TOPIC_METRICS,
       ),
       broker.hooks.add('message.delivered', (_info, message, qos) => {
         const entry = this.entries.get(message.topic)
@@ -87,11 +88,11 @@ export class TopicMetricsFeature {
           entry.counts['messages.out']++
           entry.counts[qosName(qos, 'out')]++
         }
-      }),
+      }, HP.TOPIC_METRICS),
       broker.hooks.add('message.dropped', (message) => {
         const entry = this.entries.get(message.topic)
         if (entry) entry.counts['messages.dropped']++
-      }),
+      }, HP.TOPIC_METRICS),
     ]
     this.timer = setInterval(() => this.tick(), this.tickMs)
     this.timer.unref()
