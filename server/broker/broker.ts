@@ -3,14 +3,15 @@
 import { randomBytes } from 'node:crypto'
 import type { Duplex } from 'node:stream'
 import type { IConnectPacket, ISubscription, QoS } from 'mqtt-packet'
+import type { Channel } from './channel.ts'
 import { Connection, type ConnectionMeta } from './connection.ts'
 import { Hooks, type AuthzAction, type ClientInfo, type SubOptions } from './hooks.ts'
 import { startListeners, type Listeners, type ListenerState, type ListenOptions } from './listeners.ts'
-import { createMessage, type Message } from './message.ts'
+import { createMessage, type Delivery, type Message } from './message.ts'
 import { Metrics } from './metrics.ts'
 import { Retainer } from './features/retainer.ts'
 import { RC } from './reason-codes.ts'
-import { Session, type Delivery } from './session.ts'
+import { Session } from './session.ts'
 import {
   defaultMqttSettings,
   defaultSysTopics,
@@ -191,7 +192,7 @@ export class Broker {
     let session = this.sessions.get(info.clientid)
     let sessionPresent = false
     if (session) {
-      const previous = session.connection
+      const previous = session.channel
       if (previous) {
         this.detach(session)
         this.metrics.inc('session.takenover')
@@ -249,7 +250,7 @@ export class Broker {
       this.metrics.inc('client.disconnected')
       this.hooks.run('client.disconnected', session.info, reason)
     }
-    if (session.connection !== connection) return
+    if (session.channel !== connection) return
     this.detach(session)
     session.disconnectedAt = Date.now()
     if (session.expiryInterval === 0) this.terminate(session, reason)
@@ -429,10 +430,10 @@ export class Broker {
   kick(clientid: string): boolean {
     const session = this.sessions.get(clientid)
     if (!session) return false
-    const connection = session.connection
+    const channel = session.channel
     this.detach(session)
     this.terminate(session, 'kicked')
-    connection?.close('kicked', RC.ADMINISTRATIVE_ACTION)
+    channel?.close('kicked', RC.ADMINISTRATIVE_ACTION)
     return true
   }
 
@@ -487,15 +488,15 @@ export class Broker {
 
   // ---- internals ----------------------------------------------------------------------------
 
-  private attach(session: Session, connection: Connection): void {
-    if (!session.connection) this.liveCount++
-    session.connection = connection
+  private attach(session: Session, channel: Channel): void {
+    if (!session.channel) this.liveCount++
+    session.channel = channel
     this.highWater.live = Math.max(this.highWater.live, this.liveCount)
   }
 
   private detach(session: Session): void {
-    if (session.connection) this.liveCount--
-    session.connection = undefined
+    if (session.channel) this.liveCount--
+    session.channel = undefined
     session.stopTimers()
   }
 

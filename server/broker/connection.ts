@@ -14,10 +14,11 @@ import type {
 } from 'mqtt-packet'
 import type { Broker, PendingWill } from './broker.ts'
 import type { AuthDecision, ClientInfo } from './hooks.ts'
-import { createMessage, type PublishProperties } from './message.ts'
+import { createMessage, type Delivery, type PublishProperties } from './message.ts'
 import { packetProblem } from './packet-check.ts'
 import { connackCodeV3, RC } from './reason-codes.ts'
-import { newChannelStats, WRITE_BUFFER_LIMIT, type Delivery, type Session } from './session.ts'
+import { newChannelStats, type AckKind, type Channel } from './channel.ts'
+import type { Session } from './session.ts'
 import { isValidTopicName, topicLevels } from './topic-trie.ts'
 
 export interface ConnectionMeta {
@@ -36,7 +37,10 @@ const RECV_MSG_QOS = ['recv_msg.qos0', 'recv_msg.qos1', 'recv_msg.qos2'] as cons
 const MESSAGES_QOS_SENT = ['messages.qos0.sent', 'messages.qos1.sent', 'messages.qos2.sent'] as const
 const MESSAGES_QOS_RECEIVED = ['messages.qos0.received', 'messages.qos1.received', 'messages.qos2.received'] as const
 
-export class Connection {
+/** Bytes a connection may have waiting in its socket buffer before QoS 0 messages to it are dropped. */
+export const WRITE_BUFFER_LIMIT = 1024 * 1024
+
+export class Connection implements Channel {
   readonly broker: Broker
   readonly stream: Duplex
   readonly meta: ConnectionMeta
@@ -128,6 +132,18 @@ export class Connection {
     if (!bytes) return false
     this.write(packet.cmd, bytes)
     return true
+  }
+
+  get writable(): boolean {
+    return this.stream.writableLength <= WRITE_BUFFER_LIMIT
+  }
+
+  get bufferedBytes(): number {
+    return this.stream.writableLength
+  }
+
+  sendAck(kind: AckKind, packetId: number, reasonCode?: number): void {
+    this.send({ cmd: kind, messageId: packetId, reasonCode })
   }
 
   /** Writes a PUBLISH for a delivery; false when it is larger than the client accepts. */

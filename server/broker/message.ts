@@ -67,3 +67,13 @@ export function createMessage(fields: {
     expiresAt: expiry !== undefined ? now + expiry * 1000 : undefined,
   }
 }
+
+/** One message on its way to one subscription, with the QoS and flags it gets there. */
+export interface Delivery {
+  message: Message
+  qos: QoS
+  retain: boolean
+  subids: number[]
+  /** Queue priority, set when it is queued with priorities enabled. */
+  priority?: number
+}
