@@ -76,7 +76,13 @@ export async function startListeners(
 ): Promise<Listeners> {
   const tcp = createTcpServer((socket) => {
     socket.setNoDelay(true)
-    accept(socket, { listener: 'tcp:default', peerhost: peerAddress(socket.remoteAddress), peerport: socket.remotePort ?? 0 })
+    accept(socket, {
+      listener: 'tcp:default',
+      peerhost: peerAddress(socket.remoteAddress),
+      peerport: socket.remotePort ?? 0,
+      sockhost: peerAddress(socket.localAddress),
+      sockport: socket.localPort ?? 0,
+    })
   })
 
   const http = createHttpServer((_request, response) => {
@@ -101,6 +107,8 @@ export async function startListeners(
           listener: 'ws:default',
           peerhost: peerAddress(request.socket.remoteAddress),
           peerport: request.socket.remotePort ?? 0,
+          sockhost: peerAddress(request.socket.localAddress),
+          sockport: request.socket.localPort ?? 0,
         })
       })
       servers.set(limit, wss)

@@ -129,17 +129,22 @@ export class Session {
   }
 
   /** PUBACK from the client. Returns false when no QoS 1 message had that id. */
-  onPuback(packetId: number): boolean {
+  onPuback(packetId: number, ackProps?: Record<string, unknown>): boolean {
     const entry = this.inflight.get(packetId)
     if (!entry || entry.delivery.qos !== 1) return false
+    this.acked(entry, ackProps)
     this.complete(packetId, entry)
     return true
   }
 
-  /** PUBREC from the client: the QoS 2 message moves to its PUBREL phase. Returns false for an unknown id. */
-  onPubrec(packetId: number, rejected: boolean): boolean {
+  /**
+   * PUBREC from the client: the QoS 2 message is acknowledged (as EMQX counts it) and moves to its
+   * PUBREL phase, or ends there when the client refused it. Returns false for an unknown id.
+   */
+  onPubrec(packetId: number, rejected: boolean, ackProps?: Record<string, unknown>): boolean {
     const entry = this.inflight.get(packetId)
     if (!entry || entry.delivery.qos !== 2) return false
+    if (entry.phase === 'publish') this.acked(entry, ackProps)
     if (rejected) this.complete(packetId, entry)
     else entry.phase = 'pubrel'
     return true
@@ -263,10 +268,13 @@ export class Session {
     return bytes
   }
 
+  private acked(entry: InflightEntry, ackProps: Record<string, unknown> | undefined): void {
+    this.metrics.inc('messages.acked')
+    this.hooks.run('message.acked', this.info, entry.delivery.message, entry.delivery.qos, ackProps)
+  }
+
   private complete(packetId: number, entry: InflightEntry): void {
     this.inflight.delete(packetId)
-    this.metrics.inc('messages.acked')
-    this.hooks.run('message.acked', this.info, entry.delivery.message)
     this.hooks.run('delivery.completed', this.info, entry.delivery.message, this.createdAt, entry.deliverBeginAt)
     this.drain()
   }
@@ -292,7 +300,7 @@ export class Session {
       this.armRetry()
     }
     this.metrics.inc('messages.delivered')
-    this.hooks.run('message.delivered', this.info, delivery.message, delivery.qos)
+    this.hooks.run('message.delivered', this.info, delivery.message, delivery.qos, delivery.retain)
     // QoS 0 has no acknowledgement: EMQX counts it as completed once delivered.
     if (packetId === undefined) this.hooks.run('delivery.completed', this.info, delivery.message, this.createdAt, undefined)
   }
