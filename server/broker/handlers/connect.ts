@@ -92,6 +92,7 @@ function finishConnect(connection: Connection, packet: IConnectPacket, info: Cli
         retain: packet.will.retain ?? false,
         from: info.clientid,
         fromUsername: info.username,
+        peerhost: info.peerhost,
         properties: v5 ? (willProperties(packet.will.properties) as PublishProperties) : undefined,
       }),
       delay: v5 ? (packet.will.properties?.willDelayInterval ?? 0) : 0,

@@ -134,6 +134,7 @@ function publishChecked(connection: Connection, session: Session, packet: IPubli
     retain: packet.retain,
     from: session.clientid,
     fromUsername: session.info.username,
+    peerhost: session.info.peerhost,
     properties: v5 ? packet.properties : undefined,
   })
   const matched = broker.publish(message)
