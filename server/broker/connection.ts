@@ -4,13 +4,12 @@
 // registries in Broker.
 import type { Duplex } from 'node:stream'
 import { generate, parser as createParser } from 'mqtt-packet'
-import type { Packet, PacketCmd } from 'mqtt-packet'
+import type { IConnectPacket, Packet, PacketCmd } from 'mqtt-packet'
 import type { Broker } from './broker.ts'
 import { newChannelStats, type AckKind, type Channel } from './channel.ts'
 import { encodeAck, encodePublish, outgoingProperties, protocolLevelOf, varintSize } from './codec.ts'
 import { handleConnect, connInfoOf } from './handlers/connect.ts'
 import { handlePacket } from './handlers/index.ts'
-import type { ConnInfo } from './hooks.ts'
 import type { Delivery } from './message.ts'
 import { packetProblem } from './packet-check.ts'
 import { connackCodeV3, reasonName, RC } from './reason-codes.ts'
@@ -52,8 +51,8 @@ export class Connection implements Channel {
   protocolVersion: 3 | 4 | 5 = 4
   state: ConnectionState = 'idle'
   session: Session | undefined
-  /** The connection as the `client.connack` event shows it, once a CONNECT was read. */
-  connInfo: ConnInfo | undefined
+  /** The CONNECT being answered, until its CONNACK is out: the `client.connack` event describes it. */
+  connectPacket: IConnectPacket | undefined
   /** Packets handed to the stream whose write has not completed yet. */
   pendingWrites = 0
   /** The will message of this connection, dropped by a normal DISCONNECT. */
@@ -111,7 +110,9 @@ export class Connection implements Channel {
       this.broker.metrics.inc('packets.connack.error')
       const bytes = level !== undefined && level > 5 ? Buffer.from([0x20, 0x03, 0x00, RC.UNSUPPORTED_PROTOCOL_VERSION, 0x00]) : Buffer.from([0x20, 0x02, 0x00, 0x01])
       this.write('connack', bytes)
-      this.broker.hooks.run('client.connack', connInfoOf(this, undefined, level), reasonName(RC.UNSUPPORTED_PROTOCOL_VERSION))
+      if (this.broker.hooks.has('client.connack')) {
+        this.broker.hooks.run('client.connack', connInfoOf(this, undefined, { protoVer: level ?? 0 }), reasonName(RC.UNSUPPORTED_PROTOCOL_VERSION))
+      }
       return this.close('unsupported_protocol_version')
     }
     this.close('malformed_packet', RC.MALFORMED_PACKET)
@@ -128,6 +129,7 @@ export class Connection implements Channel {
       this.send({ cmd: 'disconnect', reasonCode })
     }
     this.state = 'closed'
+    this.connectPacket = undefined
     clearTimeout(this.timer)
     this.inbox = []
     this.head = undefined
@@ -149,13 +151,15 @@ export class Connection implements Channel {
     else this.close(reason)
   }
 
-  /** Answers CONNECT with a failure code and closes. */
-  refuse(reasonCode: number, reason: string): void {
+  /** Answers CONNECT with a failure code and closes; `clientid` when the broker assigned one. */
+  refuse(reasonCode: number, reason: string, clientid?: string): void {
     this.broker.metrics.inc('client.connack')
     this.broker.metrics.inc('packets.connack.error')
     const v5 = this.protocolVersion === 5
     this.send({ cmd: 'connack', sessionPresent: false, ...(v5 ? { reasonCode } : { returnCode: connackCodeV3(reasonCode) }) })
-    this.broker.hooks.run('client.connack', this.connInfo ?? connInfoOf(this), reasonName(reasonCode))
+    if (this.broker.hooks.has('client.connack')) {
+      this.broker.hooks.run('client.connack', connInfoOf(this, this.connectPacket, clientid === undefined ? {} : { clientid }), reasonName(reasonCode))
+    }
     this.close(reason)
   }
 
@@ -315,7 +319,7 @@ export class Connection implements Channel {
     if (problem) {
       if (packet.cmd !== 'connect' || this.state !== 'idle') return this.close(problem.reason, problem.code)
       this.protocolVersion = packet.protocolVersion ?? 4
-      this.connInfo = connInfoOf(this, packet)
+      this.connectPacket = packet
       return this.refuse(problem.code, problem.reason)
     }
     if (!this.waiting) return this.handle(packet)

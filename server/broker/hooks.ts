@@ -186,6 +186,11 @@ export class Hooks {
     return (this.ordered[name] as ReadonlyArray<HookPoints[K]> | undefined) ?? []
   }
 
+  /** Whether anything listens on a hook point: an event whose fields cost something to gather is skipped otherwise. */
+  has(name: HookName): boolean {
+    return (this.table[name]?.length ?? 0) > 0
+  }
+
   /** Runs notification hooks. A failing callback is reported and does not stop the others or the broker. */
   run<K extends NotifyName>(name: K, ...args: Parameters<HookPoints[K]>): void {
     const list = this.table[name]

@@ -14,7 +14,7 @@ export function handleConnect(connection: Connection, packet: IConnectPacket): v
   broker.metrics.inc('client.connect')
   const v5 = (connection.protocolVersion = packet.protocolVersion ?? 4) === 5
   connection.state = 'connecting'
-  connection.connInfo = connInfoOf(connection, packet)
+  connection.connectPacket = packet
   const limits = broker.options
   let clientid = packet.clientId
   let assigned = false
@@ -54,7 +54,6 @@ export function handleConnect(connection: Connection, packet: IConnectPacket): v
     mountpoint: undefined,
     isSuperuser: false,
   }
-  connection.connInfo.clientid = clientid
   const maxPacketSize = properties?.maximumPacketSize
   if (maxPacketSize) connection.maxOutgoingPacketSize = maxPacketSize
   if (v5) connection.outgoingAliasMax = Math.min(properties?.topicAliasMaximum ?? 0, 65535)
@@ -70,7 +69,7 @@ function finishConnect(connection: Connection, packet: IConnectPacket, info: Cli
   const metrics = broker.metrics
   if (decision?.result === 'deny') {
     metrics.inc('packets.connack.auth_error')
-    return connection.refuse(refusalCode(decision), decision.reason)
+    return connection.refuse(refusalCode(decision), decision.reason, info.clientid)
   }
   const v5 = connection.protocolVersion === 5
   const limits = broker.options
@@ -130,10 +129,10 @@ function finishConnect(connection: Connection, packet: IConnectPacket, info: Cli
   })
   connection.state = 'connected'
   metrics.inc('client.connack')
-  const connInfo = connection.connInfo!
-  connInfo.keepalive = keepalive
-  connInfo.expiryInterval = session.expiryInterval
-  broker.hooks.run('client.connack', connInfo, 'success')
+  connection.connectPacket = undefined
+  if (broker.hooks.has('client.connack')) {
+    broker.hooks.run('client.connack', connInfoOf(connection, packet, { clientid: info.clientid, keepalive, expiryInterval: session.expiryInterval }), 'success')
+  }
   metrics.inc('client.connected')
   broker.hooks.run('client.connected', info)
   connection.armKeepalive(keepalive)
@@ -141,10 +140,11 @@ function finishConnect(connection: Connection, packet: IConnectPacket, info: Cli
 }
 
 /**
- * The connection as EMQX's conninfo shows it: from the CONNECT when there is one, else from what is
- * known (the protocol level read off the first bytes of a CONNECT that did not parse).
+ * The connection as EMQX's conninfo shows it: from the CONNECT when there is one (with what the
+ * broker decided in `decided`: an assigned client id, the keep alive and expiry in force), else
+ * from what is known (the protocol level read off the first bytes of a CONNECT that did not parse).
  */
-export function connInfoOf(connection: Connection, packet?: IConnectPacket, level?: number): ConnInfo {
+export function connInfoOf(connection: Connection, packet?: IConnectPacket, decided: Partial<ConnInfo> = {}): ConnInfo {
   const { meta } = connection
   const v5 = packet?.protocolVersion === 5
   const cleanStart = packet?.clean ?? true
@@ -156,13 +156,14 @@ export function connInfoOf(connection: Connection, packet?: IConnectPacket, leve
     sockhost: meta.sockhost,
     sockport: meta.sockport,
     protoName: packet?.protocolId ?? 'MQTT',
-    protoVer: packet?.protocolVersion ?? level ?? connection.protocolVersion,
+    protoVer: packet?.protocolVersion ?? connection.protocolVersion,
     keepalive: packet?.keepalive ?? 0,
     cleanStart,
     expiryInterval: v5 ? (packet?.properties?.sessionExpiryInterval ?? 0) : cleanStart ? 0 : connection.broker.options.v3SessionExpiry,
     connectedAt: Date.now(),
     connProps: packet?.properties as Record<string, unknown> | undefined,
     listener: meta.listener,
+    ...decided,
   }
 }
 
