@@ -40,6 +40,24 @@ describe('asynchronous authentication and authorization', () => {
     removals.push(broker().hooks.add('client.authorize', callback))
   const authenticator = (callback: (info: ClientInfo) => AuthDecision | undefined | Promise<AuthDecision | undefined>) =>
     removals.push(broker().hooks.add('client.authenticate', callback))
+  /** Holds every PUBLISH to `slow/...` until the test answers it. */
+  const holdSlowPublishes = () => {
+    const slow = gate<AuthzVerdict>()
+    authorizer((_info, action, topic) => (action === 'publish' && topic.startsWith('slow/') ? slow.hold(topic) : undefined))
+    return slow
+  }
+  /** What a new subscriber to `filters` receives from now on. */
+  const watch = async (clientId: string, filters: string[]) => {
+    const sub = await suite.t.connect({ clientId })
+    await sub.subscribeAsync([...filters, 'marker'], { qos: 1 })
+    return collect(sub)
+  }
+  /** Publishes `marker` from another client and waits until `got` has it: whatever came before it has arrived. */
+  const marker = async (got: ReturnType<typeof collect>) => {
+    const other = await suite.t.connect({ clientId: `marker-${got.length}` })
+    await other.publishAsync('marker', 'm', { qos: 1 })
+    await waitFor(() => got.some((m) => m.topic === 'marker'), 'the marker')
+  }
 
   it('answers at once, without a promise, when every source does; with a promise when one answers later', async () => {
     const info = { clientid: 'probe', username: undefined, peerhost: '127.0.0.1', peerport: 1, protoVer: 5, listener: 'tcp:default', mountpoint: undefined, isSuperuser: false } as const
@@ -114,13 +132,10 @@ describe('asynchronous authentication and authorization', () => {
   })
 
   it('handles what a client sent before it disconnected first: the waiting message goes out, then the DISCONNECT drops the will', async () => {
-    const slow = gate<AuthzVerdict>()
-    authorizer((_info, action, topic) => (action === 'publish' && topic.startsWith('slow/') ? slow.hold(topic) : undefined))
+    const slow = holdSlowPublishes()
     const reasons: string[] = []
     removals.push(broker().hooks.add('client.disconnected', (info, reason) => info.clientid === 'bye-pub' && reasons.push(reason)))
-    const sub = await suite.t.connect({ clientId: 'bye-sub' })
-    await sub.subscribeAsync(['slow/#', 'will/#', 'marker'], { qos: 0 })
-    const got = collect(sub)
+    const got = await watch('bye-sub', ['slow/#', 'will/#'])
     const pub = await suite.t.connect({ clientId: 'bye-pub', will: { topic: 'will/bye', payload: Buffer.from('gone'), qos: 0, retain: false } })
     pub.publish('slow/bye', 'last words', { qos: 0 })
     const held = await slow.next('slow/bye')
@@ -130,18 +145,13 @@ describe('asynchronous authentication and authorization', () => {
     held.answer('allow')
     await waitFor(() => reasons.length === 1, 'the client to be gone')
     expect(reasons).toEqual(['normal'])
-    const other = await suite.t.connect({ clientId: 'bye-marker' })
-    await other.publishAsync('marker', 'm', { qos: 1 })
-    await waitFor(() => got.some((m) => m.topic === 'marker'), 'the marker')
+    await marker(got)
     expect(got.map((m) => m.topic)).toEqual(['slow/bye', 'marker'])
   })
 
   it('publishes the waiting message and then the will when the socket drops without DISCONNECT', async () => {
-    const slow = gate<AuthzVerdict>()
-    authorizer((_info, action, topic) => (action === 'publish' && topic.startsWith('slow/') ? slow.hold(topic) : undefined))
-    const sub = await suite.t.connect({ clientId: 'drop-sub' })
-    await sub.subscribeAsync(['slow/#', 'will/#'], { qos: 0 })
-    const got = collect(sub)
+    const slow = holdSlowPublishes()
+    const got = await watch('drop-sub', ['slow/#', 'will/#'])
     const pub = await suite.t.connect({ clientId: 'drop-pub', will: { topic: 'will/drop', payload: Buffer.from('gone'), qos: 0, retain: false } })
     pub.publish('slow/drop', 'before the drop', { qos: 0 })
     const held = await slow.next('slow/drop')
@@ -156,20 +166,15 @@ describe('asynchronous authentication and authorization', () => {
   })
 
   it('neither publishes nor acknowledges a message whose client was kicked while it waited', async () => {
-    const slow = gate<AuthzVerdict>()
-    authorizer((_info, action, topic) => (action === 'publish' && topic.startsWith('slow/') ? slow.hold(topic) : undefined))
-    const sub = await suite.t.connect({ clientId: 'kick-sub' })
-    await sub.subscribeAsync(['slow/#', 'marker'], { qos: 1 })
-    const got = collect(sub)
+    const slow = holdSlowPublishes()
+    const got = await watch('kick-sub', ['slow/#'])
     const pub = await suite.t.connect({ clientId: 'kick-pub', protocolVersion: 5, reconnectPeriod: 0 })
     pub.on('error', () => {})
     void pub.publishAsync('slow/kick', 'x', { qos: 1 }).catch(() => {})
     const held = await slow.next('slow/kick')
     expect((await suite.api.delete('/clients/kick-pub')).status).toBe(204)
     held.answer('allow')
-    const other = await suite.t.connect({ clientId: 'kick-marker' })
-    await other.publishAsync('marker', 'm', { qos: 1 })
-    await waitFor(() => got.length > 0, 'the marker')
+    await marker(got)
     expect(got.map((m) => m.topic)).toEqual(['marker'])
   })
 
