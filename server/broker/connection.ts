@@ -2,6 +2,7 @@
 // handler (handlers/), keeps them in order while one waits on an asynchronous check, and writes the
 // answers. It is the Channel its session talks to. Session state lives in Session; routing and
 // registries in Broker.
+import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { generate, parser as createParser } from 'mqtt-packet'
 import type { IConnectPacket, Packet, PacketCmd } from 'mqtt-packet'
@@ -21,9 +22,12 @@ export interface ConnectionMeta {
   listener: string
   peerhost: string
   peerport: number
-  /** The local end of the connection (EMQX's `sockname`). */
-  sockhost: string
-  sockport: number
+  /**
+   * The TCP socket underneath (for a WebSocket, the one it was upgraded on), for its local end
+   * (EMQX's `sockname`), read only when an event asks: reading it makes Node keep one more object
+   * per socket.
+   */
+  socket: Socket
 }
 
 type ConnectionState = 'idle' | 'connecting' | 'connected' | 'closed'
@@ -51,8 +55,6 @@ export class Connection implements Channel {
   protocolVersion: 3 | 4 | 5 = 4
   state: ConnectionState = 'idle'
   session: Session | undefined
-  /** The CONNECT being answered, until its CONNACK is out: the `client.connack` event describes it. */
-  connectPacket: IConnectPacket | undefined
   /** Packets handed to the stream whose write has not completed yet. */
   pendingWrites = 0
   /** The will message of this connection, dropped by a normal DISCONNECT. */
@@ -71,12 +73,11 @@ export class Connection implements Channel {
   receiveMaximum = 65535
   private readonly parser = createParser()
   /**
-   * A handler is waiting on an asynchronous answer (authentication, authorization): packets that
-   * arrive meanwhile wait in `inbox`, so the client's packets are still handled in order.
+   * Defined while a handler waits on an asynchronous answer (authentication, authorization): the
+   * packets that arrive meanwhile, and (as a reason) the end of the stream, handled in order once it
+   * settles. Undefined the rest of the time, which is nearly always.
    */
-  private waiting = false
-  /** Packets that arrived while a handler was waiting, and (as a reason) the end of the stream. */
-  private inbox: Array<Packet | string> = []
+  private inbox: Array<Packet | string> | undefined
   private lastReceivedAt = Date.now()
   private timer: NodeJS.Timeout | undefined
   /** The first bytes of the stream, to answer a CONNECT with an unsupported protocol level. */
@@ -129,9 +130,8 @@ export class Connection implements Channel {
       this.send({ cmd: 'disconnect', reasonCode })
     }
     this.state = 'closed'
-    this.connectPacket = undefined
     clearTimeout(this.timer)
-    this.inbox = []
+    this.inbox = undefined
     this.head = undefined
     this.parser.removeAllListeners('packet')
     this.stream.end()
@@ -147,18 +147,21 @@ export class Connection implements Channel {
    * first, as EMQX's channel reads its mailbox in order: a DISCONNECT among them drops the will.
    */
   private peerGone(reason: string): void {
-    if (this.waiting && this.state === 'connected') this.inbox.push(reason)
+    if (this.inbox && this.state === 'connected') this.inbox.push(reason)
     else this.close(reason)
   }
 
-  /** Answers CONNECT with a failure code and closes; `clientid` when the broker assigned one. */
-  refuse(reasonCode: number, reason: string, clientid?: string): void {
+  /**
+   * Answers CONNECT with a failure code and closes. `connect` is the CONNECT refused (and the client
+   * id the broker assigned it), for the `client.connack` event.
+   */
+  refuse(reasonCode: number, reason: string, connect?: { packet: IConnectPacket; clientid?: string }): void {
     this.broker.metrics.inc('client.connack')
     this.broker.metrics.inc('packets.connack.error')
     const v5 = this.protocolVersion === 5
     this.send({ cmd: 'connack', sessionPresent: false, ...(v5 ? { reasonCode } : { returnCode: connackCodeV3(reasonCode) }) })
     if (this.broker.hooks.has('client.connack')) {
-      this.broker.hooks.run('client.connack', connInfoOf(this, this.connectPacket, clientid === undefined ? {} : { clientid }), reasonName(reasonCode))
+      this.broker.hooks.run('client.connack', connInfoOf(this, connect?.packet, connect?.clientid === undefined ? {} : { clientid: connect.clientid }), reasonName(reasonCode))
     }
     this.close(reason)
   }
@@ -319,10 +322,9 @@ export class Connection implements Channel {
     if (problem) {
       if (packet.cmd !== 'connect' || this.state !== 'idle') return this.close(problem.reason, problem.code)
       this.protocolVersion = packet.protocolVersion ?? 4
-      this.connectPacket = packet
-      return this.refuse(problem.code, problem.reason)
+      return this.refuse(problem.code, problem.reason, { packet })
     }
-    if (!this.waiting) return this.handle(packet)
+    if (!this.inbox) return this.handle(packet)
     this.inbox.push(packet)
     if (this.inbox.length >= INBOX_LIMIT) this.pauseReading(PAUSED_FOR_INBOX)
   }
@@ -340,25 +342,40 @@ export class Connection implements Channel {
     }
     // Only a handler waiting on an asynchronous answer returns a promise: QoS 0 traffic never makes one.
     if (pending) {
-      this.waiting = true
-      pending.then(this.resume, this.failed)
+      this.inbox = []
+      pending.then(
+        () => this.resume(),
+        (error: unknown) => this.failed(error),
+      )
     }
   }
 
   /** The waiting handler finished: what arrived meanwhile is handled now, in order, until one waits again. */
-  private readonly resume = (): void => {
-    this.waiting = false
-    while (!this.waiting && this.inbox.length > 0 && this.state !== 'closed') {
-      const next = this.inbox.shift()!
+  private resume(): void {
+    const waited = this.inbox ?? []
+    this.inbox = undefined
+    // Handled until one of them waits in turn: the rest go back in front of what arrives meanwhile.
+    for (let i = 0; i < waited.length && this.state !== 'closed'; i++) {
+      const next = waited[i]
       if (typeof next === 'string') this.close(next)
       else this.handle(next)
+      const waitsAgain = this.waitingInbox()
+      if (waitsAgain) {
+        waitsAgain.push(...waited.slice(i + 1))
+        break
+      }
     }
-    if (this.inbox.length < INBOX_LIMIT) this.resumeReading(PAUSED_FOR_INBOX)
+    if ((this.waitingInbox()?.length ?? 0) < INBOX_LIMIT) this.resumeReading(PAUSED_FOR_INBOX)
   }
 
-  private readonly failed = (error: unknown): void => {
+  /** The inbox as it is now (a handler may have started waiting again; a plain read would stay narrowed). */
+  private waitingInbox(): Array<Packet | string> | undefined {
+    return this.inbox
+  }
+
+  private failed(error: unknown): void {
     console.error(`packet handler failed for ${this.session?.clientid ?? this.meta.peerhost}:`, error)
-    this.waiting = false
+    this.inbox = undefined
     this.close('internal_error', RC.UNSPECIFIED_ERROR)
   }
 }

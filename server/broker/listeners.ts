@@ -43,7 +43,8 @@ export interface Listeners {
 const SUBPROTOCOLS = ['mqtt', 'mqttv3.1', 'mqtt-v3', 'mqtt-v3.1.1', 'mqtt-v5']
 
 /** `::ffff:127.0.0.1` -> `127.0.0.1`, as EMQX shows IPv4 peers. */
-function peerAddress(address: string | undefined): string {
+/** An address as EMQX shows it: IPv4 clients of a dual-stack listener without their `::ffff:` prefix. */
+export function plainAddress(address: string | undefined): string {
   if (!address) return ''
   return address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address
 }
@@ -78,10 +79,9 @@ export async function startListeners(
     socket.setNoDelay(true)
     accept(socket, {
       listener: 'tcp:default',
-      peerhost: peerAddress(socket.remoteAddress),
+      peerhost: plainAddress(socket.remoteAddress),
       peerport: socket.remotePort ?? 0,
-      sockhost: peerAddress(socket.localAddress),
-      sockport: socket.localPort ?? 0,
+      socket,
     })
   })
 
@@ -105,10 +105,9 @@ export async function startListeners(
         const stream = createWebSocketStream(ws)
         accept(stream, {
           listener: 'ws:default',
-          peerhost: peerAddress(request.socket.remoteAddress),
+          peerhost: plainAddress(request.socket.remoteAddress),
           peerport: request.socket.remotePort ?? 0,
-          sockhost: peerAddress(request.socket.localAddress),
-          sockport: request.socket.localPort ?? 0,
+          socket: request.socket,
         })
       })
       servers.set(limit, wss)

@@ -4,6 +4,7 @@ import type { IConnectPacket } from 'mqtt-packet'
 import { refusalCode } from '../access-control.ts'
 import type { Connection } from '../connection.ts'
 import { isPromise, type AuthDecision, type ClientInfo, type ConnInfo } from '../hooks.ts'
+import { plainAddress } from '../listeners.ts'
 import { createMessage, type PublishProperties } from '../message.ts'
 import { RC } from '../reason-codes.ts'
 import { isValidTopicName, topicLevels } from '../topic-trie.ts'
@@ -14,35 +15,34 @@ export function handleConnect(connection: Connection, packet: IConnectPacket): v
   broker.metrics.inc('client.connect')
   const v5 = (connection.protocolVersion = packet.protocolVersion ?? 4) === 5
   connection.state = 'connecting'
-  connection.connectPacket = packet
   const limits = broker.options
   let clientid = packet.clientId
   let assigned = false
   if (clientid === '') {
     // MQTT 3.x only allows an empty client id with a clean session.
-    if (!v5 && !packet.clean) return connection.refuse(RC.CLIENT_IDENTIFIER_NOT_VALID, 'invalid_clientid')
+    if (!v5 && !packet.clean) return connection.refuse(RC.CLIENT_IDENTIFIER_NOT_VALID, 'invalid_clientid', { packet })
     clientid = broker.assignClientId()
     assigned = true
   } else if (Buffer.byteLength(clientid) > limits.maxClientidLen || clientid.includes('\uFFFD') || clientid.includes('\u0000')) {
     // Longer than `max_clientid_len` bytes (as EMQX counts), or not valid UTF-8 (decoded to U+FFFD) / a NUL character.
-    return connection.refuse(RC.CLIENT_IDENTIFIER_NOT_VALID, 'invalid_clientid')
+    return connection.refuse(RC.CLIENT_IDENTIFIER_NOT_VALID, 'invalid_clientid', { packet })
   }
   const properties = packet.properties
   if (v5 && (properties?.receiveMaximum === 0 || properties?.maximumPacketSize === 0)) {
     // Both must be at least 1 (MQTT 3.1.2.11.3, 3.1.2.11.4).
-    return connection.refuse(RC.PROTOCOL_ERROR, 'protocol_error')
+    return connection.refuse(RC.PROTOCOL_ERROR, 'protocol_error', { packet })
   }
   // Malformed: MQTT 5 clients get CONNACK 0x81; MQTT 3 has no code for it, the connection just closes.
-  const malformed = () => (v5 ? connection.refuse(RC.MALFORMED_PACKET, 'malformed_packet') : connection.close('malformed_packet'))
+  const malformed = () => (v5 ? connection.refuse(RC.MALFORMED_PACKET, 'malformed_packet', { packet }) : connection.close('malformed_packet'))
   // MQTT 3.1.1 forbids a password without a user name (MQTT-3.1.2-22); MQTT 5 allows it.
   if (!v5 && packet.password !== undefined && packet.username === undefined) return malformed()
   const will = packet.will
   if (will) {
     // Will QoS 3 (both bits set), or a will topic that is not valid UTF-8 (decoded to U+FFFD).
     if ((will.qos ?? 0) > 2 || will.topic.includes('\uFFFD')) return malformed()
-    if (!isValidTopicName(will.topic) || topicLevels(will.topic) > limits.maxTopicLevels) return connection.refuse(RC.TOPIC_NAME_INVALID, 'invalid_will_topic')
-    if ((will.qos ?? 0) > limits.maxQosAllowed) return connection.refuse(RC.QOS_NOT_SUPPORTED, 'will_qos_not_supported')
-    if (will.retain && !limits.retainAvailable) return connection.refuse(RC.RETAIN_NOT_SUPPORTED, 'will_retain_not_supported')
+    if (!isValidTopicName(will.topic) || topicLevels(will.topic) > limits.maxTopicLevels) return connection.refuse(RC.TOPIC_NAME_INVALID, 'invalid_will_topic', { packet })
+    if ((will.qos ?? 0) > limits.maxQosAllowed) return connection.refuse(RC.QOS_NOT_SUPPORTED, 'will_qos_not_supported', { packet })
+    if (will.retain && !limits.retainAvailable) return connection.refuse(RC.RETAIN_NOT_SUPPORTED, 'will_retain_not_supported', { packet })
   }
   const info: ClientInfo = {
     clientid,
@@ -69,7 +69,7 @@ function finishConnect(connection: Connection, packet: IConnectPacket, info: Cli
   const metrics = broker.metrics
   if (decision?.result === 'deny') {
     metrics.inc('packets.connack.auth_error')
-    return connection.refuse(refusalCode(decision), decision.reason, info.clientid)
+    return connection.refuse(refusalCode(decision), decision.reason, { packet, clientid: info.clientid })
   }
   const v5 = connection.protocolVersion === 5
   const limits = broker.options
@@ -129,7 +129,6 @@ function finishConnect(connection: Connection, packet: IConnectPacket, info: Cli
   })
   connection.state = 'connected'
   metrics.inc('client.connack')
-  connection.connectPacket = undefined
   if (broker.hooks.has('client.connack')) {
     broker.hooks.run('client.connack', connInfoOf(connection, packet, { clientid: info.clientid, keepalive, expiryInterval: session.expiryInterval }), 'success')
   }
@@ -153,8 +152,8 @@ export function connInfoOf(connection: Connection, packet?: IConnectPacket, deci
     username: packet?.username,
     peerhost: meta.peerhost,
     peerport: meta.peerport,
-    sockhost: meta.sockhost,
-    sockport: meta.sockport,
+    sockhost: plainAddress(meta.socket.localAddress),
+    sockport: meta.socket.localPort ?? 0,
     protoName: packet?.protocolId ?? 'MQTT',
     protoVer: packet?.protocolVersion ?? connection.protocolVersion,
     keepalive: packet?.keepalive ?? 0,
