@@ -99,15 +99,10 @@ export function handlePublish(connection: Connection, packet: IPublishPacket): v
 
   const allowed = broker.access.authorize(session.info, 'publish', topic)
   if (!isPromise(allowed)) return publishChecked(connection, session, packet, topic, allowed)
-  return allowed.then((later) => {
-    if (connection.state === 'closed') {
-      // Closed by the server meanwhile (kicked, taken over): not published and not acknowledged,
-      // so a QoS 1/2 message comes again; its QoS 2 id must not look already received then.
-      if (qos === 2) session.release(messageId!)
-      return
-    }
-    publishChecked(connection, session, packet, topic, later)
-  })
+  // Handled even if the server closed the connection meanwhile (a kick, a takeover), as EMQX's
+  // channel finishes a packet before it takes the next request: a QoS 2 id stays received, so the
+  // client sending the message again on its next connection does not publish it twice.
+  return allowed.then((later) => publishChecked(connection, session, packet, topic, later))
 }
 
 function publishChecked(connection: Connection, session: Session, packet: IPublishPacket, topic: string, allowed: boolean): void {

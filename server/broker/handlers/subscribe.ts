@@ -32,8 +32,9 @@ export function handleSubscribe(connection: Connection, packet: ISubscribePacket
   })
   if (!waits) return subscribeChecked(connection, packet, verdicts as Verdict[])
   return Promise.all(verdicts).then((settled) => {
-    // Closed by the server meanwhile: nothing is subscribed, the client asks again on its next connection.
-    if (connection.state !== 'closed') subscribeChecked(connection, packet, settled)
+    // A session that ended meanwhile (the client was kicked) takes no subscriptions; one taken over
+    // by the client's next connection does, as EMQX finishes the SUBSCRIBE before the takeover.
+    if (broker.getSession(session.clientid) === session) subscribeChecked(connection, packet, settled)
   })
 }
 
