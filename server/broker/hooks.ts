@@ -95,12 +95,17 @@ export interface HookPoints {
   'client.authenticate': (info: ClientInfo, password: Buffer | undefined) => MaybePromise<AuthDecision | undefined>
   /**
    * First answer wins; no answer means `nomatch`, and `no_match` decides (EMQX default: allow). A
-   * callback may answer later (a promise): the client's later packets wait, in order.
+   * callback may answer later (a promise): the client's later packets wait, in order. One that
+   * throws or rejects denies: a source that cannot answer is no open door.
    */
   'client.authorize': (info: ClientInfo, action: AuthzAction, topic: string) => MaybePromise<AuthzVerdict>
   /** Authentication finished, either way (EMQX `client.check_authn_complete`; not for banned clients, refused before it). */
   'client.check_authn_complete': (info: ClientInfo, outcome: AuthnOutcome) => void
-  /** One authorization check finished; `source` is where the answer came from (`superuser`, `cache`, `default` for no match, a source type). */
+  /**
+   * One authorization check finished. `source` is where the answer came from, as EMQX's `from`:
+   * `superuser`, `cache`, `default` (no match), the source an answer named (`file`, `http`...),
+   * `unknown` for a plain 'allow' / 'deny', `error` when a callback failed.
+   */
   'client.check_authz_complete': (info: ClientInfo, action: AuthzAction, topic: string, result: AuthzResult, source: string) => void
   /** A CONNACK went out; `reasonCode` is EMQX's reason name (`success`, `not_authorized`, ...). */
   'client.connack': (conninfo: ConnInfo, reasonCode: string) => void
