@@ -27,6 +27,8 @@ export interface Channel {
   readonly pendingWrites: number
   /** The traffic counters of this channel, which the session reports while it is attached. */
   readonly stats: ChannelStats
+  /** Puts a new keep alive interval in force (seconds; 0 turns the check off), as `PUT /clients/{clientid}/keepalive` asks. */
+  setKeepalive(keepaliveSeconds: number): void
   /** Ends the channel; `reasonCode` goes to a client that can be told why (MQTT 5 DISCONNECT). */
   close(reason: string, reasonCode?: number): void
 }

@@ -235,6 +235,15 @@ export class Connection implements Channel {
     this.timer = setTimeout(check, limitMs)
   }
 
+  /** EMQX `PUT /clients/{clientid}/keepalive`: the new interval is in force from now (0 turns the check off). */
+  setKeepalive(keepaliveSeconds: number): void {
+    if (this.state !== 'connected') return
+    clearTimeout(this.timer)
+    this.timer = undefined
+    this.session!.keepalive = keepaliveSeconds
+    this.armKeepalive(keepaliveSeconds)
+  }
+
   private encode(packet: Packet): Buffer | undefined {
     try {
       return generate(packet, { protocolVersion: this.protocolVersion })
