@@ -234,7 +234,7 @@ describe('asynchronous authentication and authorization', () => {
     await suite.api.delete('/mqtt/delayed/messages/real%2Ftopic')
   })
 
-  it('caches answers per client when the cache is on: asked once, excluded topics always, forgotten at disconnect', async () => {
+  it('caches answers per client when the cache is on: asked once, excluded topics always, listed and cleared through the REST API, forgotten at disconnect', async () => {
     broker().access.cache.settings = { enable: true, maxSize: 32, ttlMs: 60_000, excludes: ['live/#'] }
     const asked: string[] = []
     authorizer((_info, _action, topic) => {
@@ -248,9 +248,12 @@ describe('asynchronous authentication and authorization', () => {
     for (let i = 0; i < 2; i++) await client.publishAsync('live/now', 'x', { qos: 1 })
     expect(asked).toEqual(['stable', 'live/now', 'live/now'])
     expect(sources).toEqual(['stable unknown', 'stable cache', 'stable cache', 'live/now unknown', 'live/now unknown'])
-    expect(broker().access.cache.list('cached').map(({ action, topic, result }) => ({ action, topic, result }))).toEqual([
-      { action: 'publish', topic: 'stable', result: 'allow' },
-    ])
+    const listed = await suite.api.get('/clients/cached/authorization/cache')
+    expect(listed.body).toEqual([{ access: 'publish', topic: 'stable', result: 'allow', updated_time: expect.any(Number) }])
+    expect((await suite.api.delete('/clients/cached/authorization/cache')).status).toBe(204)
+    expect((await suite.api.get('/clients/cached/authorization/cache')).body).toEqual([])
+    await client.publishAsync('stable', 'x', { qos: 1 })
+    expect(asked).toEqual(['stable', 'live/now', 'live/now', 'stable'])
     await client.endAsync()
     await waitFor(() => broker().access.cache.list('cached').length === 0, 'the cache to go with the connection')
   })
