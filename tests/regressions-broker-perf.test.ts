@@ -2,7 +2,7 @@
 import { connect as netConnect } from 'node:net'
 import { generate, type Packet, type QoS } from 'mqtt-packet'
 import { describe, expect, it } from 'vitest'
-import { encodeAck, encodePublish } from '../server/broker/connection.ts'
+import { encodeAck, encodePublish } from '../server/broker/codec.ts'
 import { serverPerSuite, waitFor } from './support/server.ts'
 
 describe('broker hot path', () => {

@@ -1,16 +1,23 @@
-// The broker: sessions by client id, the subscription router, retained messages, counters and
-// hooks, and the listeners that feed it connections. HTTP code reads it; it never imports HTTP.
+// The broker: sessions by client id and their lifecycle (open, take over, resume, expire), the
+// subscription API, publishing through the hooks to the router, retained messages, counters and the
+// listeners that feed it connections. HTTP code reads it; it never imports HTTP.
+// Around it: access-control.ts (authentication, authorization), router.ts and
+// shared-subscriptions.ts (where a message goes), wills.ts, connection.ts and handlers/ (the MQTT
+// protocol of one client), session.ts (one client's state), channel.ts (what a session talks to).
 import { randomBytes } from 'node:crypto'
 import type { Duplex } from 'node:stream'
-import type { IConnectPacket, ISubscription, QoS } from 'mqtt-packet'
+import type { ISubscription, QoS } from 'mqtt-packet'
+import { AccessControl } from './access-control.ts'
+import type { Channel } from './channel.ts'
 import { Connection, type ConnectionMeta } from './connection.ts'
-import { Hooks, type AuthzAction, type ClientInfo, type SubOptions } from './hooks.ts'
+import { Hooks, isPromise, type ClientInfo, type SubOptions } from './hooks.ts'
 import { startListeners, type Listeners, type ListenerState, type ListenOptions } from './listeners.ts'
 import { createMessage, type Message } from './message.ts'
 import { Metrics } from './metrics.ts'
 import { Retainer } from './retainer.ts'
 import { RC } from './reason-codes.ts'
-import { Session, type Delivery } from './session.ts'
+import { routeFilter, Router } from './router.ts'
+import { Session } from './session.ts'
 import {
   defaultMqttSettings,
   defaultSysTopics,
@@ -23,8 +30,11 @@ import {
   type SysTopicsPatch,
   type SysTopicsSettings,
 } from './settings.ts'
+import { parseSubscriptionTopic, subscriptionProblem } from './subscription-check.ts'
 import { SysTopics } from './sys-topics.ts'
-import { isValidFilter, parseShare, topicLevels, TopicTrie } from './topic-trie.ts'
+import { Wills, type PendingWill } from './wills.ts'
+
+export type { PendingWill } from './wills.ts'
 
 /**
  * The broker's numeric limits, derived from the MQTT settings. Sessions hold a reference to this
@@ -37,29 +47,21 @@ export interface BrokerOptions extends ProtocolLimits {
 
 export const defaultBrokerOptions: BrokerOptions = { node: 'emqx@127.0.0.1', ...toProtocolLimits(defaultMqttSettings) }
 
-/** A will message waiting for its connection to end (and then for its Will Delay Interval). */
-export interface PendingWill {
-  message: Message
-  /** Will Delay Interval in seconds (MQTT 5; 0 for MQTT 3). */
-  delay: number
-  timer?: NodeJS.Timeout
-}
-
 const NEVER_EXPIRE = 0xffffffff
 /** setTimeout cannot wait longer than this. */
 const MAX_TIMER_MS = 2 ** 31 - 1
 
-interface Route {
-  clientid: string
-  /** Share group for shared subscriptions. */
-  share: string | undefined
-  /** The filter as the client subscribed it (`$share/g/a`, `$queue/a`), its key in the session. */
-  topic: string
+/** What a client asks of its session when it connects (from an MQTT CONNECT, or a gateway's own). */
+export interface SessionRequest {
+  cleanStart: boolean
+  /** The Session Expiry Interval asked for (MQTT 5), in seconds; undefined for MQTT 3, where clean start decides. */
+  expiryInterval: number | undefined
+  keepalive: number
+  /** The client's Receive Maximum (MQTT 5). */
+  receiveMaximum: number | undefined
+  /** An MQTT 3 bridge (protocol level with the bridge bit). */
+  isBridge: boolean
 }
-
-/** Marks a delivery made through a shared subscription, so it can go to another member if this one ends. */
-const SHARED_FROM = Symbol('sharedFrom')
-type SharedDelivery = Delivery & { [SHARED_FROM]?: { group: string; filter: string } }
 
 export interface SubscribeResult {
   /** Granted QoS, or an MQTT 5 failure reason code (>= 0x80). */
@@ -69,12 +71,23 @@ export interface SubscribeResult {
   isNew: boolean
 }
 
+/** A subscription that passed its checks and waits to be added (after authorization, for a client's SUBSCRIBE). */
+export interface CheckedSubscription {
+  /** The filter as it will be stored (after topic rewrite), `$share/` or `$exclusive/` prefix included. */
+  topic: string
+  /** The packet's entry: it carries the rewritten filter on to the retained messages that follow the SUBACK. */
+  subscription: ISubscription
+  subid: number | undefined
+}
+
 export type BrokerStats = Record<string, number>
 
 export class Broker {
   readonly options: BrokerOptions
   readonly metrics = new Metrics()
   readonly hooks = new Hooks()
+  /** Authentication and authorization of clients, with the authorization cache and settings. */
+  readonly access = new AccessControl(this.hooks, this.metrics)
   readonly startedAt = Date.now()
   /** The MQTT settings as EMQX shows them (`/configs/mqtt`); `options` holds their numeric form. */
   settings: MqttSettings
@@ -84,26 +97,15 @@ export class Broker {
   readonly settingsListeners = new Set<() => void>()
   /** The `$SYS` topic publisher. */
   readonly sys: SysTopics
-  /** Will messages whose delay is running, by client id. */
-  private readonly pendingWills = new Map<string, PendingWill>()
-  private readonly sessions = new Map<string, Session>()
-  private readonly connections = new Set<Connection>()
-  private readonly router = new TopicTrie<Route>()
   /** Retained messages and their settings (EMQX's retainer). */
   readonly retainer = new Retainer()
   /** Extra `/stats` figures from the broker features (delayed messages). */
   featureStats: () => BrokerStats = () => ({})
-  /** round_robin_per_group: one position per shared group and filter, whoever publishes. */
-  private readonly shareCursor = new Map<string, number>()
-  /** round_robin: like EMQX, each publisher keeps its own position per group and filter. */
-  private readonly publisherCursors = new Map<string, Map<string, number>>()
-  /** `$exclusive/<filter>` subscriptions: which client holds each filter. */
-  private readonly exclusiveHolders = new Map<string, string>()
-  /** The member a sticky group keeps sending to, per group and filter. */
-  private readonly stickyMembers = new Map<string, string>()
+  private readonly sessions = new Map<string, Session>()
+  private readonly connections = new Set<Connection>()
+  private readonly router: Router
+  private readonly wills = new Wills((info, message) => this.publishWill(info, message))
   private liveCount = 0
-  private subscriptionCount = 0
-  private sharedSubscriptionCount = 0
   private readonly highWater = { connections: 0, live: 0, topics: 0, subscriptions: 0, shared: 0, subscribers: 0, retained: 0 }
   private readonly housekeeping: NodeJS.Timeout
   private listeners: Listeners | undefined
@@ -111,6 +113,7 @@ export class Broker {
   constructor(options: Partial<BrokerOptions> = {}, settings: MqttSettings = defaultMqttSettings) {
     this.settings = settings
     this.options = { ...defaultBrokerOptions, ...toProtocolLimits(settings), ...options }
+    this.router = new Router(this.sessions, this.options, this.metrics, this.hooks)
     this.housekeeping = setInterval(() => {
       const now = Date.now()
       for (const session of this.sessions.values()) session.expireAwaitingRel(now)
@@ -176,22 +179,22 @@ export class Broker {
     return `emqx_${randomBytes(10).toString('hex')}`
   }
 
-  // ---- called by Connection ---------------------------------------------------------------
+  // ---- sessions ---------------------------------------------------------------------------
 
-  /** Binds a newly accepted CONNECT to a session: takes over, resumes or starts one. */
-  openSession(connection: Connection, info: ClientInfo, packet: IConnectPacket): { session: Session; sessionPresent: boolean } {
-    const cleanStart = packet.clean ?? true
+  /** Binds an authenticated client to a session: takes over, resumes or starts one. */
+  openSession(channel: Channel, info: ClientInfo, request: SessionRequest): { session: Session; sessionPresent: boolean } {
+    const { cleanStart } = request
     // MQTT 5 clients ask for an interval, which EMQX caps at the zone's `session_expiry_interval`.
     const expiryInterval =
-      info.protoVer === 5
-        ? Math.min(packet.properties?.sessionExpiryInterval ?? 0, this.options.v3SessionExpiry)
+      request.expiryInterval !== undefined
+        ? Math.min(request.expiryInterval, this.options.v3SessionExpiry)
         : cleanStart
           ? 0
           : this.options.v3SessionExpiry
     let session = this.sessions.get(info.clientid)
     let sessionPresent = false
     if (session) {
-      const previous = session.connection
+      const previous = session.channel
       if (previous) {
         this.detach(session)
         this.metrics.inc('session.takenover')
@@ -199,11 +202,7 @@ export class Broker {
         previous.close('takenover', RC.SESSION_TAKEN_OVER)
       }
       // A will still waiting for its delay is cancelled when the client comes back (MQTT 3.1.3.2.2).
-      const pendingWill = this.pendingWills.get(info.clientid)
-      if (pendingWill) {
-        clearTimeout(pendingWill.timer)
-        this.pendingWills.delete(info.clientid)
-      }
+      this.wills.cancel(info.clientid)
       clearTimeout(session.expiryTimer)
       if (cleanStart) {
         this.removeSession(session)
@@ -223,140 +222,111 @@ export class Broker {
       this.hooks.run('session.created', info)
     }
     session.info = info
-    // mqtt-packet marks MQTT 3 bridge connections (protocol level with the 0x80 bit) but does not type it.
-    session.isBridge = (packet as { bridgeMode?: boolean }).bridgeMode === true
+    session.isBridge = request.isBridge
     session.cleanStart = cleanStart
     session.expiryInterval = expiryInterval
-    session.keepalive = packet.keepalive ?? 0
+    session.keepalive = request.keepalive
     session.connectedAt = Date.now()
     session.disconnectedAt = undefined
-    session.stats = connection.stats
-    session.receiveMaximum = packet.properties?.receiveMaximum ?? Infinity
-    this.attach(session, connection)
+    session.stats = channel.stats
+    session.receiveMaximum = request.receiveMaximum ?? Infinity
+    this.attach(session, channel)
     this.highWater.connections = Math.max(this.highWater.connections, this.sessions.size)
     return { session, sessionPresent }
   }
 
+  /** An MQTT connection ended (from Connection.close). */
   connectionClosed(connection: Connection, reason: string, wasConnected: boolean): void {
     this.connections.delete(connection)
-    const session = connection.session
-    if (!session) return
-    // The will goes out unless the client said goodbye with a normal DISCONNECT (or was taken over by itself).
     const will = connection.will
     connection.will = undefined
-    if (will && wasConnected) this.scheduleWill(session, will)
+    this.channelClosed(connection, connection.session, will, reason, wasConnected)
+  }
+
+  /**
+   * A channel ended: its will goes out unless the client said goodbye with a normal DISCONNECT (or
+   * was taken over by itself), and its session ends or waits for the client to come back.
+   */
+  channelClosed(channel: Channel, session: Session | undefined, will: PendingWill | undefined, reason: string, wasConnected: boolean): void {
+    if (!session) return
+    if (will && wasConnected) this.wills.schedule(session.info, will, session.expiryInterval)
     if (wasConnected) {
       this.metrics.inc('client.disconnected')
       this.hooks.run('client.disconnected', session.info, reason)
     }
-    if (session.connection !== connection) return
+    if (session.channel !== channel) return
+    // The authorization cache lives as long as the client's connection, as in EMQX.
+    this.access.cache.clear(session.clientid)
     this.detach(session)
     session.disconnectedAt = Date.now()
     if (session.expiryInterval === 0) this.terminate(session, reason)
     else if (session.expiryInterval < NEVER_EXPIRE) this.scheduleExpiry(session)
   }
 
-  /** Publishes a will now, or after its delay; it goes out at the latest when the session ends. */
-  private scheduleWill(session: Session, will: PendingWill): void {
-    const delay = Math.min(will.delay, session.expiryInterval)
-    if (delay <= 0) return this.publishWill(session.info, will.message)
-    const pending: PendingWill = { ...will }
-    pending.timer = setTimeout(() => {
-      if (this.pendingWills.get(session.clientid) !== pending) return
-      this.pendingWills.delete(session.clientid)
-      this.publishWill(session.info, will.message)
-    }, Math.min(delay * 1000, MAX_TIMER_MS))
-    pending.timer.unref()
-    this.pendingWills.set(session.clientid, pending)
-  }
-
   private publishWill(info: ClientInfo, message: Message): void {
-    if (!this.authorize(info, 'publish', message.topic)) return
-    // The Message Expiry Interval of a will counts from when it is published.
-    const fresh = createMessage({ ...message, properties: message.properties })
-    this.publish(fresh)
+    const publish = (allowed: boolean) => {
+      if (!allowed) return
+      // The Message Expiry Interval of a will counts from when it is published.
+      this.publish(createMessage({ ...message, properties: message.properties }))
+    }
+    const allowed = this.access.authorize(info, 'publish', message.topic)
+    if (isPromise(allowed)) allowed.then(publish, () => {})
+    else publish(allowed)
   }
 
-  /** Counts and decides one authorization check (no rule answering means allowed, as EMQX's `no_match = allow`). */
-  authorize(info: ClientInfo, action: AuthzAction, topic: string): boolean {
-    this.metrics.inc('client.authorize')
-    if (info.isSuperuser) {
-      this.metrics.inc('authorization.superuser')
-      this.metrics.inc('authorization.allow')
-      return true
-    }
-    const result = this.hooks.authorize(info, action, topic)
-    if (result === 'nomatch') {
-      this.metrics.inc('authorization.nomatch')
-      this.metrics.inc('authorization.allow')
-      return true
-    }
-    this.metrics.inc(result === 'allow' ? 'authorization.matched.allow' : 'authorization.matched.deny')
-    this.metrics.inc(result === 'allow' ? 'authorization.allow' : 'authorization.deny')
-    return result === 'allow'
-  }
+  // ---- subscriptions ------------------------------------------------------------------------
 
+  /**
+   * Subscribes a session on the server's own initiative (auto subscribe, the REST API). Like EMQX,
+   * such subscriptions are not put to the authorization sources; a client's SUBSCRIBE is (see
+   * handlers/subscribe.ts, which uses checkSubscription and addSubscription around it).
+   */
   subscribe(session: Session, subscription: ISubscription, subid: number | undefined): SubscribeResult {
+    const checked = this.checkSubscription(session, subscription, subid)
+    return typeof checked === 'number' ? { code: checked, isNew: false } : this.addSubscription(session, checked)
+  }
+
+  /**
+   * Counts a subscription request, rewrites its filter (topic rewrite) and checks it against the
+   * zone's limits: the subscription to add, or the reason code it is refused with.
+   */
+  checkSubscription(session: Session, subscription: ISubscription, subid: number | undefined): CheckedSubscription | number {
     this.metrics.inc('client.subscribe')
     // Topic rewrite may change the filter; the packet's entry carries the new one on to the
     // retained messages that follow the SUBACK.
     const topic = (subscription.topic = this.hooks.filter('client.subscribe', session.info, subscription.topic))
-    const exclusive = topic.startsWith(EXCLUSIVE_PREFIX)
-    const parsed = exclusive ? { filter: topic.slice(EXCLUSIVE_PREFIX.length), group: undefined } : parseShare(topic)
-    const limits = this.options
-    // No Local on a shared subscription is a protocol error (MQTT 3.8.3.1).
-    if (
-      !parsed ||
-      !isValidFilter(parsed.filter) ||
-      topicLevels(parsed.filter) > limits.maxTopicLevels ||
-      (parsed.group !== undefined && subscription.nl)
-    ) {
+    const problem = subscriptionProblem(session, topic, subscription, this.options, (filter) => this.router.exclusiveHolder(filter))
+    if (problem !== undefined) {
       this.metrics.inc('packets.subscribe.error')
-      return { code: RC.TOPIC_FILTER_INVALID, isNew: false }
+      return problem
     }
-    if (parsed.group !== undefined && !limits.sharedSubscription) {
+    return { topic, subscription, subid }
+  }
+
+  /** Adds a checked subscription; checked again, since a client's SUBSCRIBE may have waited on authorization meanwhile. */
+  addSubscription(session: Session, checked: CheckedSubscription): SubscribeResult {
+    const { topic, subscription, subid } = checked
+    const problem = subscriptionProblem(session, topic, subscription, this.options, (filter) => this.router.exclusiveHolder(filter))
+    if (problem !== undefined) {
       this.metrics.inc('packets.subscribe.error')
-      return { code: RC.SHARED_SUBSCRIPTIONS_NOT_SUPPORTED, isNew: false }
-    }
-    if (exclusive) {
-      // As EMQX: `$exclusive/` needs `exclusive_subscription`, and one client at a time holds each filter.
-      const holder = this.exclusiveHolders.get(parsed.filter)
-      if (!limits.exclusiveSubscription || (holder !== undefined && holder !== session.clientid)) {
-        this.metrics.inc('packets.subscribe.error')
-        return { code: limits.exclusiveSubscription ? RC.QUOTA_EXCEEDED : RC.TOPIC_FILTER_INVALID, isNew: false }
-      }
-    }
-    if (!limits.wildcardSubscription && /(^|\/)[+#](\/|$)/.test(parsed.filter)) {
-      this.metrics.inc('packets.subscribe.error')
-      return { code: RC.WILDCARD_SUBSCRIPTIONS_NOT_SUPPORTED, isNew: false }
-    }
-    if (!session.subscriptions.has(topic) && session.subscriptions.size >= limits.maxSubscriptions) {
-      this.metrics.inc('packets.subscribe.error')
-      return { code: RC.QUOTA_EXCEEDED, isNew: false }
-    }
-    if (!this.authorize(session.info, 'subscribe', topic)) {
-      this.metrics.inc('packets.subscribe.auth_error')
-      return { code: RC.NOT_AUTHORIZED, isNew: false }
+      return { code: problem, isNew: false }
     }
     const options: SubOptions = {
-      qos: Math.min(subscription.qos, limits.maxQosAllowed) as QoS,
+      qos: Math.min(subscription.qos, this.options.maxQosAllowed) as QoS,
       nl: subscription.nl === true,
       rap: subscription.rap === true,
       rh: subscription.rh ?? 0,
       subid,
-      share: parsed.group,
+      share: parseSubscriptionTopic(topic)!.group,
     }
-    const isNew = !session.subscriptions.has(topic)
-    session.subscriptions.set(topic, options)
-    this.router.add(parsed.filter, routeKey(session.clientid, parsed.group, exclusive), { clientid: session.clientid, share: parsed.group, topic })
-    if (exclusive) this.exclusiveHolders.set(parsed.filter, session.clientid)
+    const isNew = this.router.add(session, topic, options)
     if (isNew) {
-      this.subscriptionCount++
-      if (parsed.group !== undefined) this.sharedSubscriptionCount++
-      this.highWater.subscriptions = Math.max(this.highWater.subscriptions, this.subscriptionCount)
-      this.highWater.shared = Math.max(this.highWater.shared, this.sharedSubscriptionCount)
-      this.highWater.subscribers = Math.max(this.highWater.subscribers, this.subscriptionCount - this.sharedSubscriptionCount)
-      this.highWater.topics = Math.max(this.highWater.topics, this.router.filterCount)
+      const router = this.router
+      const h = this.highWater
+      h.subscriptions = Math.max(h.subscriptions, router.subscriptionCount)
+      h.shared = Math.max(h.shared, router.sharedSubscriptionCount)
+      h.subscribers = Math.max(h.subscribers, router.subscriptionCount - router.sharedSubscriptionCount)
+      h.topics = Math.max(h.topics, router.filterCount)
     }
     this.hooks.run('session.subscribed', session.info, topic, options)
     return { code: options.qos, options, isNew }
@@ -367,7 +337,7 @@ export class Broker {
     if (options.share !== undefined || options.rh === 2 || (options.rh === 1 && !isNew)) return
     const filter = routeFilter(topic)
     const subids = options.subid !== undefined ? [options.subid] : []
-    this.retainer.dispatch(filter, (message) => session.deliver({ message, qos: this.deliveryQos(message.qos, options.qos), retain: true, subids }))
+    this.retainer.dispatch(filter, (message) => session.deliver({ message, qos: this.router.deliveryQos(message.qos, options.qos), retain: true, subids }))
   }
 
   unsubscribe(session: Session, filter: string): boolean {
@@ -375,10 +345,12 @@ export class Broker {
     const topic = this.hooks.filter('client.unsubscribe', session.info, filter)
     const options = session.subscriptions.get(topic)
     if (!options) return false
-    this.dropSubscription(session, topic, options)
+    this.router.remove(session, topic, options)
     this.hooks.run('session.unsubscribed', session.info, topic)
     return true
   }
+
+  // ---- publishing ---------------------------------------------------------------------------
 
   /**
    * Publishes a message to every matching subscription (one member per shared group).
@@ -403,7 +375,7 @@ export class Broker {
       if (accepted.payload.length > 0 && this.retainer.get(accepted.topic)?.id === accepted.id) this.metrics.inc('messages.retained')
       if (!goesOn) return 0
     }
-    const matched = this.route(accepted)
+    const matched = this.router.route(accepted)
     if (matched === 0) {
       if (!sys) {
         this.metrics.inc('messages.dropped')
@@ -429,10 +401,10 @@ export class Broker {
   kick(clientid: string): boolean {
     const session = this.sessions.get(clientid)
     if (!session) return false
-    const connection = session.connection
+    const channel = session.channel
     this.detach(session)
     this.terminate(session, 'kicked')
-    connection?.close('kicked', RC.ADMINISTRATIVE_ACTION)
+    channel?.close('kicked', RC.ADMINISTRATIVE_ACTION)
     return true
   }
 
@@ -456,14 +428,14 @@ export class Broker {
       'durable_subscriptions.count': 0,
       'topics.count': this.router.filterCount,
       'topics.max': h.topics,
-      'subscriptions.count': this.subscriptionCount,
+      'subscriptions.count': this.router.subscriptionCount,
       'subscriptions.max': h.subscriptions,
       // EMQX's subscriber table holds the plain (non-shared) subscriptions only.
-      'subscribers.count': this.subscriptionCount - this.sharedSubscriptionCount,
+      'subscribers.count': this.router.subscriptionCount - this.router.sharedSubscriptionCount,
       'subscribers.max': h.subscribers,
-      'suboptions.count': this.subscriptionCount,
+      'suboptions.count': this.router.subscriptionCount,
       'suboptions.max': h.subscriptions,
-      'subscriptions.shared.count': this.sharedSubscriptionCount,
+      'subscriptions.shared.count': this.router.sharedSubscriptionCount,
       'subscriptions.shared.max': h.shared,
       'retained.count': this.retainer.count(),
       'retained.max': this.retainer.maxCount,
@@ -477,7 +449,7 @@ export class Broker {
   async close(): Promise<void> {
     clearInterval(this.housekeeping)
     this.sys.stop()
-    for (const will of this.pendingWills.values()) clearTimeout(will.timer)
+    this.wills.stop()
     const streams = [...this.connections].map((connection) => connection.stream)
     for (const connection of [...this.connections]) connection.close('shutdown', RC.SERVER_SHUTTING_DOWN)
     for (const session of this.sessions.values()) clearTimeout(session.expiryTimer)
@@ -487,26 +459,21 @@ export class Broker {
 
   // ---- internals ----------------------------------------------------------------------------
 
-  private attach(session: Session, connection: Connection): void {
-    if (!session.connection) this.liveCount++
-    session.connection = connection
+  private attach(session: Session, channel: Channel): void {
+    if (!session.channel) this.liveCount++
+    session.channel = channel
     this.highWater.live = Math.max(this.highWater.live, this.liveCount)
   }
 
   private detach(session: Session): void {
-    if (session.connection) this.liveCount--
-    session.connection = undefined
+    if (session.channel) this.liveCount--
+    session.channel = undefined
     session.stopTimers()
   }
 
   private terminate(session: Session, reason: string): void {
     // A will still waiting for its delay goes out when the session ends (MQTT 3.1.3.2.2).
-    const will = this.pendingWills.get(session.clientid)
-    if (will) {
-      clearTimeout(will.timer)
-      this.pendingWills.delete(session.clientid)
-      this.publishWill(session.info, will.message)
-    }
+    this.wills.flush(session.clientid)
     this.removeSession(session)
     this.metrics.inc('session.terminated')
     this.hooks.run('session.terminated', session.info, reason)
@@ -514,44 +481,12 @@ export class Broker {
 
   private removeSession(session: Session): void {
     clearTimeout(session.expiryTimer)
-    // Like EMQX, QoS 1/2 messages a shared member received but never acknowledged (or still had
-    // queued) go to another member of the same group when the member's session ends.
-    const unacked: SharedDelivery[] = [
-      ...[...session.inflight.values()].filter((entry) => entry.phase === 'publish').map((entry) => entry.delivery),
-      ...session.mqueue,
-    ].filter((delivery: SharedDelivery) => delivery.qos > 0 && delivery[SHARED_FROM] !== undefined)
+    const leftovers = [...[...session.inflight.values()].filter((entry) => entry.phase === 'publish').map((entry) => entry.delivery), ...session.mqueue]
     session.inflight.clear()
     session.mqueue.length = 0
-    for (const [topic, options] of [...session.subscriptions]) this.dropSubscription(session, topic, options)
+    this.router.removeSession(session)
     if (this.sessions.get(session.clientid) === session) this.sessions.delete(session.clientid)
-    this.publisherCursors.delete(session.clientid)
-    for (const delivery of unacked) this.redispatch(delivery)
-  }
-
-  /** Gives a shared message to another member of its group; dropped when the group has nobody left. */
-  private redispatch(delivery: SharedDelivery): void {
-    const { group, filter } = delivery[SHARED_FROM]!
-    const members: Route[] = []
-    this.router.match(delivery.message.topic, (route, matched) => {
-      if (route.share === group && matched === filter) members.push(route)
-    })
-    if (members.length === 0) {
-      this.metrics.inc('messages.dropped')
-      this.hooks.run('message.dropped', delivery.message, 'no_subscribers')
-      return
-    }
-    const member = this.pickShared(`${group}\u0000${filter}`, members, delivery.message)
-    this.dispatch(member, delivery.message, { group, filter })
-  }
-
-  private dropSubscription(session: Session, topic: string, options: SubOptions): void {
-    session.subscriptions.delete(topic)
-    const filter = routeFilter(topic)
-    const exclusive = topic.startsWith(EXCLUSIVE_PREFIX)
-    this.router.remove(filter, routeKey(session.clientid, options.share, exclusive))
-    if (exclusive && this.exclusiveHolders.get(filter) === session.clientid) this.exclusiveHolders.delete(filter)
-    this.subscriptionCount--
-    if (options.share !== undefined) this.sharedSubscriptionCount--
+    this.router.redispatchShared(leftovers)
   }
 
   private scheduleExpiry(session: Session): void {
@@ -564,124 +499,11 @@ export class Broker {
     }
     wait()
   }
-
-  private route(message: Message): number {
-    let matched = 0
-    let groups: Map<string, { group: string; filter: string; members: Route[] }> | undefined
-    this.router.match(message.topic, (route, filter) => {
-      if (route.share === undefined) {
-        if (this.dispatch(route, message)) matched++
-        return
-      }
-      groups ??= new Map()
-      const key = `${route.share}\u0000${filter}`
-      const entry = groups.get(key) ?? { group: route.share, filter, members: [] }
-      entry.members.push(route)
-      groups.set(key, entry)
-    })
-    if (groups) {
-      for (const [key, { group, filter, members }] of groups) {
-        const member = this.pickShared(key, members, message)
-        if (this.dispatch(member, message, { group, filter })) matched++
-      }
-    }
-    return matched
-  }
-
-  /**
-   * Picks the group member that gets a shared message, by `shared_subscription_strategy`. Connected
-   * members are preferred; offline ones (persistent sessions) only when nobody is online.
-   */
-  private pickShared(key: string, members: Route[], message: Message): Route {
-    const online = members.filter((route) => this.sessions.get(route.clientid)?.connected)
-    const pool = online.length > 0 ? online : members
-    switch (this.options.sharedStrategy) {
-      case 'random':
-      case 'local': // a single node: every member is local
-        return pool[Math.floor(Math.random() * pool.length)]
-      case 'hash_topic':
-        return pool[hash(message.topic) % pool.length]
-      case 'hash_clientid':
-        return pool[hash(message.from) % pool.length]
-      case 'sticky': {
-        const current = pool.find((route) => route.clientid === this.stickyMembers.get(key))
-        if (current) return current
-        const chosen = pool[Math.floor(Math.random() * pool.length)]
-        this.stickyMembers.set(key, chosen.clientid)
-        return chosen
-      }
-      case 'round_robin_per_group': {
-        const cursor = ((this.shareCursor.get(key) ?? -1) + 1) % pool.length
-        this.shareCursor.set(key, cursor)
-        return pool[cursor]
-      }
-      default: {
-        // round_robin: the publisher's own rotation, starting at a random member (as EMQX does).
-        let cursors = this.publisherCursors.get(message.from)
-        if (!cursors) this.publisherCursors.set(message.from, (cursors = new Map()))
-        const previous = cursors.get(key)
-        const cursor = previous === undefined ? Math.floor(Math.random() * pool.length) : (previous + 1) % pool.length
-        cursors.set(key, cursor)
-        return pool[cursor]
-      }
-    }
-  }
-
-  /** The QoS a delivery gets: the lower of both, or the subscription's with `upgrade_qos`. */
-  private deliveryQos(published: QoS, subscribed: QoS): QoS {
-    return this.options.upgradeQos ? subscribed : (Math.min(published, subscribed) as QoS)
-  }
-
-  private dispatch(route: Route, message: Message, shared?: { group: string; filter: string }): boolean {
-    const { clientid } = route
-    const session = this.sessions.get(clientid)
-    const options = session?.subscriptions.get(route.topic)
-    if (!session || !options) return false
-    // No Local, or EMQX's `ignore_loop_deliver` for every client (MQTT 3 has no No Local).
-    if ((options.nl || this.options.ignoreLoopDeliver) && message.from === clientid) {
-      this.metrics.inc('delivery.dropped')
-      this.metrics.inc('delivery.dropped.no_local')
-      // The message did reach a subscription (dropped on delivery, as in EMQX): not `no_subscribers`.
-      return true
-    }
-    const delivery: SharedDelivery = {
-      message,
-      qos: this.deliveryQos(message.qos, options.qos),
-      // Without Retain As Published, a live delivery never carries the retain flag (MQTT 3.3.1.3).
-      retain: options.rap && message.retain,
-      subids: options.subid !== undefined ? [options.subid] : [],
-    }
-    if (shared) delivery[SHARED_FROM] = shared
-    session.deliver(delivery)
-    return true
-  }
 }
-
-/** FNV-1a, for the hash_topic and hash_clientid strategies. */
-function hash(text: string): number {
-  let h = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i)
-    h = Math.imul(h, 0x01000193)
-  }
-  return h >>> 0
-}
-
-function routeKey(clientid: string, share: string | undefined, exclusive = false): string {
-  if (exclusive) return `\u0000exclusive\u0000${clientid}`
-  return share === undefined ? clientid : `${share}\u0000${clientid}`
-}
-
-const EXCLUSIVE_PREFIX = '$exclusive/'
 
 /** A message the broker itself published under `$SYS/` (EMQX's `sys` flag). */
 function isSysMessage(message: Message): boolean {
   return message.from === '' && message.topic.startsWith('$SYS/')
-}
-
-/** The filter a stored subscription routes on: without `$share/<group>/`, `$queue/` or `$exclusive/`. */
-function routeFilter(topic: string): string {
-  return topic.startsWith(EXCLUSIVE_PREFIX) ? topic.slice(EXCLUSIVE_PREFIX.length) : parseShare(topic)!.filter
 }
 
 /** Waits until every stream has closed, destroying the stragglers after `ms`. */

@@ -1,6 +1,7 @@
 // Typed hook points, EMQX style: authentication, authorization, message rewriting and event
 // notifications are all callbacks registered here, so features plug in without touching the core.
 import type { QoS } from 'mqtt-packet'
+import { HP } from './hook-priorities.ts'
 import type { Message } from './message.ts'
 
 /** Who a client is, as far as hooks are concerned. */
@@ -40,11 +41,74 @@ export type AuthDecision =
 
 export type AuthzAction = 'publish' | 'subscribe'
 
+export type AuthzResult = 'allow' | 'deny'
+
+/** An authorization answer that names its source (`file`, `http`, `built_in_database`...), as EMQX's `from`. */
+export interface AuthzAnswer {
+  result: AuthzResult
+  source: string
+}
+
+/** What one `client.authorize` callback says: undefined is `nomatch`, the next callback is asked. */
+export type AuthzVerdict = AuthzResult | AuthzAnswer | undefined
+
+/** A value now, or later from a database or HTTP backend. */
+export type MaybePromise<T> = T | Promise<T>
+
+/** The connection as the `client.connack` event shows it (EMQX's conninfo). */
+export interface ConnInfo {
+  /** Undefined when the CONNECT could not be read. */
+  clientid: string | undefined
+  username: string | undefined
+  peerhost: string
+  peerport: number
+  sockhost: string
+  sockport: number
+  /** `MQTT` (3.1.1 and 5) or `MQIsdp` (3.1). */
+  protoName: string
+  protoVer: number
+  keepalive: number
+  cleanStart: boolean
+  /** Session Expiry Interval in seconds. */
+  expiryInterval: number
+  /** Epoch ms when the CONNECT arrived. */
+  connectedAt: number
+  /** The CONNECT's MQTT 5 properties. */
+  connProps: Record<string, unknown> | undefined
+  listener: string
+}
+
+/** The outcome of authentication, as `client.check_authn_complete` carries it. */
+export interface AuthnOutcome {
+  /** EMQX's reason name: `success`, `not_authorized`, `bad_username_or_password`, ... */
+  reasonCode: string
+  isSuperuser: boolean
+  /** No authenticator answered (anonymous access). */
+  isAnonymous: boolean
+}
+
 export interface HookPoints {
-  /** First answer wins; no answer at all means anonymous access is allowed (EMQX with no authenticator). */
-  'client.authenticate': (info: ClientInfo, password: Buffer | undefined) => AuthDecision | undefined | Promise<AuthDecision | undefined>
-  /** First answer wins; no answer means `nomatch`, which is allowed (EMQX `authorization.no_match = allow`). */
-  'client.authorize': (info: ClientInfo, action: AuthzAction, topic: string) => 'allow' | 'deny' | undefined
+  /**
+   * First answer wins; no answer at all means anonymous access is allowed (EMQX with no
+   * authenticator). A callback may answer later (a promise): the client waits, the broker does not.
+   */
+  'client.authenticate': (info: ClientInfo, password: Buffer | undefined) => MaybePromise<AuthDecision | undefined>
+  /**
+   * First answer wins; no answer means `nomatch`, and `no_match` decides (EMQX default: allow). A
+   * callback may answer later (a promise): the client's later packets wait, in order. One that
+   * throws or rejects denies: a source that cannot answer is no open door.
+   */
+  'client.authorize': (info: ClientInfo, action: AuthzAction, topic: string) => MaybePromise<AuthzVerdict>
+  /** Authentication finished, either way (EMQX `client.check_authn_complete`; not for banned clients, refused before it). */
+  'client.check_authn_complete': (info: ClientInfo, outcome: AuthnOutcome) => void
+  /**
+   * One authorization check finished. `source` is where the answer came from, as EMQX's `from`:
+   * `superuser`, `cache`, `default` (no match), the source an answer named (`file`, `http`...),
+   * `unknown` for a plain 'allow' / 'deny', `error` when a callback failed.
+   */
+  'client.check_authz_complete': (info: ClientInfo, action: AuthzAction, topic: string, result: AuthzResult, source: string) => void
+  /** A CONNACK went out; `reasonCode` is EMQX's reason name (`success`, `not_authorized`, ...). */
+  'client.connack': (conninfo: ConnInfo, reasonCode: string) => void
   'client.connected': (info: ClientInfo) => void
   'client.disconnected': (info: ClientInfo, reason: string) => void
   'session.created': (info: ClientInfo) => void
@@ -63,9 +127,16 @@ export interface HookPoints {
   'client.subscribe': (info: ClientInfo, filter: string) => string | undefined
   /** Each callback may return a rewritten topic filter for an UNSUBSCRIBE (topic rewrite). */
   'client.unsubscribe': (info: ClientInfo, filter: string) => string | undefined
-  /** `qos` is the QoS the message went out with (the lower of published and subscribed, unless upgraded). */
-  'message.delivered': (info: ClientInfo, message: Message, qos: QoS) => void
-  'message.acked': (info: ClientInfo, message: Message) => void
+  /**
+   * `qos` is the QoS the message went out with (the lower of published and subscribed, unless
+   * upgraded), `retain` the retain flag it went out with.
+   */
+  'message.delivered': (info: ClientInfo, message: Message, qos: QoS, retain: boolean) => void
+  /**
+   * The subscriber acknowledged a QoS 1 (PUBACK) or QoS 2 (PUBREC) delivery, as EMQX fires it;
+   * `ackProps` are the acknowledgement's MQTT 5 properties.
+   */
+  'message.acked': (info: ClientInfo, message: Message, qos: QoS, ackProps: Record<string, unknown> | undefined) => void
   /**
    * A delivery finished (EMQX `delivery.completed`): QoS 1 on PUBACK, QoS 2 on PUBCOMP, QoS 0 as
    * soon as it is written. `deliverBeginAt` is when the PUBLISH was written to the subscriber
@@ -95,8 +166,11 @@ export class Hooks {
   /** Each hook's callbacks in order, rebuilt on add/remove: publish and authorize read them per message. */
   private readonly ordered: { [K in HookName]?: ReadonlyArray<HookPoints[K]> } = {}
 
-  /** Registers a callback; higher priority runs first. Returns the function that unregisters it. */
-  add<K extends HookName>(name: K, callback: HookPoints[K], priority = 0): () => void {
+  /**
+   * Registers a callback; higher priority runs first (see hook-priorities.ts), callbacks of equal
+   * priority in the order they were added. Returns the function that unregisters it.
+   */
+  add<K extends HookName>(name: K, callback: HookPoints[K], priority: number = HP.LOWEST): () => void {
     const list = (this.table[name] ??= []) as Array<Registration<K>>
     const registration = { callback, priority }
     list.push(registration)
@@ -117,6 +191,11 @@ export class Hooks {
     return (this.ordered[name] as ReadonlyArray<HookPoints[K]> | undefined) ?? []
   }
 
+  /** Whether anything listens on a hook point: an event whose fields cost something to gather is skipped otherwise. */
+  has(name: HookName): boolean {
+    return (this.table[name]?.length ?? 0) > 0
+  }
+
   /** Runs notification hooks. A failing callback is reported and does not stop the others or the broker. */
   run<K extends NotifyName>(name: K, ...args: Parameters<HookPoints[K]>): void {
     const list = this.table[name]
@@ -131,12 +210,12 @@ export class Hooks {
   }
 
   /** Synchronous when nothing asynchronous is registered, so plain connects never wait on a promise. */
-  authenticate(info: ClientInfo, password: Buffer | undefined): AuthDecision | undefined | Promise<AuthDecision | undefined> {
+  authenticate(info: ClientInfo, password: Buffer | undefined): MaybePromise<AuthDecision | undefined> {
     const callbacks = this.callbacks('client.authenticate')
-    const next = (i: number): AuthDecision | undefined | Promise<AuthDecision | undefined> => {
+    const next = (i: number): MaybePromise<AuthDecision | undefined> => {
       for (; i < callbacks.length; i++) {
         const answer = callbacks[i](info, password)
-        if (answer instanceof Promise) return answer.then((a) => a ?? next(i + 1))
+        if (isPromise(answer)) return answer.then((a) => a ?? next(i + 1))
         if (answer) return answer
       }
       return undefined
@@ -144,12 +223,13 @@ export class Hooks {
     return next(0)
   }
 
-  authorize(info: ClientInfo, action: AuthzAction, topic: string): 'allow' | 'deny' | 'nomatch' {
-    for (const callback of this.callbacks('client.authorize')) {
-      const answer = callback(info, action, topic)
-      if (answer) return answer
-    }
-    return 'nomatch'
+  /**
+   * The first answer of the `client.authorize` callbacks (undefined: nomatch). Synchronous when every
+   * callback asked answers at once, so a PUBLISH with only built-in sources never waits on a promise.
+   * A callback that throws or rejects makes the whole check fail (the caller decides what that means).
+   */
+  authorize(info: ClientInfo, action: AuthzAction, topic: string): MaybePromise<AuthzAnswer | undefined> {
+    return askAuthorizers(this.callbacks('client.authorize'), 0, info, action, topic)
   }
 
   /** Folds the message through every `message.publish` callback; null means dropped, 'stop' taken over. */
@@ -169,4 +249,31 @@ export class Hooks {
     for (const callback of this.callbacks(name)) current = callback(info, current) ?? current
     return current
   }
+}
+
+/** A promise (or any thenable a backend library hands back), as opposed to an answer given at once. */
+export function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function'
+}
+
+/** Asks the `client.authorize` callbacks from `from` on; a plain loop until one answers later. */
+function askAuthorizers(
+  callbacks: ReadonlyArray<HookPoints['client.authorize']>,
+  from: number,
+  info: ClientInfo,
+  action: AuthzAction,
+  topic: string,
+): MaybePromise<AuthzAnswer | undefined> {
+  for (let i = from; i < callbacks.length; i++) {
+    const verdict = callbacks[i](info, action, topic)
+    if (verdict === undefined) continue
+    if (!isPromise(verdict)) return answerOf(verdict)
+    return verdict.then((later) => (later === undefined ? askAuthorizers(callbacks, i + 1, info, action, topic) : answerOf(later)))
+  }
+  return undefined
+}
+
+/** A plain 'allow' / 'deny' names no source: EMQX shows such answers as coming from `unknown`. */
+function answerOf(verdict: AuthzResult | AuthzAnswer): AuthzAnswer {
+  return typeof verdict === 'string' ? { result: verdict, source: 'unknown' } : verdict
 }

@@ -43,7 +43,8 @@ export interface Listeners {
 const SUBPROTOCOLS = ['mqtt', 'mqttv3.1', 'mqtt-v3', 'mqtt-v3.1.1', 'mqtt-v5']
 
 /** `::ffff:127.0.0.1` -> `127.0.0.1`, as EMQX shows IPv4 peers. */
-function peerAddress(address: string | undefined): string {
+/** An address as EMQX shows it: IPv4 clients of a dual-stack listener without their `::ffff:` prefix. */
+export function plainAddress(address: string | undefined): string {
   if (!address) return ''
   return address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address
 }
@@ -76,7 +77,12 @@ export async function startListeners(
 ): Promise<Listeners> {
   const tcp = createTcpServer((socket) => {
     socket.setNoDelay(true)
-    accept(socket, { listener: 'tcp:default', peerhost: peerAddress(socket.remoteAddress), peerport: socket.remotePort ?? 0 })
+    accept(socket, {
+      listener: 'tcp:default',
+      peerhost: plainAddress(socket.remoteAddress),
+      peerport: socket.remotePort ?? 0,
+      socket,
+    })
   })
 
   const http = createHttpServer((_request, response) => {
@@ -99,8 +105,9 @@ export async function startListeners(
         const stream = createWebSocketStream(ws)
         accept(stream, {
           listener: 'ws:default',
-          peerhost: peerAddress(request.socket.remoteAddress),
+          peerhost: plainAddress(request.socket.remoteAddress),
           peerport: request.socket.remotePort ?? 0,
+          socket: request.socket,
         })
       })
       servers.set(limit, wss)

@@ -14,6 +14,8 @@ export interface Message {
   /** Client id of the publisher ('' for messages the broker itself publishes). */
   from: string
   fromUsername: string | undefined
+  /** The publisher's address (EMQX's `peerhost` header), for the events of the rule engine. */
+  peerhost?: string
   /** When the broker accepted the message, epoch ms. */
   timestamp: number
   /** MQTT 5 properties forwarded to subscribers (never topic alias or subscription identifiers). */
@@ -44,6 +46,7 @@ export function createMessage(fields: {
   retain: boolean
   from: string
   fromUsername?: string
+  peerhost?: string
   properties?: PublishProperties
 }): Message {
   const now = Date.now()
@@ -62,8 +65,19 @@ export function createMessage(fields: {
     retain: fields.retain,
     from: fields.from,
     fromUsername: fields.fromUsername,
+    peerhost: fields.peerhost,
     timestamp: now,
     properties,
     expiresAt: expiry !== undefined ? now + expiry * 1000 : undefined,
   }
+}
+
+/** One message on its way to one subscription, with the QoS and flags it gets there. */
+export interface Delivery {
+  message: Message
+  qos: QoS
+  retain: boolean
+  subids: number[]
+  /** Queue priority, set when it is queued with priorities enabled. */
+  priority?: number
 }

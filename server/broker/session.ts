@@ -1,41 +1,12 @@
 // One client's session: its subscriptions, the QoS 1/2 messages in flight either way, the queue of
 // messages waiting for room (or for the client to come back), and the traffic counters EMQX reports.
-import type { QoS } from 'mqtt-packet'
-import type { Connection } from './connection.ts'
+import { newChannelStats, type Channel, type ChannelStats } from './channel.ts'
 import type { ClientInfo, Hooks, SubOptions } from './hooks.ts'
-import type { Message } from './message.ts'
+import type { Delivery, Message } from './message.ts'
 import type { Metrics } from './metrics.ts'
 
-export const CHANNEL_STAT_NAMES = [
-  'recv_cnt',
-  'recv_oct',
-  'recv_pkt',
-  'recv_msg',
-  'recv_msg.qos0',
-  'recv_msg.qos1',
-  'recv_msg.qos2',
-  'recv_msg.dropped',
-  'recv_msg.dropped.await_pubrel_timeout',
-  'send_cnt',
-  'send_oct',
-  'send_pkt',
-  'send_msg',
-  'send_msg.qos0',
-  'send_msg.qos1',
-  'send_msg.qos2',
-  'send_msg.dropped',
-  'send_msg.dropped.expired',
-  'send_msg.dropped.queue_full',
-  'send_msg.dropped.too_large',
-] as const
-
-export type ChannelStatName = (typeof CHANNEL_STAT_NAMES)[number]
-/** Per-connection traffic counters, named as in EMQX's client info. */
-export type ChannelStats = Record<ChannelStatName, number>
-
-export function newChannelStats(): ChannelStats {
-  return Object.fromEntries(CHANNEL_STAT_NAMES.map((name) => [name, 0])) as ChannelStats
-}
+/** Re-exported for the REST routes that page through a session's queue and inflight window. */
+export type { Delivery } from './message.ts'
 
 export interface SessionLimits {
   /** Outgoing QoS 1/2 messages awaiting acknowledgement (EMQX `max_inflight`). */
@@ -56,16 +27,6 @@ export interface SessionLimits {
   mqueueStoreQos0: boolean
 }
 
-/** One message on its way to one subscription, with the QoS and flags it gets there. */
-export interface Delivery {
-  message: Message
-  qos: QoS
-  retain: boolean
-  subids: number[]
-  /** Queue priority, set when it is queued with priorities enabled. */
-  priority?: number
-}
-
 interface InflightEntry {
   delivery: Delivery
   /** 'publish': waiting for PUBACK / PUBREC; 'pubrel': PUBREL sent, waiting for PUBCOMP. */
@@ -76,16 +37,13 @@ interface InflightEntry {
   deliverBeginAt: number
 }
 
-/** Bytes a connection may have waiting in its socket buffer before QoS 0 messages to it are dropped. */
-export const WRITE_BUFFER_LIMIT = 1024 * 1024
-
 type DropReason = 'queue_full' | 'expired' | 'too_large' | 'qos0_msg'
 
 export class Session {
   readonly clientid: string
   info: ClientInfo
-  /** The live connection, if the client is connected. */
-  connection: Connection | undefined
+  /** The channel of the connected client (an MQTT connection, or a gateway's); undefined while it is away. */
+  channel: Channel | undefined
   cleanStart = true
   /** An MQTT 3 bridge connected (protocol level with the bridge bit). */
   isBridge = false
@@ -123,7 +81,7 @@ export class Session {
   }
 
   get connected(): boolean {
-    return this.connection !== undefined
+    return this.channel !== undefined
   }
 
   /** The inflight window: EMQX `max_inflight`, capped by the client's Receive Maximum. Read live. */
@@ -156,32 +114,37 @@ export class Session {
   /** Sends the message now if the client and the inflight window allow, queues it otherwise. */
   deliver(delivery: Delivery): void {
     if (isExpired(delivery.message)) return this.drop(delivery, 'expired')
-    const connection = this.connection
+    const channel = this.channel
     if (delivery.qos === 0) {
-      if (connection) {
-        // A slow reader: its socket buffer is full, so QoS 0 messages to it are dropped, not buffered.
-        if (connection.stream.writableLength > WRITE_BUFFER_LIMIT) return this.drop(delivery, 'qos0_msg', true)
-        return this.transmit(connection, delivery)
+      if (channel) {
+        // A slow reader: its buffer is full, so QoS 0 messages to it are dropped, not buffered.
+        if (!channel.writable) return this.drop(delivery, 'qos0_msg', true)
+        return this.transmit(channel, delivery)
       }
       if (!this.limits.mqueueStoreQos0) return this.drop(delivery, 'qos0_msg')
       return this.enqueue(delivery)
     }
-    if (connection && this.mqueue.length === 0 && this.inflight.size < this.inflightMax) return this.transmit(connection, delivery)
+    if (channel && this.mqueue.length === 0 && this.inflight.size < this.inflightMax) return this.transmit(channel, delivery)
     this.enqueue(delivery)
   }
 
   /** PUBACK from the client. Returns false when no QoS 1 message had that id. */
-  onPuback(packetId: number): boolean {
+  onPuback(packetId: number, ackProps?: Record<string, unknown>): boolean {
     const entry = this.inflight.get(packetId)
     if (!entry || entry.delivery.qos !== 1) return false
+    this.acked(entry, ackProps)
     this.complete(packetId, entry)
     return true
   }
 
-  /** PUBREC from the client: the QoS 2 message moves to its PUBREL phase. Returns false for an unknown id. */
-  onPubrec(packetId: number, rejected: boolean): boolean {
+  /**
+   * PUBREC from the client: the QoS 2 message is acknowledged (as EMQX counts it) and moves to its
+   * PUBREL phase, or ends there when the client refused it. Returns false for an unknown id.
+   */
+  onPubrec(packetId: number, rejected: boolean, ackProps?: Record<string, unknown>): boolean {
     const entry = this.inflight.get(packetId)
     if (!entry || entry.delivery.qos !== 2) return false
+    if (entry.phase === 'publish') this.acked(entry, ackProps)
     if (rejected) this.complete(packetId, entry)
     else entry.phase = 'pubrel'
     return true
@@ -209,7 +172,7 @@ export class Session {
 
   /** Forgets the oldest awaiting QoS 2 id when its `await_rel_timeout` has passed (while connected). */
   private armAwaitRel(): void {
-    if (this.awaitRelTimer || this.awaitingRel.size === 0 || !this.connection) return
+    if (this.awaitRelTimer || this.awaitingRel.size === 0 || !this.channel) return
     const timeout = this.limits.awaitRelTimeoutMs
     if (!Number.isFinite(timeout)) return
     let oldest = Infinity
@@ -242,13 +205,13 @@ export class Session {
 
   /** After (re)connecting: resend what is still in flight, then what waited in the queue. */
   resume(): void {
-    const connection = this.connection
-    if (!connection) return
+    const channel = this.channel
+    if (!channel) return
     const now = Date.now()
     for (const [packetId, entry] of this.inflight) {
       entry.sentAt = now
-      if (entry.phase === 'pubrel') connection.send({ cmd: 'pubrel', messageId: packetId, reasonCode: 0 })
-      else this.resend(connection, packetId, entry)
+      if (entry.phase === 'pubrel') channel.sendAck('pubrel', packetId, 0)
+      else this.resend(channel, packetId, entry)
     }
     this.armRetry()
     this.armAwaitRel()
@@ -257,7 +220,7 @@ export class Session {
 
   /** Sends again, with DUP, what the client has not acknowledged within `retry_interval`. */
   private armRetry(): void {
-    if (this.retryTimer || this.inflight.size === 0 || !this.connection) return
+    if (this.retryTimer || this.inflight.size === 0 || !this.channel) return
     const interval = this.limits.retryIntervalMs
     if (!Number.isFinite(interval) || interval <= 0) return
     let oldest = Infinity
@@ -271,8 +234,8 @@ export class Session {
   }
 
   private retry(): void {
-    const connection = this.connection
-    if (!connection) return
+    const channel = this.channel
+    if (!channel) return
     const now = Date.now()
     const interval = this.limits.retryIntervalMs
     for (const [packetId, entry] of this.inflight) {
@@ -283,16 +246,16 @@ export class Session {
         continue
       }
       entry.sentAt = now
-      if (entry.phase === 'pubrel') connection.send({ cmd: 'pubrel', messageId: packetId, reasonCode: 0 })
-      else this.resend(connection, packetId, entry)
+      if (entry.phase === 'pubrel') channel.sendAck('pubrel', packetId, 0)
+      else this.resend(channel, packetId, entry)
     }
     this.armRetry()
     this.drain()
   }
 
-  /** Sends an unacknowledged PUBLISH again with DUP; one the (new) connection cannot take is dropped as too large. */
-  private resend(connection: Connection, packetId: number, entry: InflightEntry): void {
-    if (connection.sendPublish(entry.delivery, packetId, true)) return
+  /** Sends an unacknowledged PUBLISH again with DUP; one the (new) channel cannot take is dropped as too large. */
+  private resend(channel: Channel, packetId: number, entry: InflightEntry): void {
+    if (channel.sendPublish(entry.delivery, packetId, true)) return
     this.inflight.delete(packetId)
     this.drop(entry.delivery, 'too_large')
   }
@@ -305,36 +268,39 @@ export class Session {
     return bytes
   }
 
+  private acked(entry: InflightEntry, ackProps: Record<string, unknown> | undefined): void {
+    this.metrics.inc('messages.acked')
+    this.hooks.run('message.acked', this.info, entry.delivery.message, entry.delivery.qos, ackProps)
+  }
+
   private complete(packetId: number, entry: InflightEntry): void {
     this.inflight.delete(packetId)
-    this.metrics.inc('messages.acked')
-    this.hooks.run('message.acked', this.info, entry.delivery.message)
     this.hooks.run('delivery.completed', this.info, entry.delivery.message, this.createdAt, entry.deliverBeginAt)
     this.drain()
   }
 
   private drain(): void {
-    const connection = this.connection
-    while (connection && this.connection === connection && this.mqueue.length > 0) {
+    const channel = this.channel
+    while (channel && this.channel === channel && this.mqueue.length > 0) {
       const next = this.mqueue[0]
       if (next.qos > 0 && this.inflight.size >= this.inflightMax) return
       this.mqueue.shift()
       if (isExpired(next.message)) this.drop(next, 'expired')
-      else if (next.qos === 0 && connection.stream.writableLength > WRITE_BUFFER_LIMIT) this.drop(next, 'qos0_msg', true)
-      else this.transmit(connection, next)
+      else if (next.qos === 0 && !channel.writable) this.drop(next, 'qos0_msg', true)
+      else this.transmit(channel, next)
     }
   }
 
-  private transmit(connection: Connection, delivery: Delivery): void {
+  private transmit(channel: Channel, delivery: Delivery): void {
     const packetId = delivery.qos > 0 ? this.allocatePacketId() : undefined
-    if (!connection.sendPublish(delivery, packetId, false)) return this.drop(delivery, 'too_large')
+    if (!channel.sendPublish(delivery, packetId, false)) return this.drop(delivery, 'too_large')
     if (packetId !== undefined) {
       const now = Date.now()
       this.inflight.set(packetId, { delivery, phase: 'publish', sentAt: now, deliverBeginAt: now })
       this.armRetry()
     }
     this.metrics.inc('messages.delivered')
-    this.hooks.run('message.delivered', this.info, delivery.message, delivery.qos)
+    this.hooks.run('message.delivered', this.info, delivery.message, delivery.qos, delivery.retain)
     // QoS 0 has no acknowledgement: EMQX counts it as completed once delivered.
     if (packetId === undefined) this.hooks.run('delivery.completed', this.info, delivery.message, this.createdAt, undefined)
   }

@@ -4,6 +4,7 @@
 // unsubscribed) when `sys_event_messages` says so.
 import type { Broker } from './broker.ts'
 import type { ClientInfo, SubOptions } from './hooks.ts'
+import { HP } from './hook-priorities.ts'
 import { createMessage } from './message.ts'
 import { toSysTopicTimers } from './settings.ts'
 
@@ -39,10 +40,10 @@ export class SysTopics {
     this.broker = broker
     const hooks = broker.hooks
     this.unhook.push(
-      hooks.add('client.connected', (info) => this.clientConnected(info)),
-      hooks.add('client.disconnected', (info, reason) => this.clientDisconnected(info, reason)),
-      hooks.add('session.subscribed', (info, filter, options) => this.sessionEvent('subscribed', info, filter, options)),
-      hooks.add('session.unsubscribed', (info, filter) => this.sessionEvent('unsubscribed', info, filter)),
+      hooks.add('client.connected', (info) => this.clientConnected(info), HP.SYS_MSGS),
+      hooks.add('client.disconnected', (info, reason) => this.clientDisconnected(info, reason), HP.SYS_MSGS),
+      hooks.add('session.subscribed', (info, filter, options) => this.sessionEvent('subscribed', info, filter, options), HP.SYS_MSGS),
+      hooks.add('session.unsubscribed', (info, filter) => this.sessionEvent('unsubscribed', info, filter), HP.SYS_MSGS),
     )
   }
 

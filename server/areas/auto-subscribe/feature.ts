@@ -3,6 +3,7 @@
 import * as v from 'valibot'
 import type { Broker } from '../../broker/broker.ts'
 import type { ClientInfo } from '../../broker/hooks.ts'
+import { HP } from '../../broker/hook-priorities.ts'
 
 /** EMQX refuses more topics than this. */
 export const MAX_AUTO_SUBSCRIBE = 20
@@ -43,7 +44,7 @@ export class AutoSubscribeFeature {
       // After the connection has finished connecting (its session resumed): a retained message
       // sent from inside the hook would otherwise be resent at once as a DUP with the session's inflight.
       queueMicrotask(() => this.subscribe(broker, info))
-    })
+    }, HP.AUTO_SUB)
   }
 
   private subscribe(broker: Broker, info: ClientInfo): void {

@@ -5,6 +5,7 @@ import type { Ban, BannedRepository, BanType } from './store.ts'
 import type { Broker } from '../../broker/broker.ts'
 import type { ClientInfo } from '../../broker/hooks.ts'
 import { banPatternProblem, compileBanPattern, type BanPattern } from './ban-pattern.ts'
+import { HP } from '../../broker/hook-priorities.ts'
 
 /** A ban's `who` that cannot be used (bad address, regex or CIDR), with why; undefined when fine. */
 /** setTimeout cannot wait longer than this. */
@@ -85,7 +86,7 @@ export class BannedFeature {
     this.unhook = broker.hooks.add(
       'client.authenticate',
       (info) => (this.isBanned(info) ? { result: 'deny', reason: 'banned' } : undefined),
-      1_000_000,
+      HP.BANNED,
     )
     this.cleanUp()
   }

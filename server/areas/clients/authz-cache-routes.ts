@@ -1,6 +1,6 @@
 // The authorization cache endpoints: GET and DELETE /clients/{clientid}/authorization/cache and
-// DELETE /authorization/cache. The embedded broker has no authorization sources yet, so nothing is
-// ever cached: a known client's cache is empty (as EMQX answers an empty cache) and clearing succeeds.
+// DELETE /authorization/cache, on the broker's per-client cache (empty while the cache is off, as it
+// is until the authorization settings turn it on).
 import type { FastifyInstance } from 'fastify'
 import { CLIENTID_NOT_FOUND, type AuthzCacheEntry } from '../../../contract/clients.ts'
 import type { Broker } from '../../broker/broker.ts'
@@ -16,13 +16,17 @@ export async function authzCacheRoutes(app: FastifyInstance, deps: { broker: Bro
 
   app.get<ClientParams>('/clients/:clientid/authorization/cache', async (request): Promise<AuthzCacheEntry[]> => {
     ensureClient(request.params.clientid)
-    return []
+    return broker.access.cache.list(request.params.clientid).map((entry) => ({ access: entry.action, topic: entry.topic, result: entry.result, updated_time: entry.updatedAt }))
   })
 
   app.delete<ClientParams>('/clients/:clientid/authorization/cache', async (request, reply) => {
     ensureClient(request.params.clientid)
+    broker.access.cache.clear(request.params.clientid)
     return reply.status(204).send()
   })
 
-  app.delete('/authorization/cache', async (_request, reply) => reply.status(204).send())
+  app.delete('/authorization/cache', async (_request, reply) => {
+    broker.access.cache.clear()
+    return reply.status(204).send()
+  })
 }

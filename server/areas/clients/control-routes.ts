@@ -21,7 +21,7 @@ export async function clientControlRoutes(app: FastifyInstance, deps: { broker: 
     const session = broker.getSession(request.params.clientid)
     if (!session) throw contractError(CLIENTID_NOT_FOUND)
     // A disconnected session keeps the value until its client connects again with its own.
-    if (session.connection) session.connection.setKeepalive(interval)
+    if (session.channel) session.channel.setKeepalive(interval)
     else session.keepalive = interval
     return clientRecord(session, broker.node, broker.options.maxSubscriptions)
   })

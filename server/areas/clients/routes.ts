@@ -17,7 +17,7 @@ const limit = (value: number): number | 'infinity' => (Number.isFinite(value) ? 
 
 /** One client the way EMQX's `GET /clients/{clientid}` returns it. */
 export function clientRecord(session: Session, node: string, maxSubscriptions = Infinity) {
-  const { info, connection } = session
+  const { info, channel } = session
   return {
     clientid: session.clientid,
     username: info.username ?? null,
@@ -54,11 +54,11 @@ export function clientRecord(session: Session, node: string, maxSubscriptions = 
     awaiting_rel_max: limit(session.limits.awaitingRelMax),
     // Erlang process figures have no Node twin; these are their closest honest meanings:
     // heap_size = bytes held for this client (unwritten socket buffer + queued and unacknowledged payloads),
-    heap_size: (connection?.stream.writableLength ?? 0) + session.bufferedBytes(),
+    heap_size: (channel?.bufferedBytes ?? 0) + session.bufferedBytes(),
     // reductions = MQTT packets processed for this client (read + written) on its current connection,
     reductions: session.stats.recv_pkt + session.stats.send_pkt,
     // mailbox_len = packets handed to the socket and not yet written out.
-    mailbox_len: connection?.pendingWrites ?? 0,
+    mailbox_len: channel?.pendingWrites ?? 0,
     ...session.stats,
   }
 }

@@ -6,6 +6,7 @@ import type { DelayedMessage, DelayedRepository } from './store.ts'
 import type { Broker } from '../../broker/broker.ts'
 import type { Message } from '../../broker/message.ts'
 import { isValidTopicName } from '../../broker/topic-trie.ts'
+import { HP } from '../../broker/hook-priorities.ts'
 
 const MAX_INTERVAL = 4_294_967
 /** setTimeout cannot wait longer than this. */
@@ -49,7 +50,7 @@ export class DelayedFeature {
     this.repository = repository
     this.isBanned = isBanned
     this.max = repository.count()
-    this.unhook = broker.hooks.add('message.publish', (message) => (message.topic.startsWith('$delayed/') ? this.intercept(message) : undefined), 100)
+    this.unhook = broker.hooks.add('message.publish', (message) => (message.topic.startsWith('$delayed/') ? this.intercept(message) : undefined), HP.DELAY_PUB)
     this.schedule()
   }
 

@@ -4,6 +4,7 @@ import * as v from 'valibot'
 import type { Broker } from '../../broker/broker.ts'
 import type { BannedFeature } from '../banned/feature.ts'
 import { durationText, parseDuration } from '../../broker/units.ts'
+import { HP } from '../../broker/hook-priorities.ts'
 
 export const FlappingConfigSchema = v.object({
   enable: v.optional(v.boolean(), false),
@@ -35,7 +36,7 @@ export class FlappingFeature {
     this.unhook = broker.hooks.add('client.disconnected', (info, reason) => {
       // The broker's own disconnects (an operator's kick, the server stopping) are not the client flapping.
       if (this.settings.enable && !SERVER_REASONS.has(reason)) this.detect(info.clientid, info.peerhost)
-    })
+    }, HP.FLAPPING)
     // Forgets clients whose window has passed, so the table does not grow with every client id seen.
     this.timer = setInterval(() => this.forgetOld(Date.now()), 10_000)
     this.timer.unref()

@@ -9,6 +9,7 @@ import * as v from 'valibot'
 import type { Broker } from '../../broker/broker.ts'
 import type { ClientInfo } from '../../broker/hooks.ts'
 import type { Message } from '../../broker/message.ts'
+import { HP } from '../../broker/hook-priorities.ts'
 
 /** EMQX keeps at most this many records, whatever `top_k_num` says. */
 export const SLOW_SUBS_MAX_SIZE = 1000
@@ -121,8 +122,10 @@ export class SlowSubsFeature {
     this.maxSize = Math.min(config.top_k_num, SLOW_SUBS_MAX_SIZE)
     this.unload()
     if (!config.enable) return
-    this.unhook = this.broker.hooks.add('delivery.completed', (info, message, sessionCreatedAt, deliverBeginAt) =>
-      this.onDeliveryCompleted(info, message, sessionCreatedAt, deliverBeginAt),
+    this.unhook = this.broker.hooks.add(
+      'delivery.completed',
+      (info, message, sessionCreatedAt, deliverBeginAt) => this.onDeliveryCompleted(info, message, sessionCreatedAt, deliverBeginAt),
+      HP.SLOW_SUB,
     )
     this.timer = setInterval(() => this.expire(), this.expireCheckMs)
     this.timer.unref()

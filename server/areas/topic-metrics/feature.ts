@@ -5,6 +5,7 @@
 import * as v from 'valibot'
 import { MAX_TOPIC_METRICS, TOPIC_METRIC_NAMES, type TopicMetricName } from '../../../contract/topic-metrics.ts'
 import type { Broker } from '../../broker/broker.ts'
+import { HP } from '../../broker/hook-priorities.ts'
 
 /** How the list is stored, as EMQX's `topic_metrics` config: `[{topic}]`. */
 export const StoredTopicMetricsSchema = v.array(v.object({ topic: v.string() }))
@@ -53,7 +54,7 @@ export class TopicMetricsFeature {
     this.persist = options.persist ?? (() => {})
     const qosName = (qos: number, way: 'in' | 'out') => `messages.qos${qos}.${way}` as TopicMetricName
     this.unhooks = [
-      // Low priority: counted after rewrite and delayed publish had their say, as EMQX's hook order does.
+      // After rewrite, before rules and delayed publish, as EMQX's hook order has it.
       broker.hooks.add(
         'message.publish',
         (message) => {
@@ -64,7 +65,7 @@ export class TopicMetricsFeature {
           }
           return undefined
         },
-        -100,
+        HP.TOPIC_METRICS,
       ),
       broker.hooks.add('message.delivered', (_info, message, qos) => {
         const entry = this.entries.get(message.topic)
@@ -72,11 +73,11 @@ export class TopicMetricsFeature {
           entry.counts['messages.out']++
           entry.counts[qosName(qos, 'out')]++
         }
-      }),
+      }, HP.TOPIC_METRICS),
       broker.hooks.add('message.dropped', (message) => {
         const entry = this.entries.get(message.topic)
         if (entry) entry.counts['messages.dropped']++
-      }),
+      }, HP.TOPIC_METRICS),
     ]
     this.timer = setInterval(() => this.tick(), this.tickMs)
     this.timer.unref()

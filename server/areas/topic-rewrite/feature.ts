@@ -5,6 +5,7 @@ import * as v from 'valibot'
 import type { Broker } from '../../broker/broker.ts'
 import type { ClientInfo } from '../../broker/hooks.ts'
 import { isValidFilter, isValidTopicName, matchesFilter, parseShare } from '../../broker/topic-trie.ts'
+import { HP } from '../../broker/hook-priorities.ts'
 
 /** EMQX answers 413 from this many rules on (its check is `length < 20`, so 19 is the most it takes). */
 export const MAX_REWRITE_RULES = 20
@@ -75,10 +76,10 @@ export class TopicRewriteFeature {
           const topic = rewriteTopic(message.topic, rules, { clientid: message.from, username: message.fromUsername })
           return topic === message.topic ? undefined : { ...message, topic }
         },
-        1000,
+        HP.REWRITE,
       ),
-      broker.hooks.add('client.subscribe', rewriteFilter, 1000),
-      broker.hooks.add('client.unsubscribe', rewriteFilter, 1000),
+      broker.hooks.add('client.subscribe', rewriteFilter, HP.REWRITE),
+      broker.hooks.add('client.unsubscribe', rewriteFilter, HP.REWRITE),
     ]
   }
 

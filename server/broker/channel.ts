@@ -1,0 +1,65 @@
+// What a session needs from whatever carries its messages to the client: the MQTT connection
+// (connection.ts) today, a gateway protocol (MQTT-SN, STOMP, CoAP, LwM2M...) later. A session
+// talks only to this, never to a socket, so a gateway can own a session of its own.
+import type { Delivery } from './message.ts'
+
+/** The acknowledgements of the QoS 1 and 2 exchanges. */
+export type AckKind = 'puback' | 'pubrec' | 'pubrel' | 'pubcomp'
+
+export interface Channel {
+  /**
+   * Sends one delivery to the client (a PUBLISH, or the protocol's own message), with its packet
+   * id for QoS 1 and 2. False when the client cannot take it (larger than it accepts): the session
+   * drops it as too large. A channel that is closing answers true and sends nothing; the session
+   * keeps the message.
+   */
+  sendPublish(delivery: Delivery, packetId: number | undefined, dup: boolean): boolean
+  /** Sends an acknowledgement; `reasonCode` for the protocols that carry one (MQTT 5). */
+  sendAck(kind: AckKind, packetId: number, reasonCode?: number): void
+  /**
+   * False while the client is not reading what it is sent (its buffer is over the limit): QoS 0
+   * messages to it are dropped rather than buffered without end.
+   */
+  readonly writable: boolean
+  /** Bytes given to the client and not yet taken by the network. */
+  readonly bufferedBytes: number
+  /** Writes handed to the transport that have not completed (EMQX's `mailbox_len`). */
+  readonly pendingWrites: number
+  /** The traffic counters of this channel, which the session reports while it is attached. */
+  readonly stats: ChannelStats
+  /** Puts a new keep alive interval in force (seconds; 0 turns the check off), as `PUT /clients/{clientid}/keepalive` asks. */
+  setKeepalive(keepaliveSeconds: number): void
+  /** Ends the channel; `reasonCode` goes to a client that can be told why (MQTT 5 DISCONNECT). */
+  close(reason: string, reasonCode?: number): void
+}
+
+export const CHANNEL_STAT_NAMES = [
+  'recv_cnt',
+  'recv_oct',
+  'recv_pkt',
+  'recv_msg',
+  'recv_msg.qos0',
+  'recv_msg.qos1',
+  'recv_msg.qos2',
+  'recv_msg.dropped',
+  'recv_msg.dropped.await_pubrel_timeout',
+  'send_cnt',
+  'send_oct',
+  'send_pkt',
+  'send_msg',
+  'send_msg.qos0',
+  'send_msg.qos1',
+  'send_msg.qos2',
+  'send_msg.dropped',
+  'send_msg.dropped.expired',
+  'send_msg.dropped.queue_full',
+  'send_msg.dropped.too_large',
+] as const
+
+export type ChannelStatName = (typeof CHANNEL_STAT_NAMES)[number]
+/** Per-connection traffic counters, named as in EMQX's client info. */
+export type ChannelStats = Record<ChannelStatName, number>
+
+export function newChannelStats(): ChannelStats {
+  return Object.fromEntries(CHANNEL_STAT_NAMES.map((name) => [name, 0])) as ChannelStats
+}
