@@ -32,6 +32,28 @@ describe('topic rewrite', () => {
     ])
   })
 
+  it('matches rule regexes in linear time: a catastrophic pattern on a long topic answers, and what needs backtracking is refused', async () => {
+    const { api, t } = s
+    const refused = await api.request('PUT', '/mqtt/topic_rewrite', [rule('publish', 'la/#', '^la/(?=x)(.+)$', 'lb/$1')])
+    expect(refused.status).toBe(400)
+    expect(refused.body.message).toMatch(/regular expression/)
+    expect((await api.get('/mqtt/topic_rewrite')).body).toEqual([])
+
+    await api.request('PUT', '/mqtt/topic_rewrite', [rule('publish', 'evil/#', '^evil/((a+)+)$', 'safe/$1')])
+    const sub = await t.connect({ clientId: 'evil-sub' })
+    await sub.subscribeAsync(['safe/#', 'evil/#'])
+    const got = collect(sub)
+    const pub = await t.connect({ clientId: 'evil-pub' })
+    const long = `evil/${'a'.repeat(40)}!`
+    await pub.publishAsync(long, 'kept', { qos: 1 })
+    await pub.publishAsync('evil/aaa', 'moved', { qos: 1 })
+    await waitFor(() => got.length >= 2, 'both messages')
+    expect(got.map((m) => [m.topic, m.payload]).sort()).toEqual([
+      [long, 'kept'],
+      ['safe/aaa', 'moved'],
+    ])
+  })
+
   it('uses the first rule whose source filter matches, and leaves the topic when its regex does not match', async () => {
     const { api, t } = s
     await api.request('PUT', '/mqtt/topic_rewrite', [

@@ -4,7 +4,7 @@ import { BlockList, isIP } from 'node:net'
 import type { Ban, BannedRepository, BanType } from './store.ts'
 import type { Broker } from '../../broker/broker.ts'
 import type { ClientInfo } from '../../broker/hooks.ts'
-import { banPatternProblem, compileBanPattern, type BanPattern } from './ban-pattern.ts'
+import { linearRegexProblem, compileLinearRegex, type LinearRegex } from '../../broker/linear-regex.ts'
 import { HP } from '../../broker/hook-priorities.ts'
 
 /** A ban's `who` that cannot be used (bad address, regex or CIDR), with why; undefined when fine. */
@@ -19,7 +19,7 @@ export function invalidWho(as: BanType, who: string): string | undefined {
       return parseCidr(who) ? undefined : 'bad peerhost_net (CIDR expected, e.g. 192.168.0.0/16)'
     case 'clientid_re':
     case 'username_re': {
-      const problem = banPatternProblem(who)
+      const problem = linearRegexProblem(who)
       return problem === undefined ? undefined : `bad regular expression: ${problem}`
     }
     default:
@@ -65,9 +65,9 @@ function normalizeHost(host: string): string {
   return host.startsWith('::ffff:') && isIP(host.slice(7)) === 4 ? host.slice(7) : host
 }
 
-function safeRegex(source: string): BanPattern | undefined {
+function safeRegex(source: string): LinearRegex | undefined {
   try {
-    return compileBanPattern(source)
+    return compileLinearRegex(source)
   } catch {
     return undefined
   }

@@ -1,7 +1,7 @@
 // /banned: list (paged, filtered), create, clear; /banned/{as}/{who}: delete.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import { compileBanPattern, type BanPattern } from './ban-pattern.ts'
+import { compileLinearRegex, type LinearRegex } from '../../broker/linear-regex.ts'
 import { invalidWho, type BannedFeature } from './feature.ts'
 import { BAN_TYPES, type Ban, type BanType } from './store.ts'
 import { ApiError, badRequest, parseInput } from '../../http/errors.ts'
@@ -49,9 +49,9 @@ const BannedQuery = v.object({
   like_peerhost_net: v.optional(v.string()),
 })
 
-function safeRegex(source: string): BanPattern {
+function safeRegex(source: string): LinearRegex {
   try {
-    return compileBanPattern(source)
+    return compileLinearRegex(source)
   } catch {
     throw badRequest(`The filter is not a validation regex expression: ${source}`)
   }
