@@ -1,7 +1,7 @@
 // Auto-subscribe: topics every client is subscribed to when it connects (${clientid}, ${username}, ${host}).
 import * as v from 'valibot'
 import { defineCommand } from './define.ts'
-import { ApiError } from '../src/api/http.ts'
+import { ApiError } from '../contract/api-error.ts'
 import { subscriptionOptionArgs } from './clients.ts'
 
 export const addAutoSubscription = defineCommand({
@@ -39,7 +39,7 @@ export const removeAutoSubscription = defineCommand({
   run: async (ctx, { topic }) => {
     const list = await ctx.api.autoSubscribe.list()
     const kept = list.filter((t) => t.topic !== topic)
-    if (kept.length === list.length) throw new ApiError('NOT_FOUND', `No auto-subscription for ${topic}`, 404)
+    if (kept.length === list.length) throw new ApiError(404, 'NOT_FOUND', `No auto-subscription for ${topic}`)
     return ctx.api.autoSubscribe.replace(kept)
   },
 })

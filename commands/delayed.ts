@@ -1,7 +1,7 @@
 // Delayed publish: messages sent to `$delayed/{seconds}/{topic}` wait here until due.
 import * as v from 'valibot'
 import { defineCommand } from './define.ts'
-import { ApiError } from '../src/api/http.ts'
+import { ApiError } from '../contract/api-error.ts'
 
 export const deleteDelayed = defineCommand({
   id: 'delayed.delete',
@@ -29,7 +29,7 @@ export const deleteDelayed = defineCommand({
       const list = await ctx.api.delayed.messages({ page, limit: 1000 })
       target = list.data.find((m) => String(m.msgid) === msgid)?.node
       const more = list.meta.hasnext ?? (list.meta.count ?? 0) > page * 1000
-      if (!target && !more) throw new ApiError('MESSAGE_ID_NOT_FOUND', `No delayed message ${msgid}`, 404)
+      if (!target && !more) throw new ApiError(404, 'MESSAGE_ID_NOT_FOUND', `No delayed message ${msgid}`)
     }
     return ctx.api.delayed.delete(target, msgid)
   },

@@ -3,7 +3,7 @@
 // asked and writes them back, so the settings this console does not know survive.
 import * as v from 'valibot'
 import { defineCommand } from './define.ts'
-import { ApiError } from '../src/api/http.ts'
+import { ApiError } from '../contract/api-error.ts'
 import { DURATION } from './flapping.ts'
 import { durationArg } from './args.ts'
 
@@ -103,7 +103,7 @@ export function parseSetting(kind: Kind, raw: string): { value: unknown } | { er
 
 function setting<K extends string>(key: K, kinds: Record<K, Kind>, raw: string): unknown {
   const parsed = parseSetting(kinds[key], raw)
-  if ('error' in parsed) throw new ApiError('BAD_REQUEST', `${key} must be ${parsed.error}`, 400)
+  if ('error' in parsed) throw new ApiError(400, 'BAD_REQUEST', `${key} must be ${parsed.error}`)
   return parsed.value
 }
 

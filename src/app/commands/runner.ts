@@ -3,7 +3,7 @@
 // No React here; useRunCommand.ts wires it to the app's hooks.
 import { CommandError, type AnyCommand, type Command, type CommandContext, type ArgsSchema, type Text } from '../../../commands/define.ts'
 import { formatArgs, maskSecrets, validateArgs, withoutSecrets, type FieldError } from '../../../commands/args.ts'
-import { ApiError } from '../../api/http.ts'
+import { ApiError } from '../../../contract/api-error.ts'
 import type { HistoryInput, HistorySource } from '../../state/history.ts'
 import type { NotificationInput } from '../../state/notifications.ts'
 import type { TerminalLog } from '../../state/terminalLog.ts'

@@ -3,7 +3,7 @@
 import { useStore } from 'jotai'
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ApiError } from '../../api/http.ts'
+import { ApiError } from '../../../contract/api-error.ts'
 import { useApi } from '../../app/useApi.ts'
 import { rememberEdition, sessionAtom } from '../../state/session.ts'
 import { notify } from '../../state/notifications.ts'

@@ -4,7 +4,7 @@
 import { Link, useParams } from '@tanstack/react-router'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ApiError } from '../../api/http.ts'
+import { ApiError } from '../../../contract/api-error.ts'
 import type { Listener } from '../../api/listeners.ts'
 import type { Counters } from '../../api/metrics.ts'
 import type { NodeInfo } from '../../api/nodes.ts'
