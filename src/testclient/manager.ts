@@ -15,7 +15,11 @@ export const PASSWORDS_KEY = 'testClient.passwords'
 export const ACTIVE_KEY = 'testClient.active'
 export const KEPT_KEY = 'testClient.keptMessages'
 
-type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem'>
+/** localStorage's shape, without naming the DOM. */
+interface KeyValueStorage {
+  getItem(key: string): string | null
+  setItem(key: string, value: string): void
+}
 
 export interface ManagerOptions {
   defaults: SettingsDefaults
