@@ -1,5 +1,5 @@
 // The router tree, generated from the spec's route table in commands/routes.ts. /login is the only
-// public route; everything else sits under one protected layout whose beforeLoad is the auth guard.
+// public route; everything else sits under one protected layout whose beforeLoad is the login guard.
 import {
   createRootRouteWithContext,
   createRoute,
@@ -14,7 +14,7 @@ import { lazy, Suspense } from 'react'
 import { detailPaths, redirects, screens } from '../../commands/routes.ts'
 import type { Api } from '../api/index.ts'
 import { sessionAtom, type SessionReader } from '../state/session.ts'
-import { LoginPage } from '../features/auth/LoginPage.tsx'
+import { LoginPage } from '../features/login/LoginPage.tsx'
 import { NotBuilt } from '../ui/NotBuilt.tsx'
 import { NotFound } from '../ui/NotFound.tsx'
 import { Notifications } from '../ui/Notifications.tsx'
@@ -113,7 +113,7 @@ const loginRoute = createRoute({
   component: LoginPage,
 })
 
-/** The protected tree: the auth guard lives here and nowhere else. */
+/** The protected tree: the login guard lives here and nowhere else. */
 const appRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: 'app',

@@ -114,7 +114,7 @@ export function LoginPage() {
     setBusy(true)
     const name = username.trim()
     try {
-      const result = await api.auth.login({ username: name, password })
+      const result = await api.login.login({ username: name, password })
       rememberEdition(result.license.edition)
       store.set(sessionAtom, { username: name, token: result.token })
       // The login response does not say the password is the default one; what was typed does.
