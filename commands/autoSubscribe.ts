@@ -8,6 +8,7 @@ export const addAutoSubscription = defineCommand({
   id: 'autoSubscribe.add',
   title: 'cmd.autoSubscribe.add',
   group: 'cmdGroup.mqtt',
+  changes: ['autoSubscribe'],
   args: v.object({
     topic: v.pipe(v.string(), v.title('form.field.topic'), v.description('form.hint.placeholders'), v.minLength(1, 'err.topicRequired')),
     ...subscriptionOptionArgs(),
@@ -27,6 +28,7 @@ export const removeAutoSubscription = defineCommand({
   id: 'autoSubscribe.remove',
   title: 'cmd.autoSubscribe.remove',
   group: 'cmdGroup.mqtt',
+  changes: ['autoSubscribe'],
   args: v.object({ topic: v.pipe(v.string(), v.title('form.field.topic'), v.minLength(1, 'err.topicRequired')) }),
   positional: ['topic'],
   danger: true,

@@ -32,6 +32,9 @@ export interface HistoryEffects {
   clear(): void
 }
 
+/** An area of the API, named as createApi names it (`clients`, `retainer`): what a screen reads and a command changes. */
+export type ApiArea = Exclude<keyof Api, 'http'>
+
 export interface CommandContext {
   api: Api
   ui?: UiEffects
@@ -63,6 +66,8 @@ export interface Command<S extends ArgsSchema = ArgsSchema, R = unknown> {
   shortcut?: string
   /** True when the command only makes sense in the browser (navigation, theme). */
   needsUi?: boolean
+  /** The API areas a successful run changes: screens reading any of them read again. */
+  changes?: readonly ApiArea[]
   /** Live suggestions for an argument, from the API. */
   complete?: Partial<Record<keyof v.InferInput<S> & string, Completer>>
   /**

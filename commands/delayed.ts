@@ -7,6 +7,7 @@ export const deleteDelayed = defineCommand({
   id: 'delayed.delete',
   title: 'cmd.delayed.delete',
   group: 'cmdGroup.delayed',
+  changes: ['delayed'],
   args: v.object({
     msgid: v.pipe(v.string(), v.title('form.field.msgid'), v.minLength(1, 'err.required')),
     /** Found from the waiting messages when not given. */
@@ -39,6 +40,7 @@ export const updateDelayed = defineCommand({
   id: 'delayed.update',
   title: 'cmd.delayed.update',
   group: 'cmdGroup.delayed',
+  changes: ['delayed'],
   args: v.object({
     enable: v.optional(v.pipe(v.boolean('err.boolean'), v.title('form.field.enable'))),
     max_delayed_messages: v.optional(

@@ -118,6 +118,7 @@ export const updateMqttSetting = defineCommand({
   id: 'mqtt.update',
   title: 'cmd.mqtt.update',
   group: 'cmdGroup.mqtt',
+  changes: ['mqttConfig'],
   args: v.object({ key: keyArg(generalKeys), value: valueArg() }),
   positional: ['key', 'value'],
   aliases: ['mqtt settings', 'general', 'MQTT 设置'],
@@ -132,6 +133,7 @@ export const updateZoneSetting = defineCommand({
   id: 'zone.update',
   title: 'cmd.zone.update',
   group: 'cmdGroup.mqtt',
+  changes: ['mqttConfig'],
   args: v.object({ key: keyArg(sessionKeys), value: valueArg() }),
   positional: ['key', 'value'],
   aliases: ['session', 'zone', '会话'],
@@ -150,6 +152,7 @@ export const updateSysTopics = defineCommand({
   id: 'sysTopics.update',
   title: 'cmd.sysTopics.update',
   group: 'cmdGroup.mqtt',
+  changes: ['mqttConfig'],
   args: v.object({
     sys_msg_interval: interval('form.field.sysMsgInterval'),
     sys_heartbeat_interval: interval('form.field.sysHeartbeatInterval'),

@@ -38,6 +38,7 @@ export const testClientConnect = defineCommand({
   id: 'testclient.connect',
   title: 'cmd.testClient.connect',
   group: GROUP,
+  changes: ['clients'],
   aliases: ['mqtt connect', 'websocket', '连接'],
   args: v.object({
     connection: connectionArg(),
@@ -88,6 +89,7 @@ export const testClientDisconnect = defineCommand({
   id: 'testclient.disconnect',
   title: 'cmd.testClient.disconnect',
   group: GROUP,
+  changes: ['clients', 'subscriptions', 'topics'],
   args: v.object({ connection: connectionArg() }),
   positional: ['connection'],
   needsUi: true,
@@ -98,6 +100,7 @@ export const testClientSubscribe = defineCommand({
   id: 'testclient.subscribe',
   title: 'cmd.testClient.subscribe',
   group: GROUP,
+  changes: ['clients', 'subscriptions', 'topics'],
   aliases: ['mqtt subscribe', 'sub', '订阅'],
   args: v.object({
     topic: v.optional(topicFilterArg(), 't/#'),
@@ -119,6 +122,7 @@ export const testClientUnsubscribe = defineCommand({
   id: 'testclient.unsubscribe',
   title: 'cmd.testClient.unsubscribe',
   group: GROUP,
+  changes: ['clients', 'subscriptions', 'topics'],
   args: v.object({ topic: topicFilterArg(), connection: connectionArg() }),
   positional: ['topic'],
   needsUi: true,
@@ -134,6 +138,7 @@ export const testClientPublish = defineCommand({
   id: 'testclient.publish',
   title: 'cmd.testClient.publish',
   group: GROUP,
+  changes: ['retainer', 'delayed', 'topicMetrics'],
   aliases: ['mqtt publish', 'pub', 'burst', '发布'],
   args: v.object({
     topic: topicNameArg(),

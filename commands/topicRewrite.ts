@@ -18,6 +18,7 @@ export const addRewriteRule = defineCommand({
   id: 'topicRewrite.add',
   title: 'cmd.topicRewrite.add',
   group: 'cmdGroup.mqtt',
+  changes: ['topicRewrite'],
   args: v.object({
     action: v.optional(v.pipe(v.picklist(rewriteActions, 'err.oneOf'), v.title('form.field.rewriteAction')), 'all'),
     source_topic: v.pipe(topicFilterArg(), v.title('form.field.sourceTopic')),
@@ -49,6 +50,7 @@ export const removeRewriteRule = defineCommand({
   id: 'topicRewrite.remove',
   title: 'cmd.topicRewrite.remove',
   group: 'cmdGroup.mqtt',
+  changes: ['topicRewrite'],
   args: v.object({
     source_topic: v.optional(v.pipe(v.string(), v.title('form.field.sourceTopic'))),
     index: v.optional(v.pipe(v.number('err.number'), v.title('form.field.index'), v.integer('err.integer'), v.minValue(1))),

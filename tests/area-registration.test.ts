@@ -1,7 +1,8 @@
 // An area is added whole or the suite says what is missing: a built screen whose path the route
 // table lacks, a command group without its texts in both languages, an API module that createApi
-// (the API every screen, command and the CLI runs with) does not build. A path of the route table
-// without a component is allowed: it shows the "not built yet" notice.
+// (the API every screen, command and the CLI runs with) does not build, a command that changes the
+// server without naming the areas it changes (screens reading them would not re-read). A path of
+// the route table without a component is allowed: it shows the "not built yet" notice.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -69,6 +70,13 @@ describe('every area is registered whole', () => {
     const called = createApiCalls()
     expect(factories.length).toBeGreaterThan(15)
     expect(factories.filter(({ name }) => !called.has(name)).map(({ file, name }) => `${file}: ${name}`)).toEqual([])
+  })
+
+  it('has every command that reaches the server say which areas it changes', () => {
+    const silent = commandsByGroup()
+      .flatMap((group) => group.commands)
+      .filter((command) => !command.needsUi && !command.changes?.length)
+    expect(silent.map((command) => command.id)).toEqual([])
   })
 
   it('would report a half-added area', () => {

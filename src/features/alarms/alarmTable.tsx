@@ -53,6 +53,7 @@ export function useAlarmPage(activated: boolean) {
   const navigate = useNavigate()
   const rawSearch: Record<string, unknown> = useSearch({ strict: false })
   const list = useServerList(
+    ['alarms'],
     (page, limit, signal) => api.alarms.list({ activated, page, limit }, signal),
     { page: searchInt(rawSearch.page), limit: searchInt(rawSearch.limit) },
     DEFAULT_LIMIT,

@@ -40,6 +40,7 @@ export function ClientDetail() {
 
   // The read settles as a Load (a failure too), so the last one is always this id's latest outcome.
   const loaded = useServerData(
+    ['clients', 'subscriptions'],
     async (signal): Promise<Load> => {
       const subscriptions = api.clients.subscriptions(clientId, signal).then(
         (list) => ({ list, error: null }),

@@ -62,6 +62,7 @@ export function DelayedList() {
   const search = useParsedSearch(parseSearch)
 
   const list = useServerList(
+    ['delayed'],
     async (page, limit, signal) => {
       const { data, meta } = await api.delayed.messages({ page, limit }, signal)
       // Some EMQX versions send no `hasnext`: the count says whether a next page exists.
@@ -74,7 +75,7 @@ export function DelayedList() {
   // The remaining seconds in the rows count from when they were read.
   const loadedAt = list.updatedAt ?? 0
   // Whether delayed publish is on; unknown (null) until read, and a failed read keeps what was known.
-  const settings = useServerData((signal) => api.delayed.settings(signal), [api])
+  const settings = useServerData(['delayed'], (signal) => api.delayed.settings(signal), [api])
   const enabled = settings.data?.enable ?? null
   const { refresh: refreshList } = list
   const { refresh: refreshSettings } = settings

@@ -40,6 +40,7 @@ export function NodeDetail() {
   const [query, setQuery] = useState('')
   // The read settles as a Load (a failure too): the last outcome replaces what was shown.
   const loaded = useServerData(
+    ['nodes', 'metrics', 'listeners'],
     async (signal): Promise<Load> => {
       let node: NodeInfo
       try {

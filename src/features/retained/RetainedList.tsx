@@ -35,13 +35,14 @@ export function RetainedList() {
   useEffect(() => setDraft(search.topic ?? ''), [search.topic])
 
   const list = useServerList(
+    ['retainer'],
     (page, limit, signal) => api.retainer.messages({ ...(search.topic ? { topic: search.topic } : {}), page, limit }, signal),
     search,
     DEFAULT_LIMIT,
     [api, search.topic],
   )
   // Whether the retainer is on; unknown (null) until read, and a failed read keeps what was known.
-  const settings = useServerData((signal) => api.retainer.settings(signal), [api])
+  const settings = useServerData(['retainer'], (signal) => api.retainer.settings(signal), [api])
   const enabled = settings.data ? settings.data.enable !== false : null
   const refresh = () => {
     list.refresh()

@@ -83,6 +83,7 @@ export function SubscriptionList() {
 
   const { page: _page, limit: _limit, ...filters } = search
   const list = useServerList(
+    ['subscriptions'],
     (page, limit, signal) => api.subscriptions.list({ ...filters, page, limit }, signal),
     search,
     DEFAULT_LIMIT,

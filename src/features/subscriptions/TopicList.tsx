@@ -25,6 +25,7 @@ export function TopicList() {
   useEffect(() => setDraft(search.topic ?? ''), [search])
 
   const list = useServerList(
+    ['topics'],
     (page, limit, signal) => api.topics.list({ ...(search.topic ? { topic: search.topic } : {}), page, limit }, signal),
     search,
     DEFAULT_LIMIT,
