@@ -1,10 +1,11 @@
 // The `?` sheet: every keyboard shortcut, generated from the commands' declared shortcuts (grouped
-// as the palette groups them), the shell's own keys and the tables' key map, translated.
+// as the palette groups them), the shell's own keys and the tables' key map (src/ui/tableKeys.ts,
+// the map DataTable runs), translated.
 import { atom, useAtom } from 'jotai'
 import { useEffect, useId, useMemo, useRef, type KeyboardEvent as ReactKeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { commandsByGroup } from '../../../commands/registry.ts'
-import { tableKeys } from '../../ui/DataTable.tsx'
+import { strokeLabel, tableKeyMap } from '../../ui/tableKeys.ts'
 import { isMac, shortcutLabels } from '../commands/shortcuts.ts'
 import './help.css'
 
@@ -15,6 +16,7 @@ interface Row {
   keys: string[][][]
   label: string
   id?: string
+  danger?: boolean
 }
 
 interface Group {
@@ -38,12 +40,14 @@ export function shortcutGroups(): Group[] {
       heading: group.group,
       rows: group.commands
         .filter((command) => command.shortcut)
-        .map((command) => ({ keys: [shortcutLabels(command.shortcut!)], label: command.title, id: command.id })),
+        .map((command) => ({ keys: [shortcutLabels(command.shortcut!)], label: command.title, id: command.id, danger: command.danger })),
     }))
     .filter((group) => group.rows.length > 0)
   const tables: Group = {
     heading: 'help.tables',
-    rows: tableKeys.map((entry) => ({ keys: entry.keys.map((alt) => [alt]), label: entry.label })),
+    rows: tableKeyMap
+      .filter((action) => action.visible !== false)
+      .map((action) => ({ keys: action.strokes.map((stroke) => [strokeLabel(stroke)]), label: action.description, danger: action.danger })),
   }
   // Short groups first, so the two columns of the sheet fill evenly.
   return [general, tables, ...fromCommands]
@@ -101,7 +105,7 @@ function Sheet({ onClose }: { onClose(): void }) {
               <h3>{t(group.heading)}</h3>
               <dl>
                 {group.rows.map((row) => (
-                  <div key={row.id ?? row.label} className="shortcut-row" data-command={row.id}>
+                  <div key={row.id ?? row.label} className={`shortcut-row${row.danger ? ' is-danger' : ''}`} data-command={row.id}>
                     <dt>{t(row.label)}</dt>
                     <dd>
                       {row.keys.map((alternative, a) => (
