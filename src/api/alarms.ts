@@ -4,6 +4,7 @@
 import * as v from 'valibot'
 import type { Http } from './http.ts'
 import { paged } from './http.ts'
+import { queryBoolean, queryPaging } from './listQuery.ts'
 
 export const alarmSchema = v.object({
   node: v.string(),
@@ -23,10 +24,17 @@ export type Alarm = v.InferOutput<typeof alarmSchema>
 export const alarmPageSchema = paged(alarmSchema)
 export type AlarmPage = v.InferOutput<typeof alarmPageSchema>
 
+/**
+ * The query `GET /alarms` understands. The alarm screens keep `activated` in their path (current
+ * or history), so their URL holds only the paging.
+ */
+export const alarmsSearch = v.object({ activated: v.optional(queryBoolean()), ...queryPaging })
+export type AlarmListParams = v.InferOutput<typeof alarmsSearch>
+
 export function alarmsApi(http: Http) {
   return {
     /** `activated: false` lists the history. */
-    list(params: { activated?: boolean; page?: number; limit?: number } = {}, signal?: AbortSignal): Promise<AlarmPage> {
+    list(params: AlarmListParams = {}, signal?: AbortSignal): Promise<AlarmPage> {
       return http.get('alarms', alarmPageSchema, { ...params }, signal)
     },
     /** Deletes every deactivated alarm (the history); activated ones stay. */

@@ -3,6 +3,7 @@
 import * as v from 'valibot'
 import { paged, type Http, type SearchParams } from './http.ts'
 import { subscriptionSchema } from './subscriptions.ts'
+import { queryBoolean, queryNumberOf, queryPaging, queryText } from './listQuery.ts'
 
 /** A limit EMQX reports as a number or as the literal 'infinity' (e.g. `max_subscriptions = infinity`). */
 const limit = v.optional(v.union([v.number(), v.literal('infinity')]))
@@ -189,3 +190,15 @@ export function clientsApi(http: Http) {
 }
 
 export type ClientsApi = ReturnType<typeof clientsApi>
+
+/** The filters of the client list as its URL holds them (the same names `GET /clients` takes). */
+export const clientsSearch = v.object({
+  like_clientid: v.optional(queryText()),
+  like_username: v.optional(queryText()),
+  like_ip_address: v.optional(queryText()),
+  conn_state: v.optional(v.picklist(['connected', 'disconnected'])),
+  proto_ver: v.optional(queryNumberOf([3, 4, 5])),
+  clean_start: v.optional(queryBoolean()),
+  node: v.optional(queryText()),
+  ...queryPaging,
+})

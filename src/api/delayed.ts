@@ -2,6 +2,7 @@
 import * as v from 'valibot'
 import type { Http } from './http.ts'
 import { pathSegment } from './clients.ts'
+import { queryPaging } from './listQuery.ts'
 
 export const delayedSettingsSchema = v.looseObject({
   enable: v.boolean(),
@@ -39,6 +40,10 @@ export const delayedPageSchema = v.object({
 })
 export type DelayedPage = v.InferOutput<typeof delayedPageSchema>
 
+/** The query `GET /mqtt/delayed/messages` understands, which the delayed list's URL holds too. */
+export const delayedSearch = v.object({ ...queryPaging })
+export type DelayedListParams = v.InferOutput<typeof delayedSearch>
+
 export function delayedApi(http: Http) {
   const message = (node: string, msgid: string) => `mqtt/delayed/messages/${pathSegment(node)}/${pathSegment(msgid)}`
   return {
@@ -48,7 +53,7 @@ export function delayedApi(http: Http) {
     updateSettings(settings: DelayedSettings): Promise<DelayedSettings> {
       return http.send('put', 'mqtt/delayed', delayedSettingsSchema, settings)
     },
-    messages(params: { page?: number; limit?: number } = {}, signal?: AbortSignal): Promise<DelayedPage> {
+    messages(params: DelayedListParams = {}, signal?: AbortSignal): Promise<DelayedPage> {
       return http.get('mqtt/delayed/messages', delayedPageSchema, { ...params }, signal)
     },
     /** 404 MESSAGE_ID_NOT_FOUND when it was published or deleted already. */

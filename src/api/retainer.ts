@@ -2,6 +2,7 @@
 import * as v from 'valibot'
 import { paged, type Http } from './http.ts'
 import { pathSegment } from './clients.ts'
+import { queryPaging, queryText } from './listQuery.ts'
 
 /** EMQX writes durations and sizes as strings ('1h', '1MB'); some versions send plain numbers. */
 const durationOrSize = v.optional(v.union([v.string(), v.number()]))
@@ -55,12 +56,13 @@ export type RetainedMessage = v.InferOutput<typeof retainedMessageSchema>
 export const retainedPageSchema = paged(retainedSummarySchema)
 export type RetainedPage = v.InferOutput<typeof retainedPageSchema>
 
-export interface RetainedListParams {
+/** The query `GET /mqtt/retainer/messages` understands, which the retained list's URL holds too. */
+export const retainedSearch = v.object({
   /** A topic filter (wildcards allowed) in EMQX 5.4+. */
-  topic?: string
-  page?: number
-  limit?: number
-}
+  topic: v.optional(queryText()),
+  ...queryPaging,
+})
+export type RetainedListParams = v.InferOutput<typeof retainedSearch>
 
 export function retainerApi(http: Http) {
   const message = (topic: string) => `mqtt/retainer/message/${pathSegment(topic)}`
