@@ -6,7 +6,17 @@
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
-if (!process.features.typescript && !process.env.EMQX_CONSOLE_STRIPPED) {
+const [major, minor] = process.versions.node.split('.').map(Number)
+const tooOld = major < 22 || (major === 22 && minor < 12)
+
+if (tooOld) {
+  // An older Node cannot strip types at all: scripts/node24.mjs says so and runs this under Node 24.
+  process.on('SIGINT', () => {})
+  const node24 = fileURLToPath(new URL('../scripts/node24.mjs', import.meta.url))
+  const result = spawnSync(process.execPath, [node24, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' })
+  if (result.signal) process.kill(process.pid, result.signal)
+  process.exit(result.status ?? 1)
+} else if (!process.features.typescript && !process.env.EMQX_CONSOLE_STRIPPED) {
   // Ctrl+C reaches the child too, which stops its script; this process waits for it and exits as it does.
   process.on('SIGINT', () => {})
   const result = spawnSync(

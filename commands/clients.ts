@@ -87,6 +87,11 @@ export const kickClient = defineCommand({
   complete: { clientid: completeClientId },
   describe: ({ clientid }) => ({ key: 'cmd.client.kickDescribe', values: { clientid } }),
   run: (ctx, { clientid }) => ctx.api.clients.kick(clientid),
+  // Selected rows go in one request (POST /clients/kickout/bulk); a client that was not there fails its row.
+  runMany: async (ctx, rows) => {
+    const failed = await ctx.api.clients.kickMany(rows.map((row) => row.clientid))
+    return rows.map((row): void | Error => failed.get(row.clientid))
+  },
 })
 
 /** Subscribes a connected client on its behalf, as if it had sent SUBSCRIBE. */

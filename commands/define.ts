@@ -80,6 +80,11 @@ export interface Command<S extends ArgsSchema = ArgsSchema, R = unknown> {
   /** What a confirmation or plan line says this run will do. */
   describe?(args: v.InferOutput<S>): Text
   run(ctx: CommandContext, args: v.InferOutput<S>): Promise<R>
+  /**
+   * Runs several rows in one request (a bulk endpoint); a bulk run uses it instead of `run` per row.
+   * Answers each row's result, or an Error for a row that failed.
+   */
+  runMany?(ctx: CommandContext, rows: v.InferOutput<S>[]): Promise<Array<R | Error>>
   /** What the success notification and the terminal line say about the result (default: nothing). */
   resultText?(result: R): Text
   /**

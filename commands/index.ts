@@ -15,6 +15,7 @@ import { slowSubsCommands } from './slowSubs.ts'
 import { topicRewriteCommands } from './topicRewrite.ts'
 import { autoSubscribeCommands } from './autoSubscribe.ts'
 import { apiKeyCommands } from './apiKeys.ts'
+import { userCommands } from './users.ts'
 import { mqttCommands } from './mqtt.ts'
 import { settingsCommands } from './settings.ts'
 import { logout } from './session.ts'
@@ -44,6 +45,7 @@ export const allCommands: AnyCommand[] = [
   ...erase(topicRewriteCommands),
   ...erase(autoSubscribeCommands),
   ...erase(apiKeyCommands),
+  ...erase(userCommands),
   ...erase(settingsCommands),
   ...erase([logout]),
   ...erase(helpCommands),

@@ -72,6 +72,25 @@ test("the table's bulk kick button asks once for all selected clients", async ({
   await expect(page.getByRole('grid', { name: 'Clients' }).getByRole('row').filter({ hasText: 'bulk-btn-' })).toHaveCount(0)
 })
 
+test('a bulk kick is one POST /clients/kickout/bulk, with a terminal line per client', async ({ page }) => {
+  const three = await connectThree('bulk-one')
+  const kicks: string[] = []
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname
+    if (path.includes('/clients') && (request.method() === 'POST' || request.method() === 'DELETE')) kicks.push(`${request.method()} ${path.replace('/api/v5/', '')}`)
+  })
+  await login(page, '/clients/list?like_clientid=bulk-one')
+  await selectThree(page, 'bulk-one')
+  await page.getByRole('button', { name: 'Kick selected (3)' }).click()
+  const allClosed = Promise.all(three.map((c) => closed(c)))
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Confirm' }).click()
+  await allClosed
+  await expect(page.locator('.toast').filter({ hasText: 'done for all 3' })).toBeVisible()
+  expect(kicks).toEqual(['POST clients/kickout/bulk'])
+  await page.keyboard.press('Control+`')
+  for (const n of [1, 2, 3]) await expect(page.locator('.xterm-rows')).toContainText(`client.kick clientid=bulk-one-${n}`)
+})
+
 test('Escape in the table clears the selection, and a cancelled bulk kick leaves every client connected', async ({ page }) => {
   const three = await connectThree('bulk-esc')
   await login(page, '/clients/list?like_clientid=bulk-esc')

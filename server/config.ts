@@ -1,9 +1,19 @@
 // Environment variables -> the server's configuration, with EMQX's own default ports.
 import { fileURLToPath } from 'node:url'
-import type { MonitoringOptions } from './broker/features/index.ts'
+import type { AlarmOptions } from './areas/alarms/feature.ts'
+import type { SlowSubsOptions } from './areas/slow-subs/feature.ts'
 
 /** The repository root, found from this file rather than the working directory. */
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/[\\/]$/, '')
+
+/** Monitoring timings and watermarks, so tests can drive them quickly. */
+export interface MonitoringOptions {
+  /** Topic metrics' rate sampling period (EMQX: 1 s). */
+  topicMetricsTickMs?: number
+  alarms?: AlarmOptions
+  /** Slow subscriptions' clock and expiry sweep period (EMQX: 10 s). */
+  slowSubs?: SlowSubsOptions
+}
 
 export interface Config {
   /** Console and REST API port (EMQX dashboard default). 0 picks a free port. */
@@ -12,6 +22,7 @@ export interface Config {
   mqttPort: number
   /** MQTT over WebSocket, path /mqtt. 0 picks a free port. */
   wsPort: number
+  /** The address the console, API and MQTT listeners bind to (`BIND`; `HOST` is its older name). 0.0.0.0 is every IPv4 interface. */
   host: string
   /** Where the SQLite database lives (embedded mode only). */
   dataDir: string
@@ -21,6 +32,8 @@ export interface Config {
   tokenTtlMs: number
   /** The built console (Vite's output); served with SPA fallback when it holds an index.html. */
   consoleDir: string
+  /** Serve the console's source maps (`*.map`); refused by default so the sources stay private. */
+  serveSourceMaps: boolean
   /** The dashboard monitor's sample interval (EMQX `dashboard.sample_interval`, 10 s) and clock; for tests. */
   dashboardMonitor?: { sampleIntervalMs?: number; now?: () => number }
   /** Monitoring timings and watermarks (topic metrics rates, alarm checks); EMQX's defaults when absent. */
@@ -36,6 +49,7 @@ export const defaultConfig: Config = {
   emqxApiUrl: undefined,
   tokenTtlMs: 60 * 60 * 1000,
   consoleDir: `${REPO_ROOT}/dist`,
+  serveSourceMaps: false,
 }
 
 function portFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -46,14 +60,22 @@ function portFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   return port
 }
 
+function flagFrom(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? '').toLowerCase()
+  if (raw === '' || raw === '0' || raw === 'false') return false
+  if (raw === '1' || raw === 'true') return true
+  throw new Error(`${name} must be 1 or 0 (true or false), got '${env[name]}'`)
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...defaultConfig,
     port: portFrom(env, 'PORT', defaultConfig.port),
     mqttPort: portFrom(env, 'MQTT_PORT', defaultConfig.mqttPort),
     wsPort: portFrom(env, 'WS_PORT', defaultConfig.wsPort),
-    host: env.HOST || defaultConfig.host,
+    host: env.BIND || env.HOST || defaultConfig.host,
     dataDir: env.DATA_DIR || defaultConfig.dataDir,
     emqxApiUrl: env.EMQX_API_URL || undefined,
+    serveSourceMaps: flagFrom(env, 'SOURCE_MAPS'),
   }
 }

@@ -1,18 +1,18 @@
 // `node server/main.ts`: read the environment, start the server, stop cleanly on SIGINT/SIGTERM.
+import { bannerLines } from './banner.ts'
 import { loadConfig } from './config.ts'
 import { startServer } from './start.ts'
 
 const config = loadConfig(process.env)
 const server = await startServer(config)
 
-if (server.broker) {
-  console.log(`EMQX Console (embedded broker) at ${server.url}`)
-  console.log(`  MQTT over TCP        mqtt://${new URL(server.url).hostname}:${server.mqttPort}`)
-  console.log(`  MQTT over WebSocket  ws://${new URL(server.url).hostname}:${server.wsPort}/mqtt`)
-  console.log(`  data in ${config.dataDir}; first login admin / public`)
-} else {
-  console.log(`EMQX Console at ${server.url}, proxying /api/v5 to ${config.emqxApiUrl}`)
-}
+const banner = bannerLines({
+  address: server.address,
+  port: server.port,
+  broker: server.broker ? { mqttPort: server.mqttPort, wsPort: server.wsPort, dataDir: config.dataDir } : undefined,
+  proxyTo: config.emqxApiUrl,
+})
+for (const line of banner) console.log(line)
 
 let stopping = false
 async function stop(signal: string): Promise<void> {

@@ -1,17 +1,14 @@
 // Starts the whole server in-process: embedded (broker + store + API + console) or proxy to EMQX.
 import { resolve } from 'node:path'
+import { installAreas, migrationsOf, type InstalledAreas } from './areas/area.ts'
+import { serverAreas } from './areas/index.ts'
+import type { MonitorSampler } from './areas/monitor/feature.ts'
+import { monitorArea } from './areas/monitor/index.ts'
 import { Broker } from './broker/broker.ts'
-import { installFeatures } from './broker/features/index.ts'
-import { MonitorSampler } from './broker/monitor.ts'
-import { loadMqttSettings, loadSysTopics } from './broker/settings.ts'
 import { defaultConfig, REPO_ROOT, type Config } from './config.ts'
-import { Auth } from './http/auth.ts'
 import { buildEmbeddedApp, buildProxyApp } from './http/app.ts'
 import { openDatabase } from './store/db.ts'
-import { MonitorRepository } from './store/monitor.ts'
-import { SettingsRepository } from './store/settings.ts'
-import { TokenRepository } from './store/tokens.ts'
-import { UserRepository } from './store/users.ts'
+import { FeatureConfigRepository } from './store/feature-config.ts'
 
 export interface RunningServer {
   /** Console and REST API port. */
@@ -22,6 +19,8 @@ export interface RunningServer {
   wsPort: number
   /** Base URL of the console, e.g. http://127.0.0.1:18083 */
   url: string
+  /** The address the listeners are bound to, as the socket reports it (0.0.0.0, ::, 127.0.0.1, ...). */
+  address: string
   /** The embedded broker (absent in proxy mode). */
   broker?: Broker
   /** The dashboard monitor's sampler (absent in proxy mode). */
@@ -38,57 +37,53 @@ export async function startServer(config: Partial<Config>): Promise<RunningServe
   const settings: Config = { ...defaultConfig, ...config }
 
   if (settings.emqxApiUrl) {
-    const app = await buildProxyApp(settings.emqxApiUrl, settings.consoleDir)
+    const app = await buildProxyApp(settings.emqxApiUrl, settings.consoleDir, { serveSourceMaps: settings.serveSourceMaps })
     await app.listen({ port: settings.port, host: settings.host })
-    const port = app.server.address() as { port: number }
-    return { port: port.port, mqttPort: 0, wsPort: 0, url: urlFor(settings.host, port.port), close: () => app.close() }
+    const port = app.server.address() as { port: number; address: string }
+    return { port: port.port, mqttPort: 0, wsPort: 0, url: urlFor(settings.host, port.port), address: port.address, close: () => app.close() }
   }
 
   const dataDir = resolve(settings.dataDir)
-  const db = openDatabase(dataDir)
-  // The MQTT and $SYS settings changed through /configs survive a restart.
-  const stored = new SettingsRepository(db)
-  const broker = new Broker({}, loadMqttSettings(stored.get('mqtt')))
-  broker.configureSysTopics(loadSysTopics(stored.get('sys_topics')))
-  const features = installFeatures(broker, db, { monitoring: settings.monitoring })
-  const monitor = new MonitorSampler(broker, new MonitorRepository(db), {
-    intervalMs: settings.dashboardMonitor?.sampleIntervalMs ?? 10_000,
-    now: settings.dashboardMonitor?.now ?? Date.now,
-  })
+  const db = openDatabase(dataDir, migrationsOf(serverAreas))
+  const broker = new Broker()
+  let areas: InstalledAreas | undefined
   let app: Awaited<ReturnType<typeof buildEmbeddedApp>> | undefined
   try {
-    const users = new UserRepository(db)
-    await users.ensureDefaultUser()
-    const tokens = new TokenRepository(db)
-    const auth = new Auth({ tokens, ttlMs: settings.tokenTtlMs })
+    areas = installAreas(serverAreas, {
+      broker,
+      db,
+      configs: new FeatureConfigRepository(db),
+      config: settings,
+      paths: { sysPath: REPO_ROOT, logPath: 'not logging to file (stdout only)' },
+    })
     const { tcpPort, wsPort } = await broker.listen({ host: settings.host, tcpPort: settings.mqttPort, wsPort: settings.wsPort })
-    monitor.start()
-    app = await buildEmbeddedApp({ broker, features, monitor, db, users, tokens, auth, paths: { sysPath: REPO_ROOT, logPath: 'not logging to file (stdout only)' } }, settings.consoleDir)
+    await areas.start()
+    app = await buildEmbeddedApp(serverAreas, areas.context, settings.consoleDir, { serveSourceMaps: settings.serveSourceMaps })
     await app.listen({ port: settings.port, host: settings.host })
-    const { port } = app.server.address() as { port: number }
+    const { port, address } = app.server.address() as { port: number; address: string }
     const running = app
+    const installed = areas
     let closing: Promise<void> | undefined
     return {
       port,
       mqttPort: tcpPort,
       wsPort,
       url: urlFor(settings.host, port),
+      address,
       broker,
-      monitor,
+      monitor: areas.context.use(monitorArea),
       close: () =>
         (closing ??= (async () => {
           await running.close()
-          monitor.stop()
           await broker.close()
-          features.stop()
+          installed.stop()
           db.close()
         })()),
     }
   } catch (error) {
     await app?.close()
-    monitor.stop()
     await broker.close()
-    features.stop()
+    areas?.stop()
     db.close()
     throw error
   }

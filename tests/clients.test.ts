@@ -211,7 +211,7 @@ describe('clients API', () => {
     expect((await client('sub-a')).subscriptions_cnt).toBe(2)
 
     const all = await suite.api.get('/subscriptions')
-    expect(all.body.meta).toEqual({ page: 1, limit: 50, count: 4, hasnext: false })
+    expect(all.body.meta).toEqual({ page: 1, limit: 100, count: 4, hasnext: false })
     for (const row of all.body.data) expect(Object.keys(row)).toEqual(expect.arrayContaining(['clientid', 'node', 'topic', 'qos', 'nl', 'rap', 'rh']))
 
     const topics = async (query: string) => {

@@ -34,7 +34,7 @@ const operations: Record<string, string> = {
   'remove an auto-subscribe topic (PUT /mqtt/auto_subscribe)': 'autoSubscribe.remove',
   'MQTT general settings (PUT /configs/mqtt)': 'mqtt.update',
   'MQTT session settings of the global zone (PUT /configs/global_zone)': 'zone.update',
-  'system topic settings (PUT /mqtt/sys_topics)': 'sysTopics.update',
+  'system topic settings (PUT /configs/sys_topics)': 'sysTopics.update',
 
   // Issue 4: API keys (the API key screen is a later issue; GET /api_key and /api_key/{name} feed completion).
   'create an API key, its secret shown once (POST /api_key)': 'apiKey.create',
@@ -42,6 +42,11 @@ const operations: Record<string, string> = {
   'enable an API key (PUT /api_key/{name} enable=true)': 'apiKey.enable',
   'disable an API key (PUT /api_key/{name} enable=false)': 'apiKey.disable',
   'delete an API key (DELETE /api_key/{name})': 'apiKey.delete',
+
+  // Issue 11: dashboard users (the Users screen is a later issue).
+  'add a dashboard user (POST /users)': 'user.create',
+  'change a dashboard user\'s description (PUT /users/{username})': 'user.update',
+  'delete a dashboard user, not the default one nor yourself (DELETE /users/{username})': 'user.delete',
 
   // Issue 4: the command history and the script view (browser only).
   'show the command history': 'history.show',
@@ -92,7 +97,7 @@ const readOnly = [
   'GET /mqtt/delayed, GET /mqtt/delayed/messages, GET /mqtt/delayed/messages/{node}/{msgid}',
   'GET /topics',
   'GET /clients/{id}/mqueue_messages, GET /clients/{id}/inflight_messages',
-  'GET /configs/mqtt, GET /configs/global_zone, GET /mqtt/sys_topics, GET /mqtt/topic_rewrite, GET /mqtt/auto_subscribe',
+  'GET /configs/mqtt, GET /configs/global_zone, GET /configs/sys_topics, GET /mqtt/topic_rewrite, GET /mqtt/auto_subscribe',
   'POST /publish/bulk (scripts publish many lines through message.publish)',
   'GET /api_key, GET /api_key/{name}',
   // Issue 6: the dashboard monitor (overview charts and current figures).

@@ -1,4 +1,4 @@
-// /configs/mqtt, /configs/global_zone and /mqtt/sys_topics: EMQX names and defaults, validation,
+// /configs/mqtt, /configs/global_zone and /configs/sys_topics: EMQX names and defaults, validation,
 // persistence across restarts, and live application to the running broker and its clients.
 import { describe, expect, it } from 'vitest'
 import { collect, endClients, serverPerSuite, startTestServer, subackCodes, waitFor } from './support/server.ts'
@@ -105,26 +105,26 @@ describe('MQTT settings API', () => {
     }
   })
 
-  it('GET/PUT /mqtt/sys_topics with EMQX defaults and validation', async () => {
-    const { body } = await suite.api.get('/mqtt/sys_topics')
+  it('GET/PUT /configs/sys_topics with EMQX defaults and validation', async () => {
+    const { body } = await suite.api.get('/configs/sys_topics')
     expect(body).toEqual({
       sys_msg_interval: '1m',
       sys_heartbeat_interval: '30s',
       sys_event_messages: { client_connected: true, client_disconnected: true, client_subscribed: false, client_unsubscribed: false },
     })
-    expect((await put('/mqtt/sys_topics', { sys_msg_interval: 'often' })).status).toBe(400)
-    expect((await put('/mqtt/sys_topics', { sys_event_messages: { client_connected: 'yes' } })).status).toBe(400)
-    const changed = await put('/mqtt/sys_topics', { sys_event_messages: { client_subscribed: true } })
+    expect((await put('/configs/sys_topics', { sys_msg_interval: 'often' })).status).toBe(400)
+    expect((await put('/configs/sys_topics', { sys_event_messages: { client_connected: 'yes' } })).status).toBe(400)
+    const changed = await put('/configs/sys_topics', { sys_event_messages: { client_subscribed: true } })
     expect(changed.status).toBe(200)
     expect(changed.body.sys_event_messages).toEqual({ client_connected: true, client_disconnected: true, client_subscribed: true, client_unsubscribed: false })
-    await put('/mqtt/sys_topics', { sys_event_messages: { client_subscribed: false } })
+    await put('/configs/sys_topics', { sys_event_messages: { client_subscribed: false } })
   })
 
   it('publishes $SYS client events and the heartbeat per the settings', async () => {
     const watcher = await suite.t.connect({ clientId: 'sys-watcher', protocolVersion: 5 })
     await watcher.subscribeAsync('$SYS/brokers/#')
     const got = collect(watcher)
-    await put('/mqtt/sys_topics', { sys_heartbeat_interval: '1s', sys_msg_interval: '1s', sys_event_messages: { client_subscribed: true } })
+    await put('/configs/sys_topics', { sys_heartbeat_interval: '1s', sys_msg_interval: '1s', sys_event_messages: { client_subscribed: true } })
     try {
       const other = await suite.t.connect({ clientId: 'sys-other', username: 'u1' })
       await other.subscribeAsync('sys/evt', { qos: 1 })
@@ -144,7 +144,7 @@ describe('MQTT settings API', () => {
       expect(Number(stat.payload)).toBeGreaterThanOrEqual(1)
       await waitFor(() => find(`$SYS/brokers/${node}/metrics/messages/received`), 'a metrics message', 5000)
     } finally {
-      await put('/mqtt/sys_topics', { sys_heartbeat_interval: '30s', sys_msg_interval: '1m', sys_event_messages: { client_subscribed: false } })
+      await put('/configs/sys_topics', { sys_heartbeat_interval: '30s', sys_msg_interval: '1m', sys_event_messages: { client_subscribed: false } })
     }
     // The identity topics are retained.
     const late = await suite.t.connect({ clientId: 'sys-late' })
@@ -161,7 +161,7 @@ describe('MQTT settings persistence', () => {
     try {
       const api = await first.login()
       expect((await api.request('PUT', '/configs/mqtt', { max_inflight: 12, retry_interval: '10s' })).status).toBe(200)
-      expect((await api.request('PUT', '/mqtt/sys_topics', { sys_msg_interval: '2m' })).status).toBe(200)
+      expect((await api.request('PUT', '/configs/sys_topics', { sys_msg_interval: '2m' })).status).toBe(200)
     } finally {
       await endClients()
       await first.close({ keepData: true })
@@ -170,7 +170,7 @@ describe('MQTT settings persistence', () => {
     try {
       const api = await second.login()
       expect((await api.get('/configs/mqtt')).body).toMatchObject({ max_inflight: 12, retry_interval: '10s', max_mqueue_len: 1000 })
-      expect((await api.get('/mqtt/sys_topics')).body.sys_msg_interval).toBe('2m')
+      expect((await api.get('/configs/sys_topics')).body.sys_msg_interval).toBe('2m')
       await second.connect({ clientId: 'after-restart', protocolVersion: 5 })
       expect((await api.get('/clients/after-restart')).body.inflight_max).toBe(12)
     } finally {

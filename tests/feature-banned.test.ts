@@ -2,6 +2,8 @@
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { describe, expect, it } from 'vitest'
+import { bannedApi } from '../src/api/banned.ts'
+import { createHttp } from '../src/api/http.ts'
 import { closed, serverPerSuite, startTestServer, waitFor } from './support/server.ts'
 
 const s = serverPerSuite()
@@ -59,6 +61,28 @@ describe('banned clients', () => {
     await api.delete('/banned')
   })
 
+  it('matches a catastrophic-backtracking pattern against a long client id in linear time', async () => {
+    const { api } = s
+    // With a backtracking engine `(a+)+$` against 40 a's and a '!' takes hours (29 characters took 4 s).
+    expect((await api.post('/banned', { as: 'clientid_re', who: '(a+)+$' })).status).toBe(200)
+    expect((await api.post('/banned', { as: 'username_re', who: '(x+x+)+y' })).status).toBe(200)
+    expect(await refusedWith(v5(`${'a'.repeat(40)}!`, { username: `${'x'.repeat(40)}!` }))).toBeUndefined()
+    expect(await refusedWith(v5('banana'))).toBe(0x8a)
+    expect(await refusedWith(v5('ok-1', { username: 'xxy' }))).toBe(0x8a)
+    await api.delete('/banned')
+  })
+
+  it('refuses, with the reason, a pattern that needs backtracking (look-around, backreference)', async () => {
+    const { api } = s
+    for (const who of ['(?=admin)', '(a)\\1', '(?>a+)b']) {
+      const response = await api.post('/banned', { as: 'clientid_re', who })
+      expect(response.status, who).toBe(400)
+      expect(response.body.code).toBe('BAD_REQUEST')
+      expect(response.body.message, who).toMatch(/^bad regular expression: error parsing regexp: /)
+    }
+    expect((await api.get('/banned')).body.meta.count).toBe(0)
+  })
+
   it('kicks a connected client when it gets banned', async () => {
     const { api, t } = s
     const client = await t.connect(v5('to-kick'))
@@ -102,6 +126,18 @@ describe('banned clients', () => {
     expect(again.status).toBe(400)
     expect(again.body.code).toBe('ALREADY_EXISTS')
     expect(typeof again.body.message).toBe('string')
+    await api.delete('/banned')
+  })
+
+  it('treats until: null (and other nulls) as absent, as EMQX does: a ban that never ends, read back by the console', async () => {
+    const { api } = s
+    const created = await api.post('/banned', { as: 'clientid', who: 'null-until', until: null, at: null, by: null, reason: null })
+    expect(created.status).toBe(200)
+    expect(created.body).toMatchObject({ as: 'clientid', who: 'null-until', by: 'mgmt_api', reason: '', until: 'infinity' })
+    expect(await refusedWith(v5('null-until'))).toBe(0x8a)
+    const console = bannedApi(createHttp({ origin: s.t.url, credentials: () => ({ kind: 'token', token: api.token }) }))
+    const [ban] = (await console.list()).data
+    expect(ban).toMatchObject({ who: 'null-until', until: 'infinity' })
     await api.delete('/banned')
   })
 

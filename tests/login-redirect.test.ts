@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { HOME, safeRedirectTarget } from '../src/routes/redirectTarget.ts'
 import { detectLang } from '../src/state/settings.ts'
-import { editionCode } from '../src/state/session.ts'
+import { editionCode, rememberEdition } from '../src/state/session.ts'
 
 describe('going back after login', () => {
   it('returns to the wanted path with its search', () => {
@@ -37,5 +37,11 @@ describe('language and edition detection', () => {
     expect(editionCode('enterprise')).toBe(1)
     expect(editionCode('community')).toBe(2)
     expect(editionCode(null)).toBe(2)
+  })
+
+  it("reads login's license.edition from EMQX 5.8 (ce / ee) and from older answers (opensource) the same way", () => {
+    expect(rememberEdition('ce')).toBe('community')
+    expect(rememberEdition('opensource')).toBe('community')
+    expect(rememberEdition('ee')).toBe('enterprise')
   })
 })

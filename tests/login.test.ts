@@ -19,7 +19,7 @@ describe('login and tokens', () => {
   it('logs the default admin in with a token, the EMQX version, edition and role', async () => {
     const response = await t.raw('/login', { method: 'POST', headers: json, body: JSON.stringify({ username: 'admin', password: 'public' }) })
     expect(response.status).toBe(200)
-    expect(response.body).toMatchObject({ version: '5.8.0', license: { edition: 'opensource' }, role: 'administrator' })
+    expect(response.body).toMatchObject({ version: '5.8.0', license: { edition: 'ce' }, role: 'administrator' })
     expect(response.body.token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/)
     const api = apiFor(t.url, response.body.token)
     expect((await api.get('/nodes')).status).toBe(200)

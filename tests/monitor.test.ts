@@ -4,7 +4,7 @@
 // and kept across a restart.
 import type { MqttClient } from 'mqtt'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { MonitorSample } from '../server/store/monitor.ts'
+import type { MonitorSample } from '../server/areas/monitor/store.ts'
 import { consoleApi, runCommand } from './support/commands.ts'
 import { endClients, startTestServer, waitFor, type Api, type TestServer } from './support/server.ts'
 

@@ -17,7 +17,7 @@ describe('metrics, stats and client counters', () => {
   beforeAll(async () => {
     // No `$SYS` messages: they are published (and dropped for want of subscribers) and would blur exact counts.
     const off = { client_connected: false, client_disconnected: false, client_subscribed: false, client_unsubscribed: false }
-    await put('/mqtt/sys_topics', { sys_msg_interval: 'disabled', sys_heartbeat_interval: 'disabled', sys_event_messages: off })
+    await put('/configs/sys_topics', { sys_msg_interval: 'disabled', sys_heartbeat_interval: 'disabled', sys_event_messages: off })
   })
   afterAll(async () => {
     await put('/configs/mqtt', { max_mqueue_len: 1000, mqueue_store_qos0: true, max_awaiting_rel: 100, await_rel_timeout: '300s', max_topic_levels: 128, max_subscriptions: 'infinity' })
@@ -117,7 +117,7 @@ describe('metrics, stats and client counters', () => {
     const unhook = broker.hooks.add('message.dropped', (message) => {
       if (message.topic.startsWith('$SYS/')) sysDropped.push(message.topic)
     })
-    await put('/mqtt/sys_topics', { sys_event_messages: { client_connected: true } })
+    await put('/configs/sys_topics', { sys_event_messages: { client_connected: true } })
     try {
       const before = await metrics()
       await suite.t.connect({ clientId: 'mt-sys' })
@@ -126,7 +126,7 @@ describe('metrics, stats and client counters', () => {
       await grows(before, { 'client.connected': 1, 'messages.publish': 0, 'messages.dropped': 0, 'messages.dropped.no_subscribers': 0 })
     } finally {
       unhook()
-      await put('/mqtt/sys_topics', { sys_event_messages: { client_connected: false } })
+      await put('/configs/sys_topics', { sys_event_messages: { client_connected: false } })
     }
   })
 

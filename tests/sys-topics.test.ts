@@ -1,6 +1,6 @@
 // `$SYS` topics as EMQX 5 publishes them, read by real mqtt.js subscribers: the retained identity,
 // the heartbeat (uptime, datetime), every stat and metric per `sys_msg_interval`, and the client
-// event messages switched on and off live through /mqtt/sys_topics.
+// event messages switched on and off live through /configs/sys_topics.
 import type { MqttClient } from 'mqtt'
 import { afterAll, describe, expect, it } from 'vitest'
 import { collect, serverPerSuite, waitFor } from './support/server.ts'
@@ -11,7 +11,7 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{9}[+-]\d{2}:\d{2}$/
 
 describe('$SYS topics', () => {
   const suite = serverPerSuite()
-  const put = (body: unknown) => suite.api.request('PUT', '/mqtt/sys_topics', body)
+  const put = (body: unknown) => suite.api.request('PUT', '/configs/sys_topics', body)
   const defaults = {
     sys_msg_interval: '1m',
     sys_heartbeat_interval: '30s',
@@ -103,7 +103,7 @@ describe('$SYS topics', () => {
     await put({ sys_heartbeat_interval: '100ms' })
     await waitFor(() => got.some((m) => m.topic === `${PREFIX}/uptime`), 'a heartbeat')
     expect((await put({ sys_heartbeat_interval: 'disabled', sys_msg_interval: 'disabled' })).status).toBe(200)
-    expect((await suite.api.get('/mqtt/sys_topics')).body).toMatchObject({ sys_heartbeat_interval: 'disabled', sys_msg_interval: 'disabled' })
+    expect((await suite.api.get('/configs/sys_topics')).body).toMatchObject({ sys_heartbeat_interval: 'disabled', sys_msg_interval: 'disabled' })
     got.length = 0
     // Many times the old interval: a timer still running would have published by now.
     await new Promise((resolve) => setTimeout(resolve, 800))
@@ -205,6 +205,6 @@ describe('$SYS topics', () => {
       expect(response.status, JSON.stringify(bad)).toBe(400)
       expect(response.body).toMatchObject({ code: 'BAD_REQUEST', message: expect.any(String) })
     }
-    expect((await suite.api.get('/mqtt/sys_topics')).body).toEqual(defaults)
+    expect((await suite.api.get('/configs/sys_topics')).body).toEqual(defaults)
   })
 })

@@ -8,7 +8,7 @@ import { Hooks, type AuthzAction, type ClientInfo, type SubOptions } from './hoo
 import { startListeners, type Listeners, type ListenerState, type ListenOptions } from './listeners.ts'
 import { createMessage, type Message } from './message.ts'
 import { Metrics } from './metrics.ts'
-import { Retainer } from './features/retainer.ts'
+import { Retainer } from './retainer.ts'
 import { RC } from './reason-codes.ts'
 import { Session, type Delivery } from './session.ts'
 import {

@@ -468,6 +468,15 @@ export class Connection {
     this.timer = setTimeout(check, limitMs)
   }
 
+  /** EMQX `PUT /clients/{clientid}/keepalive`: the new interval is in force from now (0 turns the check off). */
+  setKeepalive(keepaliveSeconds: number): void {
+    if (this.state !== 'connected') return
+    clearTimeout(this.timer)
+    this.timer = undefined
+    this.session!.keepalive = keepaliveSeconds
+    this.armKeepalive(keepaliveSeconds)
+  }
+
   private onPublish(packet: IPublishPacket): void {
     const session = this.session!
     const v5 = this.protocolVersion === 5

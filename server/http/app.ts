@@ -5,85 +5,22 @@ import { join } from 'node:path'
 import fastifyHttpProxy from '@fastify/http-proxy'
 import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
-import type { Broker } from '../broker/broker.ts'
-import type { Features } from '../broker/features/index.ts'
-import type { MonitorSampler } from '../broker/monitor.ts'
-import { ApiKeyRepository } from '../store/api-keys.ts'
-import type { Database } from '../store/db.ts'
-import type { TokenRepository } from '../store/tokens.ts'
-import type { UserRepository } from '../store/users.ts'
-import { apiKeyRoutes } from './api-keys.ts'
-import type { Auth } from './auth.ts'
-import { alarmRoutes } from './alarms.ts'
-import { autoSubscribeRoutes } from './auto-subscribe.ts'
-import { bannedRoutes } from './banned.ts'
-import { clientActionRoutes } from './client-actions.ts'
-import { clientRoutes } from './clients.ts'
-import { configRoutes } from './configs.ts'
-import { delayedRoutes } from './delayed.ts'
+import type { AreaContext, ServerArea } from '../areas/area.ts'
 import { notFoundBody, registerErrorHandling } from './errors.ts'
-import { flappingRoutes } from './flapping.ts'
-import { listenerRoutes } from './listeners.ts'
-import { loginRoutes } from './login.ts'
-import { metricsRoutes } from './metrics.ts'
-import { monitorRoutes } from './monitor.ts'
-import { nodeRoutes, type NodePaths } from './nodes.ts'
-import { publishRoutes } from './publish.ts'
-import { retainerRoutes } from './retainer.ts'
-import { slowSubsRoutes } from './slow-subs.ts'
-import { statsRoutes } from './stats.ts'
-import { subscriptionRoutes } from './subscriptions.ts'
-import { topicMetricsRoutes } from './topic-metrics.ts'
-import { sysmonRoutes } from './sysmon.ts'
-import { topicRewriteRoutes } from './topic-rewrite.ts'
-import { topicRoutes } from './topics.ts'
-import { userRoutes } from './users.ts'
+import { registerRequestBodies } from './request-body.ts'
+import { registerSecurityHeaders, type SecurityOptions } from './security-headers.ts'
 
 export const API_PREFIX = '/api/v5'
 
-export interface EmbeddedApi {
-  broker: Broker
-  features: Features
-  monitor: MonitorSampler
-  db: Database
-  users: UserRepository
-  tokens: TokenRepository
-  auth: Auth
-  paths: NodePaths
-}
-
-/** Builds the app around the embedded broker and store. `distDir` is served when it holds a build. */
-export async function buildEmbeddedApp(deps: EmbeddedApi, distDir: string): Promise<FastifyInstance> {
-  const app = createApp(distDir)
-  const apiKeys = new ApiKeyRepository(deps.db)
-  deps.auth.acceptApiKeys(apiKeys.verify)
+/** Builds the app around the embedded broker and store: every area's routes under /api/v5, behind
+ * the areas' request guards. `distDir` is served when it holds a build. */
+export async function buildEmbeddedApp(areas: readonly ServerArea[], context: AreaContext, distDir: string, security: SecurityOptions = {}): Promise<FastifyInstance> {
+  const app = createApp(distDir, security)
   await app.register(
     async (api) => {
-      api.addHook('onRequest', deps.auth.hook)
-      await api.register(loginRoutes, deps)
-      await api.register(userRoutes, deps)
-      await api.register(nodeRoutes, deps)
-      await api.register(listenerRoutes, deps)
-      await api.register(statsRoutes, deps)
-      await api.register(metricsRoutes, deps)
-      await api.register(monitorRoutes, deps)
-      await api.register(clientRoutes, deps)
-      await api.register(subscriptionRoutes, deps)
-      await api.register(configRoutes, deps)
-      await api.register(clientActionRoutes, deps)
-      await api.register(topicRoutes, deps)
-      await api.register(publishRoutes, deps)
-      await api.register(bannedRoutes, deps)
-      await api.register(flappingRoutes, deps)
-      await api.register(retainerRoutes, deps)
-      await api.register(delayedRoutes, deps)
-      await api.register(slowSubsRoutes, deps)
-      await api.register(topicMetricsRoutes, deps)
-      await api.register(alarmRoutes, deps)
-      await api.register(sysmonRoutes, deps)
-      await api.register(topicRewriteRoutes, deps)
-      await api.register(autoSubscribeRoutes, deps)
-      await api.register(apiKeyRoutes, { apiKeys })
+      registerRequestBodies(api)
+      for (const area of areas) if (area.requestGuard) api.addHook('onRequest', area.requestGuard(context))
+      for (const area of areas) for (const routes of area.routes) await api.register(async (scope) => routes(scope, context))
     },
     { prefix: API_PREFIX },
   )
@@ -92,10 +29,10 @@ export async function buildEmbeddedApp(deps: EmbeddedApi, distDir: string): Prom
 }
 
 /** Builds the app that forwards /api/v5 to a real EMQX at `emqxApiUrl` (with or without `/api/v5`). */
-export async function buildProxyApp(emqxApiUrl: string, distDir: string): Promise<FastifyInstance> {
+export async function buildProxyApp(emqxApiUrl: string, distDir: string, security: SecurityOptions = {}): Promise<FastifyInstance> {
   const target = new URL(emqxApiUrl)
   const basePath = target.pathname.replace(/\/+$/, '').replace(/\/api\/v5$/, '')
-  const app = createApp(distDir)
+  const app = createApp(distDir, security)
   await app.register(fastifyHttpProxy, {
     upstream: target.origin,
     prefix: API_PREFIX,
@@ -110,8 +47,14 @@ function hasConsole(distDir: string): boolean {
   return existsSync(join(distDir, 'index.html'))
 }
 
-function createApp(distDir: string): FastifyInstance {
-  const app = Fastify({ logger: false })
+/** A client id or topic is up to 65535 bytes of UTF-8, each byte up to 3 characters percent-encoded. */
+const MAX_PATH_PARAM = 65535 * 3
+/** Request line and headers: room for such a path (Node's default is 16 KiB). */
+const MAX_HEADER_BYTES = 256 * 1024
+
+function createApp(distDir: string, security: SecurityOptions): FastifyInstance {
+  const app = Fastify({ logger: false, routerOptions: { maxParamLength: MAX_PATH_PARAM }, http: { maxHeaderSize: MAX_HEADER_BYTES } })
+  registerSecurityHeaders(app, security)
   const spa = hasConsole(distDir)
   registerErrorHandling(app, (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0]

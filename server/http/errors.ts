@@ -10,6 +10,16 @@ export function badRequest(message: string): ApiError {
   return new ApiError(400, 'BAD_REQUEST', message)
 }
 
+/**
+ * The ApiError of one of a contract's errors (see contract/<area>.ts): `{status, code}` with EMQX's
+ * message given here, or `{status, code, message}` when the contract fixes the message too.
+ */
+export function contractError(error: { status: number; code: string; message: string }, message?: string): ApiError
+export function contractError(error: { status: number; code: string }, message: string): ApiError
+export function contractError(error: { status: number; code: string; message?: string }, message?: string): ApiError {
+  return new ApiError(error.status, error.code, message ?? error.message ?? error.code)
+}
+
 /** Parses request input with a valibot schema; the first problem becomes a 400 BAD_REQUEST. */
 export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown, what: string): v.InferOutput<S> {
   const result = v.safeParse(schema, input)

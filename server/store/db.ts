@@ -1,93 +1,40 @@
-// The embedded server's SQLite database (node:sqlite) and its schema migrations.
-import { mkdirSync } from 'node:fs'
+// The embedded server's SQLite database (node:sqlite) and the runner of its named migrations.
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
+import { prepareDataDir, tightenDataFiles } from './data-dir.ts'
 
-/** Each entry runs once, in order, inside a transaction; never edit one that has shipped, add a new one. */
-const MIGRATIONS: string[] = [
-  `CREATE TABLE settings (
-     key TEXT PRIMARY KEY,
-     value BLOB NOT NULL
-   );
-   CREATE TABLE dashboard_users (
-     username TEXT PRIMARY KEY,
-     pwd_salt BLOB NOT NULL,
-     pwd_hash BLOB NOT NULL,
-     description TEXT NOT NULL DEFAULT '',
-     role TEXT NOT NULL DEFAULT 'administrator',
-     created_at INTEGER NOT NULL
-   );
-   CREATE TABLE dashboard_tokens (
-     jti TEXT PRIMARY KEY,
-     username TEXT NOT NULL,
-     expires_at INTEGER NOT NULL
-   );
-   CREATE INDEX dashboard_tokens_username ON dashboard_tokens (username);`,
-  // EMQX broker features: banned clients, retained messages, delayed messages.
-  `CREATE TABLE banned (
-     as_type TEXT NOT NULL,
-     who TEXT NOT NULL,
-     by TEXT NOT NULL,
-     reason TEXT NOT NULL,
-     at INTEGER NOT NULL,
-     until INTEGER,
-     PRIMARY KEY (as_type, who)
-   );
-   CREATE TABLE retained_messages (
-     topic TEXT PRIMARY KEY,
-     msgid TEXT NOT NULL,
-     qos INTEGER NOT NULL,
-     payload BLOB NOT NULL,
-     from_clientid TEXT NOT NULL,
-     from_username TEXT,
-     properties TEXT,
-     publish_at INTEGER NOT NULL,
-     expires_at INTEGER
-   );
-   CREATE INDEX retained_messages_expires_at ON retained_messages (expires_at) WHERE expires_at IS NOT NULL;
-   CREATE TABLE delayed_messages (
-     msgid TEXT PRIMARY KEY,
-     topic TEXT NOT NULL,
-     qos INTEGER NOT NULL,
-     retain INTEGER NOT NULL,
-     payload BLOB NOT NULL,
-     from_clientid TEXT NOT NULL,
-     from_username TEXT,
-     properties TEXT,
-     publish_at INTEGER NOT NULL,
-     delayed_interval INTEGER NOT NULL,
-     expected_at INTEGER NOT NULL
-   );
-   CREATE INDEX delayed_messages_expected_at ON delayed_messages (expected_at);`,
-  // API keys (HTTP Basic key:secret) as EMQX's emqx_app table; the secret only as a salted hash.
-  // Times in epoch seconds as EMQX keeps them; expired_at NULL means never ('infinity').
-  `CREATE TABLE api_keys (
-     name TEXT PRIMARY KEY,
-     api_key TEXT NOT NULL UNIQUE,
-     secret_salt BLOB NOT NULL,
-     secret_hash BLOB NOT NULL,
-     enable INTEGER NOT NULL,
-     description TEXT NOT NULL DEFAULT '',
-     expired_at INTEGER,
-     created_at INTEGER NOT NULL
-   );`,
-  // The dashboard monitor's samples (EMQX emqx_monit): time in epoch ms, the sampled fields as JSON.
-  `CREATE TABLE monitor_samples (
-     time INTEGER PRIMARY KEY,
-     data TEXT NOT NULL
-   );`,
-  // Alarms (EMQX emqx_alarm): activated ones have deactivate_at NULL; the others are the history.
-  // Times in epoch ms; details as JSON.
-  `CREATE TABLE alarms (
-     id INTEGER PRIMARY KEY AUTOINCREMENT,
-     name TEXT NOT NULL,
-     message TEXT NOT NULL,
-     details TEXT NOT NULL,
-     activate_at INTEGER NOT NULL,
-     deactivate_at INTEGER
-   );
-   CREATE UNIQUE INDEX alarms_activated_name ON alarms (name) WHERE deactivate_at IS NULL;`,
+/**
+ * One schema change, run once inside a transaction and remembered by its name. Never edit one that
+ * has shipped: add a new one. Each area keeps its own in its folder (server/areas/<area>/migrations.ts).
+ */
+export interface Migration {
+  /** `<area>/<what it does>`, unique across the server, e.g. `banned/create-banned`. */
+  name: string
+  sql: string
+}
+
+/** The key/value table every area may keep settings in (store/settings.ts, store/feature-config.ts). */
+export const storeMigrations: readonly Migration[] = [
+  {
+    name: 'store/create-settings',
+    sql: `CREATE TABLE settings (
+       key TEXT PRIMARY KEY,
+       value BLOB NOT NULL
+     );`,
+  },
 ]
+
+/**
+ * What each version of the positional migrations of release 0.1.0 (table `schema_migrations`) created,
+ * by today's names: a database written by that release is recorded as having run these.
+ */
+const LEGACY_VERSIONS: Record<number, string[]> = {
+  1: ['store/create-settings', 'login/create-dashboard-users', 'login/create-dashboard-tokens'],
+  2: ['banned/create-banned', 'retainer/create-retained-messages', 'delayed/create-delayed-messages'],
+  3: ['api-keys/create-api-keys'],
+  4: ['monitor/create-monitor-samples'],
+  5: ['alarms/create-alarms'],
+}
 
 export class Database {
   readonly sql: DatabaseSync
@@ -114,26 +61,55 @@ export class Database {
   }
 }
 
-/** Opens (creating if needed) `<dataDir>/emqx-console.db` and brings its schema up to date. */
-export function openDatabase(dataDir: string): Database {
-  mkdirSync(dataDir, { recursive: true })
+/**
+ * Opens (creating if needed) `<dataDir>/emqx-console.db` and runs the migrations it has not run yet,
+ * in the order given (the store's own first).
+ */
+export function openDatabase(dataDir: string, migrations: readonly Migration[] = []): Database {
+  prepareDataDir(dataDir, 'emqx-console.db')
   const sql = new DatabaseSync(join(dataDir, 'emqx-console.db'))
   sql.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;')
+  tightenDataFiles(dataDir, 'emqx-console.db')
   const db = new Database(sql)
-  migrate(db)
+  try {
+    migrate(db, [...storeMigrations, ...migrations])
+  } catch (error) {
+    db.close()
+    throw error
+  }
   return db
 }
 
-function migrate(db: Database): void {
-  db.sql.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)')
-  const row = db.sql.prepare('SELECT MAX(version) AS version FROM schema_migrations').get() as { version: number | null }
-  const current = row.version ?? 0
-  MIGRATIONS.forEach((statement, index) => {
-    const version = index + 1
-    if (version <= current) return
+function migrate(db: Database, migrations: readonly Migration[]): void {
+  const names = new Set<string>()
+  for (const { name } of migrations) {
+    if (names.has(name)) throw new Error(`two migrations are named ${name}`)
+    names.add(name)
+  }
+  db.sql.exec('CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)')
+  adoptLegacyVersions(db)
+  const applied = new Set((db.sql.prepare('SELECT name FROM migrations').all() as Array<{ name: string }>).map((row) => row.name))
+  for (const migration of migrations) {
+    if (applied.has(migration.name)) continue
     db.transaction(() => {
-      db.sql.exec(statement)
-      db.sql.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, Date.now())
+      db.sql.exec(migration.sql)
+      db.sql.prepare('INSERT INTO migrations (name, applied_at) VALUES (?, ?)').run(migration.name, Date.now())
     })
+  }
+}
+
+/** Moves release 0.1.0's `schema_migrations` versions into `migrations` under today's names, once. */
+function adoptLegacyVersions(db: Database): void {
+  const legacy = db.sql.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get()
+  if (!legacy) return
+  db.transaction(() => {
+    const rows = db.sql.prepare('SELECT version, applied_at FROM schema_migrations ORDER BY version').all() as Array<{ version: number; applied_at: number }>
+    const insert = db.sql.prepare('INSERT OR IGNORE INTO migrations (name, applied_at) VALUES (?, ?)')
+    for (const row of rows) {
+      const names = LEGACY_VERSIONS[row.version]
+      if (!names) throw new Error(`the database has schema version ${row.version}, which this release does not know`)
+      for (const name of names) insert.run(name, row.applied_at)
+    }
+    db.sql.exec('DROP TABLE schema_migrations')
   })
 }

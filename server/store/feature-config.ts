@@ -1,5 +1,6 @@
 // Settings of the EMQX broker features (retainer, delayed, flapping, rewrite, auto-subscribe),
 // stored as JSON under `feature.<name>` in the `settings` table so they survive a restart.
+import * as v from 'valibot'
 import type { Database } from './db.ts'
 
 export class FeatureConfigRepository {
@@ -17,6 +18,12 @@ export class FeatureConfigRepository {
     } catch {
       return undefined
     }
+  }
+
+  /** The stored value when it still passes today's schema, else undefined (the defaults stay). */
+  load<S extends v.GenericSchema>(name: string, schema: S): v.InferOutput<S> | undefined {
+    const result = v.safeParse(schema, this.get<unknown>(name))
+    return result.success ? result.output : undefined
   }
 
   set(name: string, value: unknown): void {

@@ -30,7 +30,7 @@ export interface BanInput {
   as: BanKind
   who: string
   reason?: string
-  /** RFC 3339; absent means EMQX's default (one year in 5.x). */
+  /** RFC 3339; absent (or null) means EMQX 5's default, `infinity`: the ban never ends. */
   until?: string
 }
 

@@ -1,78 +1,23 @@
 // MQTT clients: list with EMQX's filters, one client's detail, its subscriptions, kick,
 // subscribe/unsubscribe on its behalf, and the messages queued or in flight to it.
 import * as v from 'valibot'
+import {
+  authzCacheSchema,
+  clientCursorPageSchema,
+  clientSchema,
+  sessionsCountSchema,
+  type AuthzCacheEntry,
+  type Client,
+  type ClientField,
+} from '../../contract/clients.ts'
+import { cursorPages } from './cursorPages.ts'
+import { ApiError } from '../../contract/api-error.ts'
 import { paged, type Http, type SearchParams } from './http.ts'
 import { subscriptionSchema } from './subscriptions.ts'
 import { queryBoolean, queryNumberOf, queryPaging, queryText } from './listQuery.ts'
 
-/** A limit EMQX reports as a number or as the literal 'infinity' (e.g. `max_subscriptions = infinity`). */
-const limit = v.optional(v.union([v.number(), v.literal('infinity')]))
-const counter = v.optional(v.number())
-/** RFC 3339 in EMQX 5 responses; some versions and the swagger schema say epoch milliseconds. */
-const time = v.nullish(v.union([v.string(), v.number()]))
-/** EMQX encodes an unset value (no username, no mountpoint) as null. */
-const text = v.nullish(v.string())
-
-/**
- * One client as `GET /clients/{clientid}` and each item of `GET /clients` return it.
- * Only what identifies a client is required: a real EMQX leaves fields out for some sessions
- * (durable, disconnected, gateway clients), and a list must still render. Extra fields are dropped.
- */
-export const clientSchema = v.object({
-  clientid: v.string(),
-  username: text,
-  ip_address: text,
-  port: v.nullish(v.number()),
-  node: v.string(),
-  proto_name: text,
-  proto_ver: v.nullish(v.number()),
-  keepalive: counter,
-  clean_start: v.optional(v.boolean()),
-  expiry_interval: counter,
-  connected: v.boolean(),
-  created_at: time,
-  connected_at: time,
-  disconnected_at: time,
-  is_bridge: v.optional(v.boolean()),
-  mountpoint: text,
-  zone: text,
-  listener: text,
-  subscriptions_cnt: counter,
-  subscriptions_max: limit,
-  inflight_cnt: counter,
-  inflight_max: limit,
-  mqueue_len: counter,
-  mqueue_max: limit,
-  mqueue_dropped: counter,
-  awaiting_rel_cnt: counter,
-  awaiting_rel_max: limit,
-  heap_size: counter,
-  reductions: counter,
-  mailbox_len: counter,
-  recv_cnt: counter,
-  recv_oct: counter,
-  recv_pkt: counter,
-  recv_msg: counter,
-  'recv_msg.qos0': counter,
-  'recv_msg.qos1': counter,
-  'recv_msg.qos2': counter,
-  'recv_msg.dropped': counter,
-  'recv_msg.dropped.await_pubrel_timeout': counter,
-  send_cnt: counter,
-  send_oct: counter,
-  send_pkt: counter,
-  send_msg: counter,
-  'send_msg.qos0': counter,
-  'send_msg.qos1': counter,
-  'send_msg.qos2': counter,
-  'send_msg.dropped': counter,
-  'send_msg.dropped.expired': counter,
-  'send_msg.dropped.queue_full': counter,
-  'send_msg.dropped.too_large': counter,
-})
-
-export type Client = v.InferOutput<typeof clientSchema>
-export type ClientField = keyof Client
+export { clientSchema }
+export type { Client, ClientField }
 
 export const clientPageSchema = paged(clientSchema)
 export type ClientPage = v.InferOutput<typeof clientPageSchema>
@@ -146,6 +91,27 @@ export interface ClientListParams extends ClientFilters {
   limit?: number
 }
 
+const clientNotFound = () => new ApiError(404, 'CLIENTID_NOT_FOUND', 'Client ID not found')
+
+/** EMQX's dashboard listener takes request lines of up to 8000 bytes (cowboy's default). */
+const QUERY_BUDGET = 4000
+
+/** Ids in groups whose `clientid=` query stays within the budget. */
+function urlBatches(clientids: readonly string[]): string[][] {
+  const batches: string[][] = []
+  let size = QUERY_BUDGET
+  for (const id of clientids) {
+    const cost = encodeURIComponent(id).length + 10
+    if (size + cost > QUERY_BUDGET) {
+      batches.push([])
+      size = 0
+    }
+    batches.at(-1)!.push(id)
+    size += cost
+  }
+  return batches
+}
+
 /** A path segment for an id that may hold `/`, spaces, `#`, `?` or be `.`/`..`. */
 export function pathSegment(id: string): string {
   const encoded = encodeURIComponent(id)
@@ -154,9 +120,53 @@ export function pathSegment(id: string): string {
 
 export function clientsApi(http: Http) {
   const path = (clientid: string) => `clients/${pathSegment(clientid)}`
+  const list = (params: ClientListParams = {}, signal?: AbortSignal): Promise<ClientPage> =>
+    http.get('clients', clientPageSchema, { ...params } satisfies SearchParams, signal)
+
+  /** Which of these ids have a session now: `GET /clients?clientid=…` in batches that keep URLs short. */
+  async function withSessions(clientids: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>()
+    for (const batch of urlBatches(clientids)) {
+      const query = new URLSearchParams(batch.map((id) => ['clientid', id]))
+      query.set('limit', String(batch.length))
+      query.set('fields', 'clientid,node,connected')
+      const page = await http.get(`clients?${query}`, clientPageSchema)
+      for (const client of page.data) found.add(client.clientid)
+    }
+    return found
+  }
+  const v2Pages = cursorPages<Client>()
+  /** Whether the server has GET /clients_v2: unknown until asked, false once it answered 404 (older EMQX). */
+  let offersV2: boolean | undefined
+
+  /** A numbered page read by cursor; undefined when the server turns out not to have /clients_v2. */
+  async function browseV2(params: ClientListParams, signal?: AbortSignal): Promise<ClientPage | undefined> {
+    const { page = 1, limit = 100, ...filters } = params
+    try {
+      const result = await v2Pages(JSON.stringify({ ...filters, limit }), page, async (cursor) => {
+        const answer = await http.get('clients_v2', clientCursorPageSchema, { ...filters, limit, cursor } satisfies SearchParams, signal)
+        return { data: answer.data, cursor: answer.meta.cursor }
+      })
+      offersV2 = true
+      return { data: result.data, meta: { page, limit, hasnext: result.hasnext } }
+    } catch (error) {
+      if (offersV2 !== undefined || !(error instanceof ApiError) || error.status !== 404) throw error
+      offersV2 = false
+      return undefined
+    }
+  }
+
   return {
-    list(params: ClientListParams = {}, signal?: AbortSignal): Promise<ClientPage> {
-      return http.get('clients', clientPageSchema, { ...params } satisfies SearchParams, signal)
+    /** A page of `GET /clients` by number, with the total count. */
+    list,
+    /**
+     * A page as the clients screen shows it: EMQX 5.8's default list, `GET /clients_v2` by cursor
+     * (no total count), where the server has it; `GET /clients` against an older EMQX, or to filter
+     * by node (which /clients_v2 does not).
+     */
+    async browse(params: ClientListParams = {}, signal?: AbortSignal): Promise<ClientPage> {
+      const page = offersV2 !== false && params.node === undefined ? await browseV2(params, signal) : undefined
+      return page ?? list(params, signal)
     },
     get(clientid: string, signal?: AbortSignal): Promise<Client> {
       return http.get(path(clientid), clientSchema, undefined, signal)
@@ -164,6 +174,43 @@ export function clientsApi(http: Http) {
     /** Disconnects the client and discards its session; 404 CLIENTID_NOT_FOUND when unknown. */
     kick(clientid: string): Promise<void> {
       return http.send('delete', path(clientid), null)
+    },
+    /**
+     * Kicks several clients with one `POST /clients/kickout/bulk`, and answers why each id that was
+     * not kicked was not. EMQX's bulk kick skips ids without a session silently, so they are looked
+     * up first; an EMQX without the bulk endpoint (404) gets one kick per client.
+     */
+    async kickMany(clientids: readonly string[]): Promise<Map<string, ApiError>> {
+      const present = await withSessions(clientids)
+      const failed = new Map(clientids.filter((id) => !present.has(id)).map((id) => [id, clientNotFound()]))
+      const targets = clientids.filter((id) => present.has(id))
+      if (targets.length === 0) return failed
+      try {
+        await http.send('post', 'clients/kickout/bulk', null, targets)
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status !== 404) throw error
+        for (const clientid of targets) {
+          await http.send('delete', path(clientid), null).catch((kickError: unknown) => {
+            failed.set(clientid, kickError instanceof ApiError ? kickError : clientNotFound())
+          })
+        }
+      }
+      return failed
+    },
+    /** Sets the keep alive in force for a connected client (seconds, 0 = off); answers the client. */
+    setKeepalive(clientid: string, interval: number): Promise<Client> {
+      return http.send('put', `${path(clientid)}/keepalive`, clientSchema, { interval })
+    },
+    /** Sessions in the cluster, connected or not (`GET /sessions_count`). */
+    sessionsCount(signal?: AbortSignal): Promise<number> {
+      return http.get('sessions_count', sessionsCountSchema, undefined, signal)
+    },
+    /** What the client's authorization cache holds (topic, access, result). */
+    authzCache(clientid: string, signal?: AbortSignal): Promise<AuthzCacheEntry[]> {
+      return http.get(`${path(clientid)}/authorization/cache`, authzCacheSchema, undefined, signal)
+    },
+    clearAuthzCache(clientid: string): Promise<void> {
+      return http.send('delete', `${path(clientid)}/authorization/cache`, null)
     },
     subscriptions(clientid: string, signal?: AbortSignal) {
       return http.get(`${path(clientid)}/subscriptions`, subscriptionListSchema, undefined, signal)

@@ -97,16 +97,5 @@ export function createHttp(options: HttpOptions): Http {
   }
 }
 
-/** The paged list envelope EMQX uses: `{data, meta: {page, limit, count?, hasnext}}`. */
-export function paged<T extends v.GenericSchema>(item: T) {
-  return v.object({
-    data: v.array(item),
-    meta: v.object({
-      page: v.optional(v.number()),
-      limit: v.number(),
-      count: v.optional(v.number()),
-      hasnext: v.boolean(),
-      position: v.optional(v.string()),
-    }),
-  })
-}
+/** The paged list envelope EMQX uses: `{data, meta: {page, limit, count?, hasnext}}` (contract/paging.ts). */
+export { paged } from '../../contract/paging.ts'

@@ -21,6 +21,7 @@ import { slowSubsApi } from './slowSubs.ts'
 import { subscriptionsApi } from './subscriptions.ts'
 import { topicRewriteApi } from './topicRewrite.ts'
 import { topicsApi } from './topics.ts'
+import { usersApi } from './users.ts'
 
 export function createApi(http: Http) {
   return {
@@ -48,6 +49,7 @@ export function createApi(http: Http) {
     topicRewrite: topicRewriteApi(http),
     autoSubscribe: autoSubscribeApi(http),
     apiKeys: apiKeysApi(http),
+    users: usersApi(http),
   }
 }
 

@@ -5,7 +5,7 @@ import type { Http } from './http.ts'
 export const loginResponseSchema = v.object({
   token: v.string(),
   version: v.optional(v.string(), ''),
-  /** `ee` for enterprise, `opensource` for community. */
+  /** `ee` for enterprise; `ce` (EMQX 5.8) or `opensource` (older answers) for community. */
   license: v.object({ edition: v.string() }),
   role: v.optional(v.string()),
 })

@@ -1,5 +1,5 @@
 // MQTT settings: general (`/configs/mqtt`), the global zone's session settings
-// (`/configs/global_zone`, `mqtt` part) and the `$SYS` topics (`/mqtt/sys_topics`).
+// (`/configs/global_zone`, `mqtt` part) and the `$SYS` topics (`/configs/sys_topics`).
 import * as v from 'valibot'
 import type { Http } from './http.ts'
 
@@ -30,7 +30,7 @@ export type GlobalZone = v.InferOutput<typeof globalZoneSchema>
 
 const interval = v.optional(v.union([v.string(), v.number()]))
 
-/** `GET /mqtt/sys_topics`: intervals are durations or 'disabled'. */
+/** `GET /configs/sys_topics`: intervals are durations or 'disabled'. */
 export const sysTopicsSchema = v.looseObject({
   sys_msg_interval: interval,
   sys_heartbeat_interval: interval,
@@ -61,10 +61,10 @@ export function mqttConfigApi(http: Http) {
       return http.send('put', 'configs/global_zone', globalZoneSchema, zone)
     },
     sysTopics(signal?: AbortSignal): Promise<SysTopics> {
-      return http.get('mqtt/sys_topics', sysTopicsSchema, undefined, signal)
+      return http.get('configs/sys_topics', sysTopicsSchema, undefined, signal)
     },
     updateSysTopics(settings: SysTopics): Promise<SysTopics> {
-      return http.send('put', 'mqtt/sys_topics', sysTopicsSchema, settings)
+      return http.send('put', 'configs/sys_topics', sysTopicsSchema, settings)
     },
   }
 }

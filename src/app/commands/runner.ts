@@ -184,8 +184,13 @@ export async function executeBulk<S extends ArgsSchema, R>(
   // Each row logs its own line; the per-row toasts are replaced by one summary below.
   const quiet: RunnerDeps = { ...deps, notify: () => undefined }
   const results: BulkRow<R>[] = []
-  for (const { row } of checked) {
-    results.push({ key: row.key, result: await executeCommand(command, row.args, quiet, { ...options, confirmed: true, notifySuccess: false }) })
+  if (command.runMany) {
+    const valid = checked.map(({ row, validation }) => ({ key: row.key, args: validation.ok ? validation.value : row.args }))
+    results.push(...(await runTogether(command, valid, deps, options)))
+  } else {
+    for (const { row } of checked) {
+      results.push({ key: row.key, result: await executeCommand(command, row.args, quiet, { ...options, confirmed: true, notifySuccess: false }) })
+    }
   }
   const failed = results.filter((r) => !r.result.ok)
   if (failed.length === 0) deps.notify({ kind: 'success', text: t('notify.bulkSucceeded', { title, count: results.length }) })
@@ -198,6 +203,34 @@ export async function executeBulk<S extends ArgsSchema, R>(
     })
   }
   return results
+}
+
+/** A command with `runMany`: every row in one request, then a terminal line and a history entry per row. */
+async function runTogether<S extends ArgsSchema, R>(
+  command: Command<S, R>,
+  rows: readonly { key: string; args: unknown }[],
+  deps: RunnerDeps,
+  options: RunOptions,
+): Promise<BulkRow<R>[]> {
+  let outcomes: Array<R | Error>
+  try {
+    outcomes = await command.runMany!(deps.ctx, rows.map((row) => row.args as never))
+    if (command.changes?.length) deps.changed?.(command.changes)
+  } catch (error) {
+    outcomes = rows.map(() => (error instanceof Error ? error : new Error(String(error))))
+  }
+  return rows.map((row, i): BulkRow<R> => {
+    const outcome = outcomes[i]
+    const args = row.args as Record<string, unknown>
+    const message = outcome instanceof Error ? errorMessage(outcome, deps.t) : undefined
+    const failure = message === undefined ? {} : { message }
+    deps.log.append({ source: command.id, args: formatArgs(maskSecrets(command as unknown as AnyCommand, args)), status: message === undefined ? 'ok' : 'error', ...failure })
+    deps.record?.({ id: command.id, args: withoutSecrets(command as unknown as AnyCommand, args), ok: message === undefined, ...failure, source: options.source ?? 'button' })
+    return {
+      key: row.key,
+      result: outcome instanceof Error ? { ok: false, error: { kind: 'failed', error: outcome, message: message! } } : { ok: true, result: outcome },
+    }
+  })
 }
 
 /** "Kick out client: 3 selected rows" — the heading sentence of a bulk confirmation. */

@@ -37,7 +37,7 @@ export function ClientList() {
 
   const [autoRefresh, setAutoRefresh] = useState(false)
   const poll = { intervalMs: autoRefresh ? AUTO_REFRESH_MS : undefined }
-  const list = useServerList(['clients'], (page, limit, signal) => api.clients.list({ ...search, page, limit }, signal), search, DEFAULT_LIMIT, [api, search], poll)
+  const list = useServerList(['clients'], (page, limit, signal) => api.clients.browse({ ...search, page, limit }, signal), search, DEFAULT_LIMIT, [api, search], poll)
   const [selection, setSelection] = useState<RowSelectionState>({})
   const [kicking, setKicking] = useState<ReadonlySet<string>>(() => new Set())
   const runBulk = useRunBulk()

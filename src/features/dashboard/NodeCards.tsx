@@ -2,6 +2,7 @@
 // OS CPU load, linking to the node's detail page.
 import { Link } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
+import { kmgBytes } from '../../../contract/nodes.ts'
 import type { NodeInfo } from '../../api/nodes.ts'
 import { formatBytes } from '../clients/clientFields.ts'
 import { formatCount, formatUptime, numeric } from './format.ts'
@@ -14,8 +15,9 @@ function load(value: number | string | undefined): string {
 function NodeCard({ node, selected }: { node: NodeInfo; selected: boolean }) {
   const { t, i18n } = useTranslation()
   const running = node.node_status === 'running'
-  const used = numeric(node.memory_used)
-  const total = numeric(node.memory_total)
+  // EMQX 5 writes memory as '256.00M'; older answers gave bytes.
+  const used = kmgBytes(node.memory_used)
+  const total = kmgBytes(node.memory_total)
   const percent = used !== undefined && total ? Math.min(100, Math.round((used / total) * 100)) : undefined
   const role = node.role === 'core' || node.role === 'replicant' ? t(`overview.node.roles.${node.role}`) : (node.role ?? '—')
 

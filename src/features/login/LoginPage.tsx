@@ -19,6 +19,8 @@ type Field = 'username' | 'password'
 
 function loginErrorKey(error: unknown): string {
   if (error instanceof ApiError) {
+    if (error.code === 'LOGIN_LOCKED') return 'login.locked'
+    if (error.status === 429) return 'login.addressLimited'
     if (error.status === 401 || error.code === 'BAD_USERNAME_OR_PWD') return 'login.badCredentials'
     // No answer, or a proxy in front of the API with nothing behind it.
     if (error.status === 0 || error.status === 502 || error.status === 503 || error.status === 504)

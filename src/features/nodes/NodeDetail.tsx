@@ -14,7 +14,7 @@ import { DetailLoadState } from '../../ui/DetailLoadState.tsx'
 import { FieldGrid, type GridField } from '../../ui/FieldGrid.tsx'
 import { CounterGroups } from './CounterGroups.tsx'
 import { NodeListeners } from './NodeListeners.tsx'
-import { formatCount, formatMemory, formatUptime } from './nodeFields.ts'
+import { formatCount, formatMemory, formatProcesses, formatUptime } from './nodeFields.ts'
 import { NodeStatus } from './NodeStatus.tsx'
 import { errorText } from '../../ui/errorText.ts'
 import './nodes.css'
@@ -50,12 +50,11 @@ export function NodeDetail() {
         return notFound ? { kind: 'notFound' } : { kind: 'failed', message: errorText(error) }
       }
       const [stats, metrics, listeners] = await Promise.allSettled([
-        api.metrics.statsPerNode(signal),
-        api.metrics.metricsPerNode(signal),
+        api.nodes.stats(nodeName, signal),
+        api.nodes.metrics(nodeName, signal),
         api.listeners.list(signal),
       ])
-      const pick = (result: typeof stats) =>
-        result.status === 'fulfilled' ? (result.value.find((entry) => entry.node === nodeName)?.values ?? null) : null
+      const pick = (result: typeof stats) => (result.status === 'fulfilled' ? result.value : null)
       const failed = [stats, metrics].find((result) => result.status === 'rejected')
       return {
         kind: 'ready',
@@ -82,11 +81,13 @@ export function NodeDetail() {
         { id: 'uptime', label: t('nodes.field.uptime'), text: formatUptime(node.uptime, t) },
         { id: 'connections', label: t('nodes.field.connections'), text: formatCount(node.connections) },
         { id: 'live_connections', label: t('nodes.field.live_connections'), text: formatCount(node.live_connections) },
+        { id: 'cluster_sessions', label: t('nodes.field.cluster_sessions'), text: formatCount(node.cluster_sessions) },
         { id: 'memory', label: t('nodes.field.memory'), text: formatMemory(node) },
         { id: 'load1', label: t('nodes.field.load1'), text: node.load1 === undefined ? '—' : String(node.load1) },
         { id: 'load5', label: t('nodes.field.load5'), text: node.load5 === undefined ? '—' : String(node.load5) },
         { id: 'load15', label: t('nodes.field.load15'), text: node.load15 === undefined ? '—' : String(node.load15) },
         { id: 'max_fds', label: t('nodes.field.max_fds'), text: formatCount(node.max_fds) },
+        { id: 'processes', label: t('nodes.field.processes'), text: formatProcesses(node) },
         { id: 'otp_release', label: t('nodes.field.otp_release'), text: node.otp_release ?? '—' },
         { id: 'log_path', label: t('nodes.field.log_path'), text: node.log_path ?? '—', mono: true },
         { id: 'sys_path', label: t('nodes.field.sys_path'), text: node.sys_path ?? '—', mono: true },

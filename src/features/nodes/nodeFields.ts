@@ -1,4 +1,5 @@
 // How a node's fields read on the nodes list and the node detail. No React here.
+import { kmgBytes } from '../../../contract/nodes.ts'
 import type { NodeInfo } from '../../api/nodes.ts'
 import { formatBytes, type Translate as T } from '../clients/clientFields.ts'
 
@@ -20,13 +21,21 @@ function bytes(value: number | string | undefined): string {
   return typeof value === 'number' ? formatBytes(value) : value
 }
 
-/** 'used / total (n %)' as EMQX's memory figures allow. */
+/** 'used / total (n %)' as EMQX's memory figures allow: bytes, or EMQX 5's '256.00M' texts. */
 export function formatMemory(node: NodeInfo): string {
   const used = node.memory_used
   const total = node.memory_total
   if (used === undefined && total === undefined) return '—'
-  const share = typeof used === 'number' && typeof total === 'number' && total > 0 ? ` (${Math.round((used / total) * 100)} %)` : ''
-  return `${bytes(used)} / ${bytes(total)}${share}`
+  const usedBytes = kmgBytes(used)
+  const totalBytes = kmgBytes(total)
+  const share = usedBytes !== undefined && totalBytes !== undefined && totalBytes > 0 ? ` (${Math.round((usedBytes / totalBytes) * 100)} %)` : ''
+  return `${bytes(usedBytes ?? used)} / ${bytes(totalBytes ?? total)}${share}`
+}
+
+/** Open handles against their limit (EMQX: Erlang processes used / available). */
+export function formatProcesses(node: NodeInfo): string {
+  if (node.process_used === undefined && node.process_available === undefined) return '—'
+  return `${formatCount(node.process_used)} / ${formatCount(node.process_available)}`
 }
 
 export function formatLoad(node: NodeInfo): string {

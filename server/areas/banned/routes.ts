@@ -1,0 +1,116 @@
+// /banned: list (paged, filtered), create, clear; /banned/{as}/{who}: delete.
+import type { FastifyInstance } from 'fastify'
+import * as v from 'valibot'
+import { compileBanPattern, type BanPattern } from './ban-pattern.ts'
+import { invalidWho, type BannedFeature } from './feature.ts'
+import { BAN_TYPES, type Ban, type BanType } from './store.ts'
+import { ApiError, badRequest, parseInput } from '../../http/errors.ts'
+import { pageOf, pagingEntries } from '../../http/paging.ts'
+import { parseTimeFilter, rfc3339 } from '../../http/time.ts'
+
+export function banRecord(ban: Ban) {
+  return {
+    as: ban.as,
+    who: ban.who,
+    by: ban.by,
+    reason: ban.reason,
+    at: rfc3339(ban.at),
+    until: ban.until === undefined ? 'infinity' : rfc3339(ban.until),
+  }
+}
+
+const timeValue = v.union([
+  v.pipe(v.number(), v.integer(), v.transform((n) => (n < 1e11 ? n * 1000 : n))),
+  v.pipe(
+    v.string(),
+    v.transform(parseTimeFilter),
+    v.number('must be an RFC 3339 time or epoch seconds'),
+  ),
+])
+
+// EMQX reads a JSON null as an absent field (hocon drops nulls): `until: null` is a ban that never ends.
+const BanBody = v.object({
+  as: v.picklist(BAN_TYPES, `must be one of ${BAN_TYPES.join(', ')}`),
+  who: v.pipe(v.string('Please enter Banned value'), v.trim(), v.minLength(1, 'Please enter Banned value')),
+  by: v.nullish(v.string(), 'mgmt_api'),
+  reason: v.nullish(v.string(), ''),
+  at: v.nullish(timeValue),
+  until: v.nullish(v.union([v.literal('infinity'), timeValue])),
+})
+
+const BannedQuery = v.object({
+  ...pagingEntries(100),
+  clientid: v.optional(v.string()),
+  username: v.optional(v.string()),
+  peerhost: v.optional(v.string()),
+  like_clientid: v.optional(v.string()),
+  like_username: v.optional(v.string()),
+  like_peerhost: v.optional(v.string()),
+  like_peerhost_net: v.optional(v.string()),
+})
+
+function safeRegex(source: string): BanPattern {
+  try {
+    return compileBanPattern(source)
+  } catch {
+    throw badRequest(`The filter is not a validation regex expression: ${source}`)
+  }
+}
+
+export async function bannedRoutes(app: FastifyInstance, deps: { feature: BannedFeature }): Promise<void> {
+  const banned = deps.feature
+
+  app.get('/banned', async (request) => {
+    const q = parseInput(BannedQuery, request.query, 'query')
+    const exact = (['clientid', 'username', 'peerhost'] as const).filter((key) => q[key] !== undefined)
+    const fuzzy = (['like_clientid', 'like_username', 'like_peerhost', 'like_peerhost_net'] as const).filter((key) => q[key] !== undefined)
+    // EMQX allows one filter per query: two of them always select nothing.
+    if (exact.length + fuzzy.length > 1) throw badRequest('too_many_filters')
+    const now = Date.now()
+    let bans = banned.repository.list().filter((ban) => ban.until === undefined || ban.until > now)
+    if (exact.length === 1) {
+      const key = exact[0]
+      bans = bans.filter((ban) => ban.as === key && ban.who === q[key])
+    } else if (fuzzy.length === 1) {
+      const key = fuzzy[0]
+      const pattern = safeRegex(q[key]!)
+      const types: Record<typeof key, BanType[]> = {
+        like_clientid: ['clientid', 'clientid_re'],
+        like_username: ['username', 'username_re'],
+        like_peerhost: ['peerhost'],
+        like_peerhost_net: ['peerhost_net'],
+      }
+      bans = bans.filter((ban) => types[key].includes(ban.as) && pattern.test(ban.who))
+    }
+    const page = pageOf(bans, q.page, q.limit)
+    return { data: page.data.map(banRecord), meta: page.meta }
+  })
+
+  app.post('/banned', async (request) => {
+    const body = parseInput(BanBody, request.body, 'body')
+    const problem = invalidWho(body.as, body.who)
+    if (problem) throw badRequest(problem)
+    const at = body.at ?? Date.now()
+    // Without `until` a ban never ends (EMQX 5's schema default is `infinity`).
+    const until = body.until === 'infinity' || body.until == null ? undefined : body.until
+    if (until !== undefined && until <= Date.now()) {
+      throw badRequest(`Cannot create expired banned, ${rfc3339(at)} to ${rfc3339(until)}`)
+    }
+    const result = banned.create({ as: body.as, who: body.who, by: body.by, reason: body.reason, at, until })
+    if ('existing' in result) throw new ApiError(400, 'ALREADY_EXISTS', JSON.stringify(banRecord(result.existing)))
+    return banRecord(result.created)
+  })
+
+  app.delete('/banned', async (_request, reply) => {
+    banned.repository.clear()
+    return reply.status(204).send()
+  })
+
+  app.delete<{ Params: { as: string; who: string } }>('/banned/:as/:who', async (request, reply) => {
+    const { as, who } = request.params
+    if (!(BAN_TYPES as readonly string[]).includes(as)) throw badRequest(`as: must be one of ${BAN_TYPES.join(', ')}`)
+    if (!banned.repository.delete(as as BanType, who)) throw new ApiError(404, 'NOT_FOUND', `${as}: ${who} not found`)
+    return reply.status(204).send()
+  })
+}
+

@@ -1,0 +1,96 @@
+// Topic rewrite (EMQX `rewrite`): PUBLISH topics and SUBSCRIBE/UNSUBSCRIBE filters are rewritten by
+// the first rule whose source filter matches; its regex then fills `$1..$N` of the destination
+// (when the regex does not match, the topic stays as it is, like EMQX).
+import * as v from 'valibot'
+import type { Broker } from '../../broker/broker.ts'
+import type { ClientInfo } from '../../broker/hooks.ts'
+import { isValidFilter, isValidTopicName, matchesFilter, parseShare } from '../../broker/topic-trie.ts'
+
+/** EMQX answers 413 from this many rules on (its check is `length < 20`, so 19 is the most it takes). */
+export const MAX_REWRITE_RULES = 20
+
+export const RewriteRuleSchema = v.pipe(
+  v.object({
+    action: v.picklist(['publish', 'subscribe', 'all'], 'must be publish, subscribe or all'),
+    source_topic: v.pipe(v.string(), v.check(isValidFilter, 'must be a valid topic filter')),
+    dest_topic: v.pipe(v.string(), v.minLength(1, 'is required')),
+    re: v.pipe(
+      v.string(),
+      v.check((source) => {
+        try {
+          new RegExp(source)
+          return true
+        } catch {
+          return false
+        }
+      }, 'must be a valid regular expression'),
+    ),
+  }),
+  // A rewritten PUBLISH topic must be a topic name: EMQX refuses wildcards in the destination of
+  // publish and all rules.
+  v.check(
+    (rule) => rule.action === 'subscribe' || isValidTopicName(rule.dest_topic),
+    'cannot_use_wildcard_for_destination_topic',
+  ),
+)
+
+export type RewriteRule = v.InferOutput<typeof RewriteRuleSchema>
+
+interface CompiledRule extends RewriteRule {
+  regex: RegExp
+}
+
+export function rewriteTopic(topic: string, rules: CompiledRule[], info: { clientid: string; username: string | undefined }): string {
+  const rule = rules.find((r) => matchesFilter(r.source_topic, topic))
+  if (!rule) return topic
+  const match = rule.regex.exec(topic)
+  if (!match) return topic
+  let dest = rule.dest_topic
+  // Highest numbers first, so `$1` does not eat the start of `$10`.
+  for (let i = match.length - 1; i >= 1; i--) dest = dest.split(`$${i}`).join(match[i] ?? '')
+  return dest.split('${clientid}').join(info.clientid).split('${username}').join(info.username ?? '')
+}
+
+export class TopicRewriteFeature {
+  private rules: CompiledRule[] = []
+  private readonly unhooks: Array<() => void>
+
+  constructor(broker: Broker) {
+    const forAction = (action: 'publish' | 'subscribe') => this.rules.filter((r) => r.action === action || r.action === 'all')
+    const rewriteFilter = (info: ClientInfo, filter: string) => {
+      const rules = forAction('subscribe')
+      if (rules.length === 0) return undefined
+      const share = parseShare(filter)
+      if (share?.group === undefined) return rewriteTopic(filter, rules, info)
+      const rewritten = rewriteTopic(share.filter, rules, info)
+      return rewritten === share.filter ? undefined : filter.slice(0, filter.length - share.filter.length) + rewritten
+    }
+    // Before other `message.publish` callbacks (delayed publish sees the rewritten topic, as in EMQX).
+    this.unhooks = [
+      broker.hooks.add(
+        'message.publish',
+        (message) => {
+          const rules = forAction('publish')
+          if (rules.length === 0) return undefined
+          const topic = rewriteTopic(message.topic, rules, { clientid: message.from, username: message.fromUsername })
+          return topic === message.topic ? undefined : { ...message, topic }
+        },
+        1000,
+      ),
+      broker.hooks.add('client.subscribe', rewriteFilter, 1000),
+      broker.hooks.add('client.unsubscribe', rewriteFilter, 1000),
+    ]
+  }
+
+  get config(): RewriteRule[] {
+    return this.rules.map(({ regex: _regex, ...rule }) => rule)
+  }
+
+  configure(rules: RewriteRule[]): void {
+    this.rules = rules.map((rule) => ({ ...rule, regex: new RegExp(rule.re) }))
+  }
+
+  stop(): void {
+    for (const unhook of this.unhooks) unhook()
+  }
+}
