@@ -46,7 +46,7 @@ export async function connect(url: string, choice: CredentialChoice): Promise<Ap
     choice.kind === 'apiKey' ? { kind: 'apiKey', key: choice.key, secret: choice.secret } : { kind: 'none' }
   const api = createApi(createHttp({ origin: normalizeUrl(url), credentials: () => credentials }))
   if (choice.kind === 'login') {
-    const { token } = await api.auth.login({ username: choice.username, password: choice.password })
+    const { token } = await api.login.login({ username: choice.username, password: choice.password })
     credentials = { kind: 'token', token }
   }
   return api

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util'
 import { commandsByGroup, listCommands } from '../commands/registry.ts'
 import { planScript } from '../commands/script/plan.ts'
 import { executePlan, stepError } from '../commands/script/execute.ts'
-import { ApiError } from '../src/api/http.ts'
+import { ApiError } from '../contract/api-error.ts'
 import { chooseCredentials, connect, normalizeUrl } from './connect.ts'
 import * as out from './output.ts'
 

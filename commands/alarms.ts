@@ -8,6 +8,7 @@ export const clearAlarmHistory = defineCommand({
   id: 'alarm.clear',
   title: 'cmd.alarm.clear',
   group: 'cmdGroup.alarms',
+  changes: ['alarms'],
   args: v.object({}),
   danger: true,
   aliases: ['alarms', 'alarm history', '告警', '历史告警'],
@@ -34,6 +35,7 @@ export const updateSysmon = defineCommand({
   id: 'sysmon.update',
   title: 'cmd.sysmon.update',
   group: 'cmdGroup.alarms',
+  changes: ['sysmon'],
   args: v.object({
     cpu_check_interval: v.optional(durationArg('form.field.cpuCheckInterval')),
     cpu_high_watermark: percentArg('form.field.cpuHighWatermark'),
@@ -56,6 +58,7 @@ export const updateAlarmSettings = defineCommand({
   id: 'alarm.update',
   title: 'cmd.alarm.update',
   group: 'cmdGroup.alarms',
+  changes: ['alarmConfig'],
   args: v.object({
     actions: v.optional(
       v.pipe(

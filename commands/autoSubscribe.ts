@@ -1,13 +1,14 @@
 // Auto-subscribe: topics every client is subscribed to when it connects (${clientid}, ${username}, ${host}).
 import * as v from 'valibot'
 import { defineCommand } from './define.ts'
-import { ApiError } from '../src/api/http.ts'
+import { ApiError } from '../contract/api-error.ts'
 import { subscriptionOptionArgs } from './clients.ts'
 
 export const addAutoSubscription = defineCommand({
   id: 'autoSubscribe.add',
   title: 'cmd.autoSubscribe.add',
   group: 'cmdGroup.mqtt',
+  changes: ['autoSubscribe'],
   args: v.object({
     topic: v.pipe(v.string(), v.title('form.field.topic'), v.description('form.hint.placeholders'), v.minLength(1, 'err.topicRequired')),
     ...subscriptionOptionArgs(),
@@ -27,6 +28,7 @@ export const removeAutoSubscription = defineCommand({
   id: 'autoSubscribe.remove',
   title: 'cmd.autoSubscribe.remove',
   group: 'cmdGroup.mqtt',
+  changes: ['autoSubscribe'],
   args: v.object({ topic: v.pipe(v.string(), v.title('form.field.topic'), v.minLength(1, 'err.topicRequired')) }),
   positional: ['topic'],
   danger: true,
@@ -39,7 +41,7 @@ export const removeAutoSubscription = defineCommand({
   run: async (ctx, { topic }) => {
     const list = await ctx.api.autoSubscribe.list()
     const kept = list.filter((t) => t.topic !== topic)
-    if (kept.length === list.length) throw new ApiError('NOT_FOUND', `No auto-subscription for ${topic}`, 404)
+    if (kept.length === list.length) throw new ApiError(404, 'NOT_FOUND', `No auto-subscription for ${topic}`)
     return ctx.api.autoSubscribe.replace(kept)
   },
 })

@@ -42,6 +42,8 @@ export const createBan = defineCommand({
   id: 'banned.create',
   title: 'cmd.banned.create',
   group: 'cmdGroup.banned',
+  // A ban kicks the connected clients it covers.
+  changes: ['banned', 'clients'],
   args: v.object({
     as: as(),
     who: who(),
@@ -67,6 +69,7 @@ export const deleteBan = defineCommand({
   id: 'banned.delete',
   title: 'cmd.banned.delete',
   group: 'cmdGroup.banned',
+  changes: ['banned'],
   args: v.object({ as: as(), who: who() }),
   positional: ['as', 'who'],
   danger: true,
@@ -90,6 +93,7 @@ export const clearBans = defineCommand({
   id: 'banned.clear',
   title: 'cmd.banned.clear',
   group: 'cmdGroup.banned',
+  changes: ['banned'],
   args: v.object({}),
   danger: true,
   aliases: ['unban all', '清空黑名单'],

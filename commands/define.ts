@@ -2,7 +2,10 @@
 // pasted scripts and the CLI all read this same object. No React and no DOM here.
 import type * as v from 'valibot'
 import type { Api } from '../src/api/index.ts'
-import type { TestClientManager } from '../src/features/websocket/manager.ts'
+import type { TestClientManager } from '../src/testclient/manager.ts'
+import type { Text } from './commandError.ts'
+
+export { CommandError, type Text } from './commandError.ts'
 
 /** Effects only the browser can perform; the CLI runs without them. */
 export interface UiEffects {
@@ -29,25 +32,8 @@ export interface HistoryEffects {
   clear(): void
 }
 
-/** An error whose text is translatable: the runner shows it in the operator's language. */
-export class CommandError extends Error {
-  readonly text: Text
-  /** A second text filled in as `{{reason}}` (a broker's reason code under 'Publishing failure'). */
-  readonly reason: Text | CommandError | undefined
-  constructor(text: Text, reason?: Text | CommandError) {
-    super(text.key)
-    this.name = 'CommandError'
-    this.text = text
-    this.reason = reason
-  }
-
-  /** The message in the operator's language. */
-  translate(t: (key: string, values?: Record<string, string | number>) => string): string {
-    const reason = this.reason instanceof CommandError ? this.reason.translate(t) : this.reason && t(this.reason.key, this.reason.values)
-    const values = reason === undefined ? this.text.values : { ...this.text.values, reason }
-    return t(this.text.key, values)
-  }
-}
+/** An area of the API, named as createApi names it (`clients`, `retainer`): what a screen reads and a command changes. */
+export type ApiArea = Exclude<keyof Api, 'http'>
 
 export interface CommandContext {
   api: Api
@@ -59,12 +45,6 @@ export type ArgsSchema = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.Object
 
 /** Suggestions for one argument; `args` are the other arguments as typed so far (raw strings). */
 export type Completer = (api: Api, query: string, signal: AbortSignal, args?: Readonly<Record<string, string>>) => Promise<string[]>
-
-/** A translatable text: an i18n key with interpolation values. */
-export interface Text {
-  key: string
-  values?: Record<string, string | number>
-}
 
 export interface Command<S extends ArgsSchema = ArgsSchema, R = unknown> {
   /** Stable dotted id, e.g. `client.kick`; scripts rely on it. */
@@ -86,6 +66,8 @@ export interface Command<S extends ArgsSchema = ArgsSchema, R = unknown> {
   shortcut?: string
   /** True when the command only makes sense in the browser (navigation, theme). */
   needsUi?: boolean
+  /** The API areas a successful run changes: screens reading any of them read again. */
+  changes?: readonly ApiArea[]
   /** Live suggestions for an argument, from the API. */
   complete?: Partial<Record<keyof v.InferInput<S> & string, Completer>>
   /**

@@ -1,12 +1,13 @@
 // Delayed publish: messages sent to `$delayed/{seconds}/{topic}` wait here until due.
 import * as v from 'valibot'
 import { defineCommand } from './define.ts'
-import { ApiError } from '../src/api/http.ts'
+import { ApiError } from '../contract/api-error.ts'
 
 export const deleteDelayed = defineCommand({
   id: 'delayed.delete',
   title: 'cmd.delayed.delete',
   group: 'cmdGroup.delayed',
+  changes: ['delayed'],
   args: v.object({
     msgid: v.pipe(v.string(), v.title('form.field.msgid'), v.minLength(1, 'err.required')),
     /** Found from the waiting messages when not given. */
@@ -29,7 +30,7 @@ export const deleteDelayed = defineCommand({
       const list = await ctx.api.delayed.messages({ page, limit: 1000 })
       target = list.data.find((m) => String(m.msgid) === msgid)?.node
       const more = list.meta.hasnext ?? (list.meta.count ?? 0) > page * 1000
-      if (!target && !more) throw new ApiError('MESSAGE_ID_NOT_FOUND', `No delayed message ${msgid}`, 404)
+      if (!target && !more) throw new ApiError(404, 'MESSAGE_ID_NOT_FOUND', `No delayed message ${msgid}`)
     }
     return ctx.api.delayed.delete(target, msgid)
   },
@@ -39,6 +40,7 @@ export const updateDelayed = defineCommand({
   id: 'delayed.update',
   title: 'cmd.delayed.update',
   group: 'cmdGroup.delayed',
+  changes: ['delayed'],
   args: v.object({
     enable: v.optional(v.pipe(v.boolean('err.boolean'), v.title('form.field.enable'))),
     max_delayed_messages: v.optional(

@@ -11,6 +11,7 @@ export const updateFlapping = defineCommand({
   id: 'flapping.update',
   title: 'cmd.flapping.update',
   group: 'cmdGroup.banned',
+  changes: ['flapping'],
   args: v.object({
     enable: v.optional(v.pipe(v.boolean('err.boolean'), v.title('form.field.enable'))),
     window_time: durationArg('form.field.windowTime'),

@@ -7,6 +7,7 @@ export const clearMonitorData = defineCommand({
   id: 'monitor.clear',
   title: 'cmd.monitor.clear',
   group: 'cmdGroup.monitor',
+  changes: ['monitor'],
   args: v.object({}),
   danger: true,
   aliases: ['clear statistics', 'reset charts', '清除监控数据'],

@@ -3,7 +3,7 @@
 // asked and writes them back, so the settings this console does not know survive.
 import * as v from 'valibot'
 import { defineCommand } from './define.ts'
-import { ApiError } from '../src/api/http.ts'
+import { ApiError } from '../contract/api-error.ts'
 import { DURATION } from './flapping.ts'
 import { durationArg } from './args.ts'
 
@@ -103,7 +103,7 @@ export function parseSetting(kind: Kind, raw: string): { value: unknown } | { er
 
 function setting<K extends string>(key: K, kinds: Record<K, Kind>, raw: string): unknown {
   const parsed = parseSetting(kinds[key], raw)
-  if ('error' in parsed) throw new ApiError('BAD_REQUEST', `${key} must be ${parsed.error}`, 400)
+  if ('error' in parsed) throw new ApiError(400, 'BAD_REQUEST', `${key} must be ${parsed.error}`)
   return parsed.value
 }
 
@@ -118,6 +118,7 @@ export const updateMqttSetting = defineCommand({
   id: 'mqtt.update',
   title: 'cmd.mqtt.update',
   group: 'cmdGroup.mqtt',
+  changes: ['mqttConfig'],
   args: v.object({ key: keyArg(generalKeys), value: valueArg() }),
   positional: ['key', 'value'],
   aliases: ['mqtt settings', 'general', 'MQTT 设置'],
@@ -132,6 +133,7 @@ export const updateZoneSetting = defineCommand({
   id: 'zone.update',
   title: 'cmd.zone.update',
   group: 'cmdGroup.mqtt',
+  changes: ['mqttConfig'],
   args: v.object({ key: keyArg(sessionKeys), value: valueArg() }),
   positional: ['key', 'value'],
   aliases: ['session', 'zone', '会话'],
@@ -150,6 +152,7 @@ export const updateSysTopics = defineCommand({
   id: 'sysTopics.update',
   title: 'cmd.sysTopics.update',
   group: 'cmdGroup.mqtt',
+  changes: ['mqttConfig'],
   args: v.object({
     sys_msg_interval: interval('form.field.sysMsgInterval'),
     sys_heartbeat_interval: interval('form.field.sysHeartbeatInterval'),

@@ -13,6 +13,7 @@ export const publishMessage = defineCommand({
   id: 'message.publish',
   title: 'cmd.message.publish',
   group: 'cmdGroup.messages',
+  changes: ['retainer', 'delayed', 'topicMetrics'],
   args: v.object({
     topic: topicNameArg(),
     payload: v.optional(v.pipe(v.string(), v.title('form.field.payload')), ''),

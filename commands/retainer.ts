@@ -12,6 +12,7 @@ export const deleteRetained = defineCommand({
   id: 'retained.delete',
   title: 'cmd.retained.delete',
   group: 'cmdGroup.retainer',
+  changes: ['retainer'],
   args: v.object({ topic: v.pipe(v.string(), v.title('form.field.topic'), v.minLength(1, 'err.topicRequired')) }),
   positional: ['topic'],
   danger: true,
@@ -25,6 +26,7 @@ export const clearRetained = defineCommand({
   id: 'retained.clear',
   title: 'cmd.retained.clear',
   group: 'cmdGroup.retainer',
+  changes: ['retainer'],
   args: v.object({}),
   danger: true,
   aliases: ['clear retained', '清空保留消息'],
@@ -57,6 +59,7 @@ export const updateRetainer = defineCommand({
   id: 'retainer.update',
   title: 'cmd.retainer.update',
   group: 'cmdGroup.retainer',
+  changes: ['retainer'],
   args: v.object({
     enable: v.optional(v.pipe(v.boolean('err.boolean'), v.title('form.field.enable'))),
     msg_expiry_interval: durationArg('form.field.msgExpiryInterval'),

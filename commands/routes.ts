@@ -1,5 +1,6 @@
 // The spec's route table and menu, as data: the router tree, the left menu and the `go.*`
-// navigation commands are all generated from it. No React here.
+// navigation commands are all generated from it. Which of these screens are built is said once, by
+// src/routes/screens.ts having a component for the path. No React here.
 
 export interface Screen {
   /** Stable id; the navigation command is `go.<id>`. */
@@ -10,8 +11,6 @@ export interface Screen {
   title: string
   /** A `g x` style shortcut for the navigation command. */
   shortcut?: string
-  /** Built in the current release; other screens show the "not built yet" notice. */
-  built?: boolean
 }
 
 /** Parent paths that redirect to a child, as in SPEC section 2. */
@@ -38,19 +37,19 @@ export const redirects: Record<string, string> = {
 
 /** Screens reachable without parameters. */
 export const screens: Screen[] = [
-  { id: 'overview', path: '/dashboard/overview', title: 'nav.overview', shortcut: 'g o', built: true },
-  { id: 'nodes', path: '/dashboard/nodes', title: 'nav.nodes', shortcut: 'g n', built: true },
-  { id: 'metrics', path: '/dashboard/metrics', title: 'nav.metrics', shortcut: 'g m', built: true },
-  { id: 'clients', path: '/clients/list', title: 'nav.clients', shortcut: 'g c', built: true },
-  { id: 'subscriptions', path: '/subscriptions/subscription', title: 'nav.subscriptions', shortcut: 'g s', built: true },
-  { id: 'topics', path: '/subscriptions/topics', title: 'nav.topics', shortcut: 'g t', built: true },
-  { id: 'retained', path: '/retained', title: 'nav.retained', built: true },
-  { id: 'delayedPub', path: '/delayed-pub', title: 'nav.delayedPub', built: true },
-  { id: 'topicMetrics', path: '/topic-metrics', title: 'nav.topicMetrics', built: true },
-  { id: 'slowSub', path: '/slow-sub/list', title: 'nav.slowSub', built: true },
-  { id: 'slowSubConfig', path: '/slow-sub/config', title: 'nav.slowSubConfig', built: true },
-  { id: 'currentAlarm', path: '/alarm/current-alarm', title: 'nav.currentAlarm', shortcut: 'g a', built: true },
-  { id: 'historyAlarm', path: '/alarm/history-alarm', title: 'nav.historyAlarm', built: true },
+  { id: 'overview', path: '/dashboard/overview', title: 'nav.overview', shortcut: 'g o' },
+  { id: 'nodes', path: '/dashboard/nodes', title: 'nav.nodes', shortcut: 'g n' },
+  { id: 'metrics', path: '/dashboard/metrics', title: 'nav.metrics', shortcut: 'g m' },
+  { id: 'clients', path: '/clients/list', title: 'nav.clients', shortcut: 'g c' },
+  { id: 'subscriptions', path: '/subscriptions/subscription', title: 'nav.subscriptions', shortcut: 'g s' },
+  { id: 'topics', path: '/subscriptions/topics', title: 'nav.topics', shortcut: 'g t' },
+  { id: 'retained', path: '/retained', title: 'nav.retained' },
+  { id: 'delayedPub', path: '/delayed-pub', title: 'nav.delayedPub' },
+  { id: 'topicMetrics', path: '/topic-metrics', title: 'nav.topicMetrics' },
+  { id: 'slowSub', path: '/slow-sub/list', title: 'nav.slowSub' },
+  { id: 'slowSubConfig', path: '/slow-sub/config', title: 'nav.slowSubConfig' },
+  { id: 'currentAlarm', path: '/alarm/current-alarm', title: 'nav.currentAlarm', shortcut: 'g a' },
+  { id: 'historyAlarm', path: '/alarm/history-alarm', title: 'nav.historyAlarm' },
   { id: 'rules', path: '/rule/rules', title: 'nav.rules', shortcut: 'g r' },
   { id: 'ruleCreate', path: '/rule/rules/create', title: 'nav.ruleCreate' },
   { id: 'actions', path: '/rule/actions', title: 'nav.actions' },
@@ -73,7 +72,7 @@ export const screens: Screen[] = [
   { id: 'plugins', path: '/plugins/list', title: 'nav.plugins' },
   { id: 'pluginInstall', path: '/plugins/install', title: 'nav.pluginInstall' },
   { id: 'users', path: '/users', title: 'nav.users' },
-  { id: 'websocket', path: '/websocket', title: 'nav.websocket', shortcut: 'g w', built: true },
+  { id: 'websocket', path: '/websocket', title: 'nav.websocket', shortcut: 'g w' },
   { id: 'logTrace', path: '/log-trace/list', title: 'nav.logTrace' },
   { id: 'log', path: '/log', title: 'nav.log' },
   { id: 'listeners', path: '/listener', title: 'nav.listeners', shortcut: 'g l' },
@@ -87,13 +86,13 @@ export const screens: Screen[] = [
   { id: 'flappingDetect', path: '/flapping-detect', title: 'nav.flappingDetect' },
   { id: 'alarmSettings', path: '/monitoring/alarm-settings', title: 'nav.alarmSettings' },
   { id: 'monitoringIntegration', path: '/monitoring/integration', title: 'nav.monitoringIntegration' },
-  { id: 'settings', path: '/settings', title: 'nav.settings', shortcut: 'g ,', built: true },
+  { id: 'settings', path: '/settings', title: 'nav.settings', shortcut: 'g ,' },
 ]
 
 /** Screens with parameters (detail pages); the router needs them, the menu does not. */
-export const detailPaths: { path: string; title: string; built?: boolean }[] = [
-  { path: '/dashboard/nodes/$nodeName', title: 'nav.nodeDetail', built: true },
-  { path: '/clients/detail/$clientId', title: 'nav.clientDetail', built: true },
+export const detailPaths: { path: string; title: string }[] = [
+  { path: '/dashboard/nodes/$nodeName', title: 'nav.nodeDetail' },
+  { path: '/clients/detail/$clientId', title: 'nav.clientDetail' },
   { path: '/authentication/detail/$id', title: 'nav.authenticationDetail' },
   { path: '/authorization/detail/$type', title: 'nav.authorizationDetail' },
   { path: '/gateway/create/$name', title: 'nav.gatewayCreate' },

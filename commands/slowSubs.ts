@@ -10,6 +10,7 @@ export const updateSlowSubs = defineCommand({
   id: 'slowSubs.update',
   title: 'cmd.slowSubs.update',
   group: 'cmdGroup.slowSubs',
+  changes: ['slowSubs'],
   args: v.object({
     enable: v.optional(v.pipe(v.boolean('err.boolean'), v.title('form.field.enable'))),
     threshold: v.optional(
@@ -42,6 +43,7 @@ export const clearSlowSubs = defineCommand({
   id: 'slowSubs.clear',
   title: 'cmd.slowSubs.clear',
   group: 'cmdGroup.slowSubs',
+  changes: ['slowSubs'],
   args: v.object({}),
   danger: true,
   aliases: ['clear slow subscriptions', '清除慢订阅'],

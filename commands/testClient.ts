@@ -6,10 +6,10 @@ import { CommandError, defineCommand, type CommandContext } from './define.ts'
 import { durationArg, keyValuesArg, parseDuration } from './args.ts'
 import { isTopicName, qosArg, subscriptionOptionArgs, topicFilterArg, topicNameArg } from './clients.ts'
 import { requireUi } from './navigation.ts'
-import { MAX_UINT32, type ConnectionSettings, type ProtocolVersion } from '../src/features/websocket/connectionSettings.ts'
-import { PAYLOAD_ENCODINGS, encodePayload } from '../src/features/websocket/payload.ts'
-import type { PublishProperties } from '../src/features/websocket/connection.ts'
-import type { TestClientManager } from '../src/features/websocket/manager.ts'
+import { MAX_UINT32, type ConnectionSettings, type ProtocolVersion } from '../src/testclient/connectionSettings.ts'
+import { PAYLOAD_ENCODINGS, encodePayload } from '../src/testclient/payload.ts'
+import type { PublishProperties } from '../src/testclient/connection.ts'
+import type { TestClientManager } from '../src/testclient/manager.ts'
 
 const GROUP = 'cmdGroup.testClient'
 
@@ -38,6 +38,7 @@ export const testClientConnect = defineCommand({
   id: 'testclient.connect',
   title: 'cmd.testClient.connect',
   group: GROUP,
+  changes: ['clients'],
   aliases: ['mqtt connect', 'websocket', '连接'],
   args: v.object({
     connection: connectionArg(),
@@ -88,6 +89,7 @@ export const testClientDisconnect = defineCommand({
   id: 'testclient.disconnect',
   title: 'cmd.testClient.disconnect',
   group: GROUP,
+  changes: ['clients', 'subscriptions', 'topics'],
   args: v.object({ connection: connectionArg() }),
   positional: ['connection'],
   needsUi: true,
@@ -98,6 +100,7 @@ export const testClientSubscribe = defineCommand({
   id: 'testclient.subscribe',
   title: 'cmd.testClient.subscribe',
   group: GROUP,
+  changes: ['clients', 'subscriptions', 'topics'],
   aliases: ['mqtt subscribe', 'sub', '订阅'],
   args: v.object({
     topic: v.optional(topicFilterArg(), 't/#'),
@@ -119,6 +122,7 @@ export const testClientUnsubscribe = defineCommand({
   id: 'testclient.unsubscribe',
   title: 'cmd.testClient.unsubscribe',
   group: GROUP,
+  changes: ['clients', 'subscriptions', 'topics'],
   args: v.object({ topic: topicFilterArg(), connection: connectionArg() }),
   positional: ['topic'],
   needsUi: true,
@@ -134,6 +138,7 @@ export const testClientPublish = defineCommand({
   id: 'testclient.publish',
   title: 'cmd.testClient.publish',
   group: GROUP,
+  changes: ['retainer', 'delayed', 'topicMetrics'],
   aliases: ['mqtt publish', 'pub', 'burst', '发布'],
   args: v.object({
     topic: topicNameArg(),

@@ -17,6 +17,7 @@ export const addTopicMetrics = defineCommand({
   id: 'topicMetrics.add',
   title: 'cmd.topicMetrics.add',
   group: 'cmdGroup.topicMetrics',
+  changes: ['topicMetrics'],
   args: v.object({ topic: metricsTopicArg() }),
   positional: ['topic'],
   aliases: ['topic metrics', '主题监控'],
@@ -28,6 +29,7 @@ export const removeTopicMetrics = defineCommand({
   id: 'topicMetrics.remove',
   title: 'cmd.topicMetrics.remove',
   group: 'cmdGroup.topicMetrics',
+  changes: ['topicMetrics'],
   args: v.object({ topic: v.pipe(v.string(), v.title('form.field.topic'), v.minLength(1, 'err.topicRequired')) }),
   positional: ['topic'],
   danger: true,
@@ -41,6 +43,7 @@ export const resetTopicMetrics = defineCommand({
   id: 'topicMetrics.reset',
   title: 'cmd.topicMetrics.reset',
   group: 'cmdGroup.topicMetrics',
+  changes: ['topicMetrics'],
   /** Without a topic, every registered topic is reset. */
   args: v.object({
     topic: v.optional(v.pipe(v.string(), v.title('form.field.topic'), v.description('form.hint.topicMetricsResetAll'))),

@@ -1,7 +1,7 @@
 // Topic rewrite rules: add one to the ordered list or remove one (read-modify-write of the list).
 import * as v from 'valibot'
 import { defineCommand, type Text } from './define.ts'
-import { ApiError } from '../src/api/http.ts'
+import { ApiError } from '../contract/api-error.ts'
 import { rewriteActions, type RewriteRule } from '../src/api/topicRewrite.ts'
 import { topicFilterArg } from './clients.ts'
 
@@ -18,6 +18,7 @@ export const addRewriteRule = defineCommand({
   id: 'topicRewrite.add',
   title: 'cmd.topicRewrite.add',
   group: 'cmdGroup.mqtt',
+  changes: ['topicRewrite'],
   args: v.object({
     action: v.optional(v.pipe(v.picklist(rewriteActions, 'err.oneOf'), v.title('form.field.rewriteAction')), 'all'),
     source_topic: v.pipe(topicFilterArg(), v.title('form.field.sourceTopic')),
@@ -41,7 +42,7 @@ export function withoutRule(rules: RewriteRule[], target: { index?: number; sour
     target.index !== undefined ? i !== target.index - 1 : rule.source_topic !== target.source_topic,
   )
   if (kept.length === rules.length)
-    throw new ApiError('NOT_FOUND', `No topic rewrite rule ${target.index ?? target.source_topic}`, 404)
+    throw new ApiError(404, 'NOT_FOUND', `No topic rewrite rule ${target.index ?? target.source_topic}`)
   return kept
 }
 
@@ -49,6 +50,7 @@ export const removeRewriteRule = defineCommand({
   id: 'topicRewrite.remove',
   title: 'cmd.topicRewrite.remove',
   group: 'cmdGroup.mqtt',
+  changes: ['topicRewrite'],
   args: v.object({
     source_topic: v.optional(v.pipe(v.string(), v.title('form.field.sourceTopic'))),
     index: v.optional(v.pipe(v.number('err.number'), v.title('form.field.index'), v.integer('err.integer'), v.minValue(1))),
@@ -67,7 +69,7 @@ export const removeRewriteRule = defineCommand({
       ? { key: 'cmd.topicRewrite.removeIndexDescribe', values: { index } }
       : { key: 'cmd.topicRewrite.removeDescribe', values: { source_topic: source_topic ?? '' } },
   run: async (ctx, { source_topic, index }) => {
-    if (index === undefined && !source_topic) throw new ApiError('BAD_REQUEST', 'Give source_topic or index', 400)
+    if (index === undefined && !source_topic) throw new ApiError(400, 'BAD_REQUEST', 'Give source_topic or index')
     const rules = await ctx.api.topicRewrite.list()
     return ctx.api.topicRewrite.replace(withoutRule(rules, { index, source_topic }))
   },

@@ -14,6 +14,7 @@ export const createUser = defineCommand({
   id: 'user.create',
   title: 'cmd.user.create',
   group: 'cmdGroup.users',
+  changes: ['users'],
   args: v.object({
     username: username(),
     password: v.pipe(v.string(), v.title('form.field.password'), v.minLength(1, 'err.required'), v.check((p: string) => passwordIssue(p) === undefined, 'err.password')),
@@ -30,6 +31,7 @@ export const updateUser = defineCommand({
   id: 'user.update',
   title: 'cmd.user.update',
   group: 'cmdGroup.users',
+  changes: ['users'],
   args: v.object({ username: username(), description: v.pipe(v.string(), v.title('form.field.desc')) }),
   positional: ['username'],
   aliases: ['edit user', 'dashboard user', '用户'],
@@ -41,6 +43,7 @@ export const deleteUser = defineCommand({
   id: 'user.delete',
   title: 'cmd.user.delete',
   group: 'cmdGroup.users',
+  changes: ['users'],
   args: v.object({ username: username() }),
   positional: ['username'],
   danger: true,

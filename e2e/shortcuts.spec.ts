@@ -56,6 +56,34 @@ test('? opens the sheet listing every shortcut, grouped and translated; Escape c
   await page.getByRole('radio', { name: 'English' }).click()
 })
 
+test('the ? sheet says that more rows lie below when they do not fit, and scrolls to the last one', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 520 })
+  await login(page, '/settings')
+  await shellReady(page)
+  await page.keyboard.press('Shift+?')
+  const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' })
+  const more = sheet.getByRole('button', { name: /More below/ })
+  const last = sheet.locator('.shortcut-row').last()
+  await expect(more).toBeVisible()
+  await expect(last).not.toBeInViewport()
+
+  await page.keyboard.press('End')
+  await expect(last).toBeInViewport({ ratio: 1 })
+  await expect(more).toHaveCount(0)
+  await page.keyboard.press('Home')
+  await expect(more).toBeVisible()
+  await more.click()
+  await page.keyboard.press('End')
+  await expect(last).toBeInViewport({ ratio: 1 })
+
+  // Tall enough for every row: no such sign.
+  await page.keyboard.press('Escape')
+  await page.setViewportSize({ width: 1400, height: 900 })
+  await page.keyboard.press('Shift+?')
+  await expect(sheet.locator('.shortcut-row').last()).toBeInViewport({ ratio: 1 })
+  await expect(more).toHaveCount(0)
+})
+
 test('j and k move through the clients table and Enter opens the active client; / focuses the filter', async ({ page }) => {
   clients.push(await connectClient('keys-e2e-a', 4), await connectClient('keys-e2e-b', 4))
   await login(page, '/clients/list?like_clientid=keys-e2e')

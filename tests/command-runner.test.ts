@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as v from 'valibot'
 import { defineCommand, type UiEffects } from '../commands/define.ts'
-import { ApiError } from '../src/api/http.ts'
+import { ApiError } from '../contract/api-error.ts'
 import { executeCommand, errorMessage, type RunnerDeps } from '../src/app/commands/runner.ts'
 import type { NotificationInput } from '../src/state/notifications.ts'
 import { createTerminalLog } from '../src/state/terminalLog.ts'
@@ -36,9 +36,9 @@ const kick = defineCommand({
   danger: true,
   describe: ({ clientid }) => ({ key: 'kick.describe', values: { clientid } }),
   run: async (_ctx, { clientid }) => {
-    if (clientid === 'gone') throw new ApiError('CLIENTID_NOT_FOUND', 'Client ID not found', 404)
-    if (clientid === 'offline') throw new ApiError('NETWORK_ERROR', 'Network Error', 0)
-    if (clientid === 'expired') throw new ApiError('TOKEN_TIME_OUT', 'Token expired', 401)
+    if (clientid === 'gone') throw new ApiError(404, 'CLIENTID_NOT_FOUND', 'Client ID not found')
+    if (clientid === 'offline') throw new ApiError(0, 'NETWORK_ERROR', 'Network Error')
+    if (clientid === 'expired') throw new ApiError(401, 'TOKEN_TIME_OUT', 'Token expired')
     calls.push(clientid)
     return 'done'
   },

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import * as v from 'valibot'
 import { createStore } from 'jotai'
 import { defineCommand, type UiEffects } from '../commands/define.ts'
-import { ApiError } from '../src/api/http.ts'
+import { ApiError } from '../contract/api-error.ts'
 import { executeCommand, type RunnerDeps } from '../src/app/commands/runner.ts'
 import {
   HISTORY_KEY,
@@ -221,7 +221,7 @@ describe('the runner records what ran', () => {
     args: v.object({ clientid: v.pipe(v.string(), v.minLength(1, 'err.required')), qos: v.optional(v.picklist([0, 1, 2]), 0) }),
     danger: true,
     run: async (_ctx, { clientid }) => {
-      if (clientid === 'gone') throw new ApiError('CLIENTID_NOT_FOUND', 'Client ID not found', 404)
+      if (clientid === 'gone') throw new ApiError(404, 'CLIENTID_NOT_FOUND', 'Client ID not found')
       return { kicked: clientid }
     },
   })

@@ -7,7 +7,7 @@ import { validateArgs } from '../commands/registry.ts'
 import { parseUntil } from '../commands/banned.ts'
 import { parseSetting } from '../commands/mqtt.ts'
 import type { Api } from '../src/api/index.ts'
-import { ApiError } from '../src/api/http.ts'
+import { ApiError } from '../contract/api-error.ts'
 import { consoleApi, invalidArgs, runCommand } from './support/commands.ts'
 import { closed, collect, endClients, nextMessage, startTestServer, subackCodes, waitFor, type TestServer } from './support/server.ts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { Ring } from '../src/features/websocket/messages/ring.ts'
-import { MessageStore, topicMatches, type NewMessage, type TestMessage } from '../src/features/websocket/messages/store.ts'
+import { Ring } from '../src/testclient/messages/ring.ts'
+import { MessageStore, topicMatches, type NewMessage, type TestMessage } from '../src/testclient/messages/store.ts'
 
 function message(n: number, direction: 'in' | 'out' = 'in'): NewMessage {
   return { direction, topic: `t/${n}`, qos: 0, retain: false, payload: new Uint8Array([n & 0xff]), time: n }

@@ -5,7 +5,7 @@ import {
   checkConfirmPassword,
   checkNewPassword,
   isReservedUsername,
-} from '../src/features/auth/passwordRules.ts'
+} from '../src/features/login/passwordRules.ts'
 
 describe('new password rules', () => {
   it('accepts 8 to 64 printable ASCII characters mixing two kinds', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodePayload, encodePayload, MAX_VIEWABLE_PAYLOAD, PAYLOAD_ENCODINGS } from '../src/features/websocket/payload.ts'
+import { decodePayload, encodePayload, MAX_VIEWABLE_PAYLOAD, PAYLOAD_ENCODINGS } from '../src/testclient/payload.ts'
 import en from '../locales/en.json' with { type: 'json' }
 
 function bytesOf(text: string, encoding: Parameters<typeof encodePayload>[1]): number[] {

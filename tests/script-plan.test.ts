@@ -8,7 +8,7 @@ import { createRegistry, listCommands } from '../commands/registry.ts'
 import { parseScript, rawArgs } from '../commands/script/parse.ts'
 import { planScript, type PlanStep } from '../commands/script/plan.ts'
 import { executePlan, formatScriptLine, type StepResult } from '../commands/script/execute.ts'
-import { ApiError } from '../src/api/http.ts'
+import { ApiError } from '../contract/api-error.ts'
 import type { Api } from '../src/api/index.ts'
 
 type Tree = { [key: string]: string | Tree }
@@ -219,7 +219,7 @@ function recorder() {
         : {}),
       run: async (_ctx: CommandContext, { name }: { name: string }) => {
         calls.push(`${id} ${name}`)
-        if (options.fail) throw new ApiError('CLIENTID_NOT_FOUND', `Client ID not found: ${name}`, 404)
+        if (options.fail) throw new ApiError(404, 'CLIENTID_NOT_FOUND', `Client ID not found: ${name}`)
         return { done: name }
       },
     })
@@ -365,7 +365,7 @@ describe('running a plan', () => {
         group: 'g',
         args: v.object({ name: v.string() }),
         positional: ['name'],
-        complete: { name: async () => Promise.reject(new ApiError('NETWORK_ERROR', 'Network Error', 0)) },
+        complete: { name: async () => Promise.reject(new ApiError(0, 'NETWORK_ERROR', 'Network Error')) },
         run: async () => {
           throw new Error('must not run')
         },

@@ -3,9 +3,9 @@
 // by direction and QoS, the 1 MB notice, and at most MAX_LINES_PER_FRAME lines per frame.
 import { describe, expect, it } from 'vitest'
 import { formatEntry, summarizeEntry, type FormatLabels } from '../src/app/terminal/format.ts'
-import { TestClientManager } from '../src/features/websocket/manager.ts'
-import type { TestMessage } from '../src/features/websocket/messages/store.ts'
-import { MAX_VIEWABLE_PAYLOAD } from '../src/features/websocket/payload.ts'
+import { TestClientManager } from '../src/testclient/manager.ts'
+import type { TestMessage } from '../src/testclient/messages/store.ts'
+import { MAX_VIEWABLE_PAYLOAD } from '../src/testclient/payload.ts'
 import { feedTerminal, MAX_LINES_PER_FRAME, PREVIEW_CHARS, streamEntry, writeBatch } from '../src/features/websocket/terminalFeed.ts'
 import { createTerminalLog, type TerminalEntry } from '../src/state/terminalLog.ts'
 import { t } from './support/testClient.ts'

@@ -2,7 +2,7 @@
 // message through the embedded broker, the counters stay exact whatever the kept window holds,
 // the terminal accounts for every message, and a burst cut short says how far it got.
 import { describe, expect, it } from 'vitest'
-import type { ManagerOptions, TestClientManager } from '../src/features/websocket/manager.ts'
+import type { ManagerOptions, TestClientManager } from '../src/testclient/manager.ts'
 import { feedTerminal } from '../src/features/websocket/terminalFeed.ts'
 import { createTerminalLog } from '../src/state/terminalLog.ts'
 import { serverPerSuite, waitFor } from './support/server.ts'

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { CommandError } from '../commands/define.ts'
 import { errorMessage } from '../src/app/commands/runner.ts'
-import { ACTIVE_KEY, KEPT_KEY, MAX_EXTRA_CONNECTIONS, PASSWORDS_KEY, SETTINGS_KEY, TestClientManager } from '../src/features/websocket/manager.ts'
+import { ACTIVE_KEY, KEPT_KEY, MAX_EXTRA_CONNECTIONS, PASSWORDS_KEY, SETTINGS_KEY, TestClientManager } from '../src/testclient/manager.ts'
 import { serverPerSuite, waitFor } from './support/server.ts'
 import { addConnection, memoryStorage, t, testClientManager, testClientRunner } from './support/testClient.ts'
 

@@ -3,10 +3,10 @@
 // the testclient.* commands, MQTT 5 properties and subscription options end to end, and refusals.
 import type { MqttClient } from 'mqtt'
 import { describe, expect, it } from 'vitest'
-import type { TestConnection } from '../src/features/websocket/connection.ts'
-import type { ConnectionSettings } from '../src/features/websocket/connectionSettings.ts'
-import type { TestClientManager } from '../src/features/websocket/manager.ts'
-import type { TestMessage } from '../src/features/websocket/messages/store.ts'
+import type { TestConnection } from '../src/testclient/connection.ts'
+import type { ConnectionSettings } from '../src/testclient/connectionSettings.ts'
+import type { TestClientManager } from '../src/testclient/manager.ts'
+import type { TestMessage } from '../src/testclient/messages/store.ts'
 import { serverPerSuite, waitFor } from './support/server.ts'
 import { testClientManager, testClientRunner, type TestClientRunner } from './support/testClient.ts'
 

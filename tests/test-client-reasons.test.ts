@@ -3,8 +3,8 @@
 // and every translatable key the test client's code names exists in both locales.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { ACTIVE_KEY, KEPT_KEY, PASSWORDS_KEY, SETTINGS_KEY } from '../src/features/websocket/manager.ts'
-import { hexCode, reasonText, V5_REASON_CODES } from '../src/features/websocket/reasonCodes.ts'
+import { ACTIVE_KEY, KEPT_KEY, PASSWORDS_KEY, SETTINGS_KEY } from '../src/testclient/manager.ts'
+import { hexCode, reasonText, V5_REASON_CODES } from '../src/testclient/reasonCodes.ts'
 import en from '../locales/en.json' with { type: 'json' }
 import zh from '../locales/zh.json' with { type: 'json' }
 import { t, tZh } from './support/testClient.ts'
@@ -78,10 +78,10 @@ describe('reason code texts', () => {
 
 describe("the test client's own texts", () => {
   const sources = [
-    'src/features/websocket/connection.ts',
-    'src/features/websocket/connectionSettings.ts',
-    'src/features/websocket/manager.ts',
-    'src/features/websocket/payload.ts',
+    'src/testclient/connection.ts',
+    'src/testclient/connectionSettings.ts',
+    'src/testclient/manager.ts',
+    'src/testclient/payload.ts',
     'src/features/websocket/terminalFeed.ts',
     'commands/testClient.ts',
   ]

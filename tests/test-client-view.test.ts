@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { MessageStore, type NewMessage } from '../src/features/websocket/messages/store.ts'
-import { MessageView, type MessageColumn } from '../src/features/websocket/messageView.ts'
+import { MessageStore, type NewMessage } from '../src/testclient/messages/store.ts'
+import { MessageView, type MessageColumn } from '../src/testclient/messageView.ts'
 
 function message(n: number, direction: 'in' | 'out' = 'in', topic = `t/${n}`): NewMessage {
   return { direction, topic, qos: 0, retain: false, payload: new Uint8Array([n & 0xff]), time: n }

@@ -2,7 +2,7 @@
 // resolves entity arguments through the commands' completers and never runs anything.
 import type { AnyCommand, CommandContext, Text } from '../define.ts'
 import { describeArgs, quoteArg, type FieldDescriptor } from '../args.ts'
-import { ApiError } from '../../src/api/http.ts'
+import { ApiError } from '../../contract/api-error.ts'
 import type { PlanStep } from './plan.ts'
 
 export type StepStatus = 'ok' | 'failed' | 'cancelled' | 'skipped' | 'checked'

@@ -2,18 +2,9 @@
 // produce, including Fastify's own (bad JSON, unknown route) and valibot validation.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import * as v from 'valibot'
+import { ApiError } from '../../contract/api-error.ts'
 
-export class ApiError extends Error {
-  readonly status: number
-  readonly code: string
-
-  constructor(status: number, code: string, message: string) {
-    super(message)
-    this.name = 'ApiError'
-    this.status = status
-    this.code = code
-  }
-}
+export { ApiError }
 
 export function badRequest(message: string): ApiError {
   return new ApiError(400, 'BAD_REQUEST', message)

@@ -1,6 +1,7 @@
 // Alarms (EMQX `/alarms`): the activated ones (`activated=true`, the default) or the history
 // (`activated=false`), paged; DELETE clears the history. EMQX 5 has no manual deactivation:
 // an alarm clears when its condition does.
+import * as v from 'valibot'
 import {
   AlarmConfigReadSchema,
   AlarmPageSchema,
@@ -10,13 +11,21 @@ import {
   type Sysmon,
 } from '../../contract/alarms.ts'
 import type { Http } from './http.ts'
+import { queryBoolean, queryPaging } from './listQuery.ts'
 
 export { type Alarm, type AlarmConfig, type AlarmPage, type Sysmon } from '../../contract/alarms.ts'
+
+/**
+ * The query `GET /alarms` understands. The alarm screens keep `activated` in their path (current
+ * or history), so their URL holds only the paging.
+ */
+export const alarmsSearch = v.object({ activated: v.optional(queryBoolean()), ...queryPaging })
+export type AlarmListParams = v.InferOutput<typeof alarmsSearch>
 
 export function alarmsApi(http: Http) {
   return {
     /** `activated: false` lists the history. */
-    list(params: { activated?: boolean; page?: number; limit?: number } = {}, signal?: AbortSignal): Promise<AlarmPage> {
+    list(params: AlarmListParams = {}, signal?: AbortSignal): Promise<AlarmPage> {
       return http.get('alarms', AlarmPageSchema, { ...params }, signal)
     },
     /** Deletes every deactivated alarm (the history); activated ones stay. */

@@ -11,8 +11,10 @@ import {
   type ClientField,
 } from '../../contract/clients.ts'
 import { cursorPages } from './cursorPages.ts'
-import { ApiError, paged, type Http, type SearchParams } from './http.ts'
+import { ApiError } from '../../contract/api-error.ts'
+import { paged, type Http, type SearchParams } from './http.ts'
 import { subscriptionSchema } from './subscriptions.ts'
+import { queryBoolean, queryNumberOf, queryPaging, queryText } from './listQuery.ts'
 
 export { clientSchema }
 export type { Client, ClientField }
@@ -89,7 +91,7 @@ export interface ClientListParams extends ClientFilters {
   limit?: number
 }
 
-const clientNotFound = () => new ApiError('CLIENTID_NOT_FOUND', 'Client ID not found', 404)
+const clientNotFound = () => new ApiError(404, 'CLIENTID_NOT_FOUND', 'Client ID not found')
 
 /** EMQX's dashboard listener takes request lines of up to 8000 bytes (cowboy's default). */
 const QUERY_BUDGET = 4000
@@ -235,3 +237,15 @@ export function clientsApi(http: Http) {
 }
 
 export type ClientsApi = ReturnType<typeof clientsApi>
+
+/** The filters of the client list as its URL holds them (the same names `GET /clients` takes). */
+export const clientsSearch = v.object({
+  like_clientid: v.optional(queryText()),
+  like_username: v.optional(queryText()),
+  like_ip_address: v.optional(queryText()),
+  conn_state: v.optional(v.picklist(['connected', 'disconnected'])),
+  proto_ver: v.optional(queryNumberOf([3, 4, 5])),
+  clean_start: v.optional(queryBoolean()),
+  node: v.optional(queryText()),
+  ...queryPaging,
+})

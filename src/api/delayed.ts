@@ -1,4 +1,5 @@
 // Delayed publish (`$delayed/{seconds}/{topic}`): its settings and the messages waiting.
+import * as v from 'valibot'
 import {
   DelayedMessageSchema,
   DelayedPageSchema,
@@ -9,8 +10,13 @@ import {
 } from '../../contract/delayed.ts'
 import type { Http } from './http.ts'
 import { pathSegment } from './clients.ts'
+import { queryPaging } from './listQuery.ts'
 
 export type { DelayedMessage, DelayedPage, DelayedSettings } from '../../contract/delayed.ts'
+
+/** The query `GET /mqtt/delayed/messages` understands, which the delayed list's URL holds too. */
+export const delayedSearch = v.object({ ...queryPaging })
+export type DelayedListParams = v.InferOutput<typeof delayedSearch>
 
 export function delayedApi(http: Http) {
   const message = (node: string, msgid: string) => `mqtt/delayed/messages/${pathSegment(node)}/${pathSegment(msgid)}`
@@ -21,7 +27,7 @@ export function delayedApi(http: Http) {
     updateSettings(settings: DelayedSettings): Promise<DelayedSettings> {
       return http.send('put', 'mqtt/delayed', DelayedSettingsSchema, settings)
     },
-    messages(params: { page?: number; limit?: number } = {}, signal?: AbortSignal): Promise<DelayedPage> {
+    messages(params: DelayedListParams = {}, signal?: AbortSignal): Promise<DelayedPage> {
       return http.get('mqtt/delayed/messages', DelayedPageSchema, { ...params }, signal)
     },
     /** 404 MESSAGE_ID_NOT_FOUND when it was published or deleted already. */

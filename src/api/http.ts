@@ -1,18 +1,7 @@
 // The one HTTP client every API module uses: EMQX v5 base path, bearer token or API key, errors as values.
 import ky, { isHTTPError, isNetworkError, isTimeoutError, type KyInstance } from 'ky'
 import * as v from 'valibot'
-
-/** An error from the API or the network, with EMQX's upper-case code and a human message. */
-export class ApiError extends Error {
-  readonly code: string
-  readonly status: number
-  constructor(code: string, message: string, status: number) {
-    super(message)
-    this.name = 'ApiError'
-    this.code = code
-    this.status = status
-  }
-}
+import { ApiError } from '../../contract/api-error.ts'
 
 export type Credentials =
   | { kind: 'token'; token: string }
@@ -47,14 +36,14 @@ export function toApiError(error: unknown): ApiError {
   if (isHTTPError(error)) {
     const parsed = v.safeParse(errorBody, error.data)
     const status = error.response.status
-    if (parsed.success) return new ApiError(parsed.output.code, parsed.output.message || parsed.output.code, status)
-    return new ApiError(`HTTP_${status}`, error.response.statusText || `HTTP ${status}`, status)
+    if (parsed.success) return new ApiError(status, parsed.output.code, parsed.output.message || parsed.output.code)
+    return new ApiError(status, `HTTP_${status}`, error.response.statusText || `HTTP ${status}`)
   }
-  if (isTimeoutError(error)) return new ApiError('ECONNABORTED', 'Network Error', 0)
-  if (isNetworkError(error)) return new ApiError('NETWORK_ERROR', 'Network Error', 0)
-  if (error instanceof v.ValiError) return new ApiError('BAD_RESPONSE', error.message, 0)
-  if (error instanceof Error && error.name === 'AbortError') return new ApiError('ABORTED', 'Aborted', 0)
-  return new ApiError('NETWORK_ERROR', error instanceof Error ? error.message : String(error), 0)
+  if (isTimeoutError(error)) return new ApiError(0, 'ECONNABORTED', 'Network Error')
+  if (isNetworkError(error)) return new ApiError(0, 'NETWORK_ERROR', 'Network Error')
+  if (error instanceof v.ValiError) return new ApiError(0, 'BAD_RESPONSE', error.message)
+  if (error instanceof Error && error.name === 'AbortError') return new ApiError(0, 'ABORTED', 'Aborted')
+  return new ApiError(0, 'NETWORK_ERROR', error instanceof Error ? error.message : String(error))
 }
 
 function cleanParams(params: SearchParams | undefined): Record<string, string> | undefined {

@@ -1,7 +1,7 @@
 // The typed EMQX v5 API: one module per area, composed over one Http client.
 import type { Http } from './http.ts'
 import { apiKeysApi } from './apiKeys.ts'
-import { authApi } from './auth.ts'
+import { loginApi } from './login.ts'
 import { autoSubscribeApi } from './autoSubscribe.ts'
 import { bannedApi } from './banned.ts'
 import { clientsApi } from './clients.ts'
@@ -26,7 +26,7 @@ import { usersApi } from './users.ts'
 export function createApi(http: Http) {
   return {
     http,
-    auth: authApi(http),
+    login: loginApi(http),
     clients: clientsApi(http),
     subscriptions: subscriptionsApi(http),
     topics: topicsApi(http),

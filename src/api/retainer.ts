@@ -1,4 +1,5 @@
 // The retainer: its settings (`/mqtt/retainer`) and the retained messages it holds.
+import * as v from 'valibot'
 import {
   RetainedMessageSchema,
   RetainedPageSchema,
@@ -9,15 +10,17 @@ import {
 } from '../../contract/retainer.ts'
 import type { Http } from './http.ts'
 import { pathSegment } from './clients.ts'
+import { queryPaging, queryText } from './listQuery.ts'
 
 export type { RetainedMessage, RetainedPage, RetainedSummary, RetainerSettings } from '../../contract/retainer.ts'
 
-export interface RetainedListParams {
+/** The query `GET /mqtt/retainer/messages` understands, which the retained list's URL holds too. */
+export const retainedSearch = v.object({
   /** A topic filter (wildcards allowed) in EMQX 5.4+. */
-  topic?: string
-  page?: number
-  limit?: number
-}
+  topic: v.optional(queryText()),
+  ...queryPaging,
+})
+export type RetainedListParams = v.InferOutput<typeof retainedSearch>
 
 export function retainerApi(http: Http) {
   const message = (topic: string) => `mqtt/retainer/message/${pathSegment(topic)}`

@@ -1,6 +1,7 @@
 // Subscriptions across the cluster (`GET /subscriptions`) and the item shape a client's own list shares.
 import * as v from 'valibot'
 import { paged, type Http } from './http.ts'
+import { queryNumberOf, queryPaging, queryText } from './listQuery.ts'
 
 const qos = v.union([v.literal(0), v.literal(1), v.literal(2)])
 /** EMQX sends the MQTT 5 options as 0/1 numbers; some versions send booleans. */
@@ -27,21 +28,18 @@ export type Subscription = v.InferOutput<typeof subscriptionSchema>
 export const subscriptionPageSchema = paged(subscriptionSchema)
 export type SubscriptionPage = v.InferOutput<typeof subscriptionPageSchema>
 
-/** The query `GET /subscriptions` understands. */
-export interface SubscriptionFilters {
-  clientid?: string
-  topic?: string
-  qos?: 0 | 1 | 2
-  share_group?: string
+/** The query `GET /subscriptions` understands, which the subscription list's URL holds too. */
+export const subscriptionsSearch = v.object({
+  clientid: v.optional(queryText()),
+  topic: v.optional(queryText()),
   /** A topic filter over the subscribed topics: `sensors/#` finds `sensors/+/temp` (EMQX's emqx_topic:match). */
-  match_topic?: string
-  node?: string
-}
-
-export interface SubscriptionListParams extends SubscriptionFilters {
-  page?: number
-  limit?: number
-}
+  match_topic: v.optional(queryText()),
+  qos: v.optional(queryNumberOf([0, 1, 2])),
+  share_group: v.optional(queryText()),
+  node: v.optional(queryText()),
+  ...queryPaging,
+})
+export type SubscriptionListParams = v.InferOutput<typeof subscriptionsSearch>
 
 export function subscriptionsApi(http: Http) {
   return {

@@ -1,6 +1,7 @@
 // Routes (`/topics`): the topics with at least one subscriber, per node.
 import * as v from 'valibot'
 import { paged, type Http } from './http.ts'
+import { queryPaging, queryText } from './listQuery.ts'
 
 export const topicSchema = v.object({
   topic: v.string(),
@@ -13,13 +14,14 @@ export type Topic = v.InferOutput<typeof topicSchema>
 export const topicPageSchema = paged(topicSchema)
 export type TopicPage = v.InferOutput<typeof topicPageSchema>
 
-export interface TopicListParams {
+/** The query `GET /topics` understands, which the topic list's URL holds too. */
+export const topicsSearch = v.object({
   /** Exact topic (filter) as subscribed, e.g. `sensors/+/temp`. */
-  topic?: string
-  node?: string
-  page?: number
-  limit?: number
-}
+  topic: v.optional(queryText()),
+  node: v.optional(queryText()),
+  ...queryPaging,
+})
+export type TopicListParams = v.InferOutput<typeof topicsSearch>
 
 export function topicsApi(http: Http) {
   return {

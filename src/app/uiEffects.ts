@@ -29,7 +29,7 @@ export function useUiEffects(): UiEffects {
         store.set(loggingOutAtom, true)
         try {
           // An expired or failed logout call changes nothing for the user: the session ends here anyway.
-          if (session) await api.auth.logout(session.username).catch(() => undefined)
+          if (session) await api.login.logout(session.username).catch(() => undefined)
         } finally {
           store.set(sessionAtom, null)
           store.set(loggingOutAtom, false)

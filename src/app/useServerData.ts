@@ -1,10 +1,11 @@
 // What every screen showing server data does: read on mount, when `deps` change, on refresh(), after
-// any command that changed something (commandRunsAtom), and every `intervalMs` while the tab is
-// visible when asked to poll. A read in flight is aborted by the next. A failed read keeps the last
-// good data and says why in `error`.
+// a command that changes one of the API areas it reads (src/state/areaChanges.ts), and every
+// `intervalMs` while the tab is visible when asked to poll. A read in flight is aborted by the next.
+// A failed read keeps the last good data and says why in `error`.
 import { useAtomValue } from 'jotai'
-import { useCallback, useEffect, useRef, useState } from 'react'
-import { commandRunsAtom } from '../state/commandRuns.ts'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import type { ApiArea } from '../../commands/define.ts'
+import { changesOf } from '../state/areaChanges.ts'
 import { errorText } from '../ui/errorText.ts'
 
 export interface ServerData<T> {
@@ -23,7 +24,9 @@ export interface ServerDataOptions {
   enabled?: boolean
 }
 
+/** `areas`: the API areas `read` reads (`['clients']`); a command changing one of them reads again. */
 export function useServerData<T>(
+  areas: readonly ApiArea[],
   read: (signal: AbortSignal) => Promise<T>,
   deps: readonly unknown[],
   options: ServerDataOptions = {},
@@ -31,7 +34,10 @@ export function useServerData<T>(
   const { intervalMs, enabled = true } = options
   const [state, setState] = useState<Omit<ServerData<T>, 'refresh'>>({ data: null, error: null, loading: enabled, updatedAt: null })
   const [tick, setTick] = useState(0)
-  const commandRuns = useAtomValue(commandRunsAtom)
+  const areaKey = areas.join(' ')
+  // The areas are named by their text: a new array with the same names is the same subscription.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const changes = useAtomValue(useMemo(() => changesOf(areas), [areaKey]))
   const readRef = useRef(read)
   readRef.current = read
   const refresh = useCallback(() => setTick((n) => n + 1), [])
@@ -52,7 +58,7 @@ export function useServerData<T>(
     return () => controller.abort()
     // `read` is a fresh closure each render; `deps` say when what it reads has changed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [enabled, tick, commandRuns, ...deps])
+  }, [enabled, tick, changes, ...deps])
 
   useEffect(() => {
     if (!enabled || intervalMs === undefined) return

@@ -1,6 +1,7 @@
 // A list screen's server data: one page (`page`, `limit`) or, with `limit` 'all', every page through
 // the list-all helper with its progress. listPaging gives DataTable the matching pager.
 import { useState } from 'react'
+import type { ApiArea } from '../../commands/define.ts'
 import { listAll, type ListPage } from '../api/listAll.ts'
 import type { ServerPaging } from '../ui/DataTable.tsx'
 import { PAGE_SIZES } from '../ui/DataTable.tsx'
@@ -25,7 +26,9 @@ export interface ServerList<T> extends ServerData<ListPage<T>> {
   progress: ListProgress | null
 }
 
+/** `areas`: the API areas the list reads, as useServerData takes them. */
 export function useServerList<T>(
+  areas: readonly ApiArea[],
   fetchPage: (page: number, limit: number, signal: AbortSignal) => Promise<ListPage<T>>,
   view: ListView,
   defaultLimit: number,
@@ -36,6 +39,7 @@ export function useServerList<T>(
   const limit = view.limit ?? defaultLimit
   const [progress, setProgress] = useState<ListProgress | null>(null)
   const result = useServerData<ListPage<T>>(
+    areas,
     async (signal) => {
       if (limit !== 'all') return fetchPage(page, limit, signal)
       setProgress({ loaded: 0, total: undefined })

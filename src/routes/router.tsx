@@ -1,5 +1,6 @@
-// The router tree, generated from the spec's route table in commands/routes.ts. /login is the only
-// public route; everything else sits under one protected layout whose beforeLoad is the auth guard.
+// The router tree, generated from the spec's route table in commands/routes.ts and the built
+// screens in ./screens.ts. /login is the only
+// public route; everything else sits under one protected layout whose beforeLoad is the login guard.
 import {
   createRootRouteWithContext,
   createRoute,
@@ -14,11 +15,12 @@ import { lazy, Suspense } from 'react'
 import { detailPaths, redirects, screens } from '../../commands/routes.ts'
 import type { Api } from '../api/index.ts'
 import { sessionAtom, type SessionReader } from '../state/session.ts'
-import { LoginPage } from '../features/auth/LoginPage.tsx'
+import { LoginPage } from '../features/login/LoginPage.tsx'
 import { NotBuilt } from '../ui/NotBuilt.tsx'
 import { NotFound } from '../ui/NotFound.tsx'
 import { Notifications } from '../ui/Notifications.tsx'
 import { safeRedirectTarget } from './redirectTarget.ts'
+import { screenComponents } from './screens.ts'
 
 declare module '@tanstack/router-core' {
   interface StaticDataRouteOption {
@@ -33,32 +35,9 @@ export interface RouterContext {
   session: SessionReader
 }
 
-/**
- * Screens built in this release, by path; the rest render the "not built yet" notice. They load
- * when first visited, so /login stays small.
- */
-const builtScreens: Record<string, RouteComponent> = {
-  '/dashboard/overview': lazyRouteComponent(() => import('../features/dashboard/Overview.tsx'), 'Overview'),
-  '/clients/list': lazyRouteComponent(() => import('../features/clients/ClientList.tsx'), 'ClientList'),
-  '/clients/detail/$clientId': lazyRouteComponent(() => import('../features/clients/ClientDetail.tsx'), 'ClientDetail'),
-  '/subscriptions/subscription': lazyRouteComponent(() => import('../features/subscriptions/SubscriptionList.tsx'), 'SubscriptionList'),
-  '/subscriptions/topics': lazyRouteComponent(() => import('../features/subscriptions/TopicList.tsx'), 'TopicList'),
-  '/dashboard/nodes': lazyRouteComponent(() => import('../features/nodes/NodeList.tsx'), 'NodeList'),
-  '/dashboard/nodes/$nodeName': lazyRouteComponent(() => import('../features/nodes/NodeDetail.tsx'), 'NodeDetail'),
-  '/dashboard/metrics': lazyRouteComponent(() => import('../features/nodes/MetricsPage.tsx'), 'MetricsPage'),
-  '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
-  '/alarm/current-alarm': lazyRouteComponent(() => import('../features/alarms/CurrentAlarms.tsx'), 'CurrentAlarms'),
-  '/alarm/history-alarm': lazyRouteComponent(() => import('../features/alarms/AlarmHistory.tsx'), 'AlarmHistory'),
-  '/slow-sub/list': lazyRouteComponent(() => import('../features/slowSubs/SlowSubList.tsx'), 'SlowSubList'),
-  '/slow-sub/config': lazyRouteComponent(() => import('../features/slowSubs/SlowSubSettings.tsx'), 'SlowSubSettings'),
-  '/topic-metrics': lazyRouteComponent(() => import('../features/topicMetrics/TopicMetrics.tsx'), 'TopicMetrics'),
-  '/websocket': lazyRouteComponent(() => import('../features/websocket/WebSocketClient.tsx'), 'WebSocketClient'),
-  '/retained': lazyRouteComponent(() => import('../features/retained/RetainedList.tsx'), 'RetainedList'),
-  '/delayed-pub': lazyRouteComponent(() => import('../features/delayed/DelayedList.tsx'), 'DelayedList'),
-}
-
-function screenComponent(path: string, title: string, built: boolean | undefined): RouteComponent {
-  const component = built ? builtScreens[path] : undefined
+/** A path's screen, or the "not built yet" notice when src/routes/screens.ts has none. */
+function screenComponent(path: string, title: string): RouteComponent {
+  const component = screenComponents[path]
   if (component) return component
   return function NotBuiltScreen() {
     return <NotBuilt title={title} />
@@ -113,7 +92,7 @@ const loginRoute = createRoute({
   component: LoginPage,
 })
 
-/** The protected tree: the auth guard lives here and nowhere else. */
+/** The protected tree: the login guard lives here and nowhere else. */
 const appRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: 'app',
@@ -139,7 +118,7 @@ const screenRoutes: AnyRoute[] = [...screens, ...detailPaths].map((screen) =>
     getParentRoute: () => appRoute,
     path: screen.path,
     staticData: { title: screen.title },
-    component: screenComponent(screen.path, screen.title, screen.built),
+    component: screenComponent(screen.path, screen.title),
   }),
 )
 

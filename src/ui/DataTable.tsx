@@ -38,6 +38,7 @@ import {
 } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ColumnChooser, type ChooserColumn } from './ColumnChooser.tsx'
+import { findTableKey, type TableKeyTarget } from './tableKeys.ts'
 import './data-table.css'
 
 export interface DataTableColumnMeta {
@@ -131,19 +132,6 @@ export interface DataTableProps<T extends RowData> {
   focusRowId?: string
   focusKey?: number
 }
-
-/** The table's keys, for the `?` sheet: the same list the handler below implements. */
-export const tableKeys: readonly { keys: string[][]; label: string }[] = [
-  { keys: [['↓'], ['J']], label: 'help.table.down' },
-  { keys: [['↑'], ['K']], label: 'help.table.up' },
-  { keys: [['Home'], ['End']], label: 'help.table.ends' },
-  { keys: [['PageUp'], ['PageDown']], label: 'help.table.page' },
-  { keys: [['Enter']], label: 'help.table.open' },
-  { keys: [['X'], ['Space']], label: 'help.table.select' },
-  { keys: [['Shift', 'X']], label: 'help.table.selectRange' },
-  { keys: [['Esc']], label: 'help.table.clear' },
-  { keys: [['/']], label: 'help.table.filter' },
-]
 
 /** Typing in a field or a dialog being open: the page's single-key shortcuts stay off. */
 function keysBlocked(target: EventTarget | null): boolean {
@@ -371,20 +359,73 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   // Where a Shift+x range starts: the row last toggled.
   const anchor = useRef(-1)
 
-  // Page-wide keys of the main table: `/` to the filter; j/k/arrows into the table from nowhere.
+  // What the key map (./tableKeys.ts) acts on; rebuilt each render so it sees the current rows.
+  const keyTarget: TableKeyTarget = {
+    active: activeIndex,
+    rowCount: rows.length,
+    pageRows,
+    moveTo,
+    open() {
+      const row = rows[activeIndex]
+      if (!row || !onRowOpen) return false
+      onRowOpen(row.original)
+      return true
+    },
+    toggle(range) {
+      const current = activeIndex
+      const row = rows[current]
+      if (!row || !selectable) return false
+      if (range && anchor.current >= 0 && anchor.current !== current) {
+        // The rows from the last toggled one to here take that row's new state.
+        const on = rows[anchor.current]?.getIsSelected() ?? true
+        const [from, to] = anchor.current < current ? [anchor.current, current] : [current, anchor.current]
+        table.setRowSelection((old) => {
+          const next = { ...old }
+          for (let i = from; i <= to; i++) {
+            const id = rows[i]?.id
+            if (id === undefined) continue
+            if (on) next[id] = true
+            else delete next[id]
+          }
+          return next
+        })
+      } else row.toggleSelected()
+      anchor.current = current
+      return true
+    },
+    clearSelection() {
+      if (!selectable || Object.keys(rowSelection ?? {}).length === 0) return false
+      table.resetRowSelection(true)
+      return true
+    },
+    focusFilter() {
+      const filter = filterRef?.current
+      if (!filter) return false
+      filter.focus()
+      if (filter instanceof HTMLInputElement) filter.select()
+      return true
+    },
+  }
+  const keyTargetRef = useRef(keyTarget)
+  useLayoutEffect(() => {
+    keyTargetRef.current = keyTarget
+  })
+
+  // Page-wide keys of the main table: the map's page keys (`/` to the filter) from anywhere, and
+  // its moves (j, k, arrows) into the table from nowhere.
   useEffect(() => {
     if (!pageKeys && !filterRef) return
     const onKey = (event: globalThis.KeyboardEvent) => {
       if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.isComposing) return
       if (keysBlocked(event.target)) return
-      if (event.key === '/' && filterRef?.current) {
-        event.preventDefault()
-        filterRef.current.focus()
-        if (filterRef.current instanceof HTMLInputElement) filterRef.current.select()
+      const found = findTableKey(event)
+      if (!found) return
+      if (found.action.page) {
+        if (found.action.run(keyTargetRef.current, found.stroke)) event.preventDefault()
         return
       }
       const nowhere = event.target === document.body || event.target === document.documentElement || event.target === null
-      if (pageKeys && nowhere && ['j', 'k', 'ArrowDown', 'ArrowUp'].includes(event.key) && scrollRef.current) {
+      if (pageKeys && nowhere && found.action.enters && scrollRef.current) {
         event.preventDefault()
         scrollRef.current.focus()
       }
@@ -396,73 +437,10 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.target !== event.currentTarget) return
     if (event.altKey || event.ctrlKey || event.metaKey) return
-    const current = activeIndex
-    let handled = true
-    switch (event.key) {
-      case 'ArrowDown':
-      case 'j':
-        moveTo(current + 1)
-        break
-      case 'ArrowUp':
-      case 'k':
-        moveTo(current < 0 ? 0 : current - 1)
-        break
-      case 'Home':
-        moveTo(0)
-        break
-      case 'End':
-        moveTo(rows.length - 1)
-        break
-      case 'PageDown':
-        moveTo(current + pageRows)
-        break
-      case 'PageUp':
-        moveTo(current - pageRows)
-        break
-      case 'Enter': {
-        const row = rows[current]
-        if (row && onRowOpen) onRowOpen(row.original)
-        else handled = false
-        break
-      }
-      case ' ':
-      case 'x':
-      case 'X': {
-        const row = rows[current]
-        if (!row || !selectable) {
-          handled = false
-          break
-        }
-        if (event.shiftKey && anchor.current >= 0 && anchor.current !== current) {
-          // Shift+x: the rows from the last toggled one to here take that row's new state.
-          const on = rows[anchor.current]?.getIsSelected() ?? true
-          const [from, to] = anchor.current < current ? [anchor.current, current] : [current, anchor.current]
-          table.setRowSelection((old) => {
-            const next = { ...old }
-            for (let i = from; i <= to; i++) {
-              const id = rows[i]?.id
-              if (id === undefined) continue
-              if (on) next[id] = true
-              else delete next[id]
-            }
-            return next
-          })
-        } else row.toggleSelected()
-        anchor.current = current
-        break
-      }
-      case 'Escape':
-        // Clears the selection; with nothing selected, Escape is someone else's (a dialog above).
-        if (selectable && Object.keys(rowSelection ?? {}).length > 0) table.resetRowSelection(true)
-        else handled = false
-        break
-      default:
-        handled = false
-    }
-    if (handled) {
-      event.preventDefault()
-      event.stopPropagation()
-    }
+    const found = findTableKey(event)
+    if (!found || found.action.page || !found.action.run(keyTarget, found.stroke)) return
+    event.preventDefault()
+    event.stopPropagation()
   }
 
   // Rows are memoized; they get one stable click handler that reads the latest onRowOpen.

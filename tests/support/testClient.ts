@@ -5,7 +5,7 @@ import i18next from 'i18next'
 import { getCommand } from '../../commands/registry.ts'
 import type { UiEffects } from '../../commands/define.ts'
 import { executeCommand, type RunResult, type Translate } from '../../src/app/commands/runner.ts'
-import { TestClientManager, type ManagerOptions } from '../../src/features/websocket/manager.ts'
+import { TestClientManager, type ManagerOptions } from '../../src/testclient/manager.ts'
 import type { NotificationInput } from '../../src/state/notifications.ts'
 import { createTerminalLog } from '../../src/state/terminalLog.ts'
 import en from '../../locales/en.json' with { type: 'json' }

@@ -1,9 +1,9 @@
 // The one path every command run takes, whoever starts it (palette, button, shortcut, script):
 // validate, confirm when asked to, run, notify, and write a line to the terminal log.
 // No React here; useRunCommand.ts wires it to the app's hooks.
-import { CommandError, type AnyCommand, type Command, type CommandContext, type ArgsSchema, type Text } from '../../../commands/define.ts'
+import { CommandError, type AnyCommand, type Command, type CommandContext, type ArgsSchema, type ApiArea, type Text } from '../../../commands/define.ts'
 import { formatArgs, maskSecrets, validateArgs, withoutSecrets, type FieldError } from '../../../commands/args.ts'
-import { ApiError } from '../../api/http.ts'
+import { ApiError } from '../../../contract/api-error.ts'
 import type { HistoryInput, HistorySource } from '../../state/history.ts'
 import type { NotificationInput } from '../../state/notifications.ts'
 import type { TerminalLog } from '../../state/terminalLog.ts'
@@ -34,8 +34,8 @@ export interface RunnerDeps {
   notify(input: NotificationInput): void
   log: TerminalLog
   t: Translate
-  /** Called after a command that may have changed data ran successfully. */
-  changed?(): void
+  /** Called after a successful run with the API areas the command changes (its `changes`). */
+  changed?(areas: readonly ApiArea[]): void
   /** Keeps a command that ran (succeeded or failed) in the history; not called when it never ran. */
   record?(entry: HistoryInput): void
 }
@@ -110,7 +110,7 @@ export async function executeCommand<S extends ArgsSchema, R>(
     log.append({ source: command.id, args: argText, status: 'ok', ...(resultMessage ? { message: resultMessage } : {}) })
     // A secret (an API key's) is shown once, here: never kept in the history (localStorage).
     deps.record?.({ id: command.id, args: keptArgs, ok: true, ...(command.secretResult ? {} : { result }), source: options.source ?? 'button' })
-    if (!command.needsUi) deps.changed?.()
+    if (command.changes?.length) deps.changed?.(command.changes)
     if (options.notifySuccess ?? !command.needsUi)
       deps.notify({
         kind: 'success',
@@ -215,7 +215,7 @@ async function runTogether<S extends ArgsSchema, R>(
   let outcomes: Array<R | Error>
   try {
     outcomes = await command.runMany!(deps.ctx, rows.map((row) => row.args as never))
-    deps.changed?.()
+    if (command.changes?.length) deps.changed?.(command.changes)
   } catch (error) {
     outcomes = rows.map(() => (error instanceof Error ? error : new Error(String(error))))
   }

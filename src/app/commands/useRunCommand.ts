@@ -4,7 +4,7 @@ import { useStore } from 'jotai'
 import { useCallback } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ArgsSchema, Command } from '../../../commands/define.ts'
-import { commandRunsAtom } from '../../state/commandRuns.ts'
+import { markChanged } from '../../state/areaChanges.ts'
 import { recordHistory } from '../../state/history.ts'
 import { notify } from '../../state/notifications.ts'
 import { terminalLog } from '../../state/terminalLog.ts'
@@ -38,7 +38,7 @@ export function useRunCommand(): RunCommand {
           notify: (input) => void notify(store, input),
           log: terminalLog,
           t: (key, values) => t(key, values ?? {}),
-          changed: () => store.set(commandRunsAtom, (n) => n + 1),
+          changed: (areas) => markChanged(store, areas),
           record: (entry) => void recordHistory(store, entry),
         },
         options,
@@ -67,7 +67,7 @@ export function useRunBulk(): RunBulk {
         notify: (input) => void notify(store, input),
         log: terminalLog,
         t: (key, values) => t(key, values ?? {}),
-        changed: () => store.set(commandRunsAtom, (n) => n + 1),
+        changed: (areas) => markChanged(store, areas),
         // Each row is its own history entry, as if run one by one.
         record: (entry) => void recordHistory(store, entry),
       }

@@ -1,10 +1,11 @@
 // The `?` sheet: every keyboard shortcut, generated from the commands' declared shortcuts (grouped
-// as the palette groups them), the shell's own keys and the tables' key map, translated.
+// as the palette groups them), the shell's own keys and the tables' key map (src/ui/tableKeys.ts,
+// the map DataTable runs), translated.
 import { atom, useAtom } from 'jotai'
-import { useEffect, useId, useMemo, useRef, type KeyboardEvent as ReactKeyboardEvent } from 'react'
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { commandsByGroup } from '../../../commands/registry.ts'
-import { tableKeys } from '../../ui/DataTable.tsx'
+import { strokeLabel, tableKeyMap } from '../../ui/tableKeys.ts'
 import { isMac, shortcutLabels } from '../commands/shortcuts.ts'
 import './help.css'
 
@@ -15,6 +16,7 @@ interface Row {
   keys: string[][][]
   label: string
   id?: string
+  danger?: boolean
 }
 
 interface Group {
@@ -38,12 +40,14 @@ export function shortcutGroups(): Group[] {
       heading: group.group,
       rows: group.commands
         .filter((command) => command.shortcut)
-        .map((command) => ({ keys: [shortcutLabels(command.shortcut!)], label: command.title, id: command.id })),
+        .map((command) => ({ keys: [shortcutLabels(command.shortcut!)], label: command.title, id: command.id, danger: command.danger })),
     }))
     .filter((group) => group.rows.length > 0)
   const tables: Group = {
     heading: 'help.tables',
-    rows: tableKeys.map((entry) => ({ keys: entry.keys.map((alt) => [alt]), label: entry.label })),
+    rows: tableKeyMap
+      .filter((action) => action.visible !== false)
+      .map((action) => ({ keys: action.strokes.map((stroke) => [strokeLabel(stroke)]), label: action.description, danger: action.danger })),
   }
   // Short groups first, so the two columns of the sheet fill evenly.
   return [general, tables, ...fromCommands]
@@ -59,6 +63,8 @@ function Sheet({ onClose }: { onClose(): void }) {
   const titleId = useId()
   const groups = useMemo(shortcutGroups, [])
   const closeRef = useRef<HTMLButtonElement>(null)
+  const bodyRef = useRef<HTMLDivElement>(null)
+  const moreBelow = useMoreBelow(bodyRef)
 
   useEffect(() => {
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null
@@ -77,12 +83,15 @@ function Sheet({ onClose }: { onClose(): void }) {
       // One button: focus stays on it; the list scrolls with the arrows and Page keys.
       event.preventDefault()
       closeRef.current?.focus()
-    } else if (['ArrowDown', 'ArrowUp', 'PageDown', 'PageUp'].includes(event.key)) {
-      const body = (event.currentTarget as HTMLElement).querySelector('.shortcut-sheet-body')
+    } else if (['ArrowDown', 'ArrowUp', 'PageDown', 'PageUp', 'Home', 'End'].includes(event.key)) {
+      const body = bodyRef.current
       if (!body) return
       event.preventDefault()
-      const step = event.key.startsWith('Page') ? body.clientHeight * 0.9 : 40
-      body.scrollBy({ top: event.key === 'ArrowDown' || event.key === 'PageDown' ? step : -step })
+      if (event.key === 'Home' || event.key === 'End') body.scrollTo({ top: event.key === 'Home' ? 0 : body.scrollHeight })
+      else {
+        const step = event.key.startsWith('Page') ? body.clientHeight * 0.9 : 40
+        body.scrollBy({ top: event.key === 'ArrowDown' || event.key === 'PageDown' ? step : -step })
+      }
     }
   }
 
@@ -95,13 +104,13 @@ function Sheet({ onClose }: { onClose(): void }) {
             {t('help.close')}
           </button>
         </div>
-        <div className="dialog-body shortcut-sheet-body">
+        <div ref={bodyRef} className="dialog-body shortcut-sheet-body">
           {groups.map((group) => (
             <section key={group.heading} className="shortcut-group" aria-label={t(group.heading)}>
               <h3>{t(group.heading)}</h3>
               <dl>
                 {group.rows.map((row) => (
-                  <div key={row.id ?? row.label} className="shortcut-row" data-command={row.id}>
+                  <div key={row.id ?? row.label} className={`shortcut-row${row.danger ? ' is-danger' : ''}`} data-command={row.id}>
                     <dt>{t(row.label)}</dt>
                     <dd>
                       {row.keys.map((alternative, a) => (
@@ -126,8 +135,38 @@ function Sheet({ onClose }: { onClose(): void }) {
             </section>
           ))}
         </div>
+        {moreBelow ? (
+          // Not a tab stop: focus stays on Close, and the keys above scroll.
+          <button
+            type="button"
+            tabIndex={-1}
+            className="shortcut-sheet-more"
+            onClick={() => bodyRef.current?.scrollBy({ top: bodyRef.current.clientHeight * 0.9 })}
+          >
+            {t('help.moreBelow')}
+          </button>
+        ) : null}
         <div className="dialog-footer muted shortcut-sheet-footer">{t('help.footer')}</div>
       </div>
     </div>
   )
+}
+
+/** Whether the list goes on below what is in view: the sheet then says so above its footer. */
+function useMoreBelow(ref: { current: HTMLElement | null }): boolean {
+  const [more, setMore] = useState(false)
+  useLayoutEffect(() => {
+    const body = ref.current
+    if (!body) return
+    const update = () => setMore(body.scrollTop + body.clientHeight < body.scrollHeight - 2)
+    update()
+    body.addEventListener('scroll', update, { passive: true })
+    const observer = new ResizeObserver(update)
+    observer.observe(body)
+    return () => {
+      body.removeEventListener('scroll', update)
+      observer.disconnect()
+    }
+  }, [ref])
+  return more
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { clearAlarmHistory } from '../../../commands/alarms.ts'
 import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { DataTable } from '../../ui/DataTable.tsx'
+import { PageHeader } from '../../ui/PageHeader.tsx'
 import { AlarmTabs, useAlarmColumns, useAlarmPage } from './alarmTable.tsx'
 
 export function AlarmHistory() {
@@ -12,22 +13,16 @@ export function AlarmHistory() {
   const columns = useAlarmColumns('history', 0, alarms.at)
   return (
     <div className="page alarms-page">
-      <div className="page-header">
-        <h1>{t('alarms.historyTitle')}</h1>
-        <div>
-          <button type="button" className="btn" onClick={alarms.refresh} disabled={alarms.loading}>
-            {t('alarms.refresh')}
-          </button>
-          <button
-            type="button"
-            className="btn btn-danger"
-            disabled={alarms.data.length === 0 && alarms.paging.page === 1}
-            onClick={() => void run(clearAlarmHistory, {})}
-          >
-            {t('alarms.clearHistory')}
-          </button>
-        </div>
-      </div>
+      <PageHeader title={t('alarms.historyTitle')} onRefresh={alarms.refresh} refreshing={alarms.loading}>
+        <button
+          type="button"
+          className="btn btn-danger"
+          disabled={alarms.data.length === 0 && alarms.paging.page === 1}
+          onClick={() => void run(clearAlarmHistory, {})}
+        >
+          {t('alarms.clearHistory')}
+        </button>
+      </PageHeader>
       <div className="alarms-bar">
         <AlarmTabs current="history" />
       </div>

@@ -2,6 +2,7 @@
 // condition clears, so there is no deactivate button: the hint says so.
 import { useTranslation } from 'react-i18next'
 import { DataTable } from '../../ui/DataTable.tsx'
+import { PageHeader } from '../../ui/PageHeader.tsx'
 import { AlarmTabs, useAlarmColumns, useAlarmPage, useNow } from './alarmTable.tsx'
 
 export function CurrentAlarms() {
@@ -11,14 +12,7 @@ export function CurrentAlarms() {
   const columns = useAlarmColumns('current', now, alarms.at)
   return (
     <div className="page alarms-page">
-      <div className="page-header">
-        <h1>{t('alarms.title')}</h1>
-        <div>
-          <button type="button" className="btn" onClick={alarms.refresh} disabled={alarms.loading}>
-            {t('alarms.refresh')}
-          </button>
-        </div>
-      </div>
+      <PageHeader title={t('alarms.title')} onRefresh={alarms.refresh} refreshing={alarms.loading} />
       <div className="alarms-bar">
         <AlarmTabs current="current" />
         <p className="field-hint alarms-hint">{t('alarms.noManualDeactivation')}</p>

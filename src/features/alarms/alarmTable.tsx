@@ -1,14 +1,14 @@
 // What the current alarms and the alarm history share: the tabs between them, the paged load of
 // GET /alarms (page and limit in the URL), the duration text and the columns.
-import { Link, useNavigate, useSearch } from '@tanstack/react-router'
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { Link } from '@tanstack/react-router'
+import { useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { Alarm } from '../../api/alarms.ts'
+import { alarmsSearch, type Alarm } from '../../api/alarms.ts'
 import { useApi } from '../../app/useApi.ts'
-import { listPaging, useServerList, type ListLimit, type ListView } from '../../app/useServerList.ts'
+import { listPaging, useServerList } from '../../app/useServerList.ts'
 import { dataTableColumns, type DataTableColumn } from '../../ui/DataTable.tsx'
 import { formatTime } from '../clients/clientFields.ts'
-import { searchInt } from '../../routes/searchValues.ts'
+import { useListSearch } from '../../routes/searchValues.ts'
 import './alarms.css'
 
 export const CURRENT_PATH = '/alarm/current-alarm'
@@ -50,25 +50,15 @@ export function useNow(active: boolean): number {
 /** One page of activated (current) or deactivated (history) alarms, re-read every few seconds and after any command. */
 export function useAlarmPage(activated: boolean) {
   const api = useApi()
-  const navigate = useNavigate()
-  const rawSearch: Record<string, unknown> = useSearch({ strict: false })
+  // The path says which list (current or history); the URL holds only the paging.
+  const { search, go } = useListSearch(alarmsSearch, activated ? CURRENT_PATH : HISTORY_PATH, { defaultLimit: DEFAULT_LIMIT })
   const list = useServerList(
+    ['alarms'],
     (page, limit, signal) => api.alarms.list({ activated, page, limit }, signal),
-    { page: searchInt(rawSearch.page), limit: searchInt(rawSearch.limit) },
+    search,
     DEFAULT_LIMIT,
     [api, activated],
     { intervalMs: REFRESH_MS },
-  )
-
-  const to = activated ? CURRENT_PATH : HISTORY_PATH
-  const go = useCallback(
-    (next: ListView) => {
-      const search: Record<string, ListLimit> = {}
-      if (next.page && next.page > 1) search.page = next.page
-      if (next.limit && next.limit !== DEFAULT_LIMIT) search.limit = next.limit
-      void navigate({ to, search })
-    },
-    [navigate, to],
   )
 
   return {

@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { kickClient } from '../../../commands/clients.ts'
 import type { Client } from '../../api/clients.ts'
-import { ApiError } from '../../api/http.ts'
+import { ApiError } from '../../../contract/api-error.ts'
 import type { Subscription } from '../../api/subscriptions.ts'
 import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useCommandDefaults } from '../../state/commandContext.ts'
@@ -40,6 +40,7 @@ export function ClientDetail() {
 
   // The read settles as a Load (a failure too), so the last one is always this id's latest outcome.
   const loaded = useServerData(
+    ['clients', 'subscriptions'],
     async (signal): Promise<Load> => {
       const subscriptions = api.clients.subscriptions(clientId, signal).then(
         (list) => ({ list, error: null }),

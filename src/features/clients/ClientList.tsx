@@ -1,14 +1,14 @@
 // The clients list: EMQX's filters kept in the URL, one server page at a time, kick per row, and
 // bulk kick of the selected rows (the same selection the palette's client commands apply to).
 import { Link, useNavigate } from '@tanstack/react-router'
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
+import { useCallback, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { kickClient } from '../../../commands/clients.ts'
-import type { Client } from '../../api/clients.ts'
+import { clientsSearch, type Client } from '../../api/clients.ts'
 import { useRunBulk, useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useTableSelection, type TableSelection } from '../../state/commandContext.ts'
 import { useApi } from '../../app/useApi.ts'
-import { listPaging, useServerList, type ListView } from '../../app/useServerList.ts'
+import { listPaging, useServerList } from '../../app/useServerList.ts'
 import { DataTable, dataTableColumns, type RowSelectionState } from '../../ui/DataTable.tsx'
 import {
   formatAddress,
@@ -19,86 +19,25 @@ import {
   formatTime,
   protocolVersions,
 } from './clientFields.ts'
-import { searchInt, searchPaging, searchText, useParsedSearch } from '../../routes/searchValues.ts'
+import { useListSearch } from '../../routes/searchValues.ts'
+import { FilterBar, useFilterForm } from '../../ui/FilterBar.tsx'
+import { PageHeader } from '../../ui/PageHeader.tsx'
 import './clients.css'
 
 const AUTO_REFRESH_MS = 5000
 const DEFAULT_LIMIT = 20
-
-/** What the URL holds: EMQX's own query names, so a link reproduces the view. */
-interface ListSearch {
-  like_clientid?: string
-  like_username?: string
-  like_ip_address?: string
-  conn_state?: 'connected' | 'disconnected'
-  proto_ver?: 3 | 4 | 5
-  clean_start?: boolean
-  node?: string
-  page?: number
-  limit?: number
-}
-
-/** Reads the search params leniently: a hand-edited URL shows the list, not an error. */
-function parseSearch(raw: Record<string, unknown>): ListSearch {
-  const out: ListSearch = {}
-  const clientid = searchText(raw.like_clientid)
-  if (clientid) out.like_clientid = clientid
-  const username = searchText(raw.like_username)
-  if (username) out.like_username = username
-  const ip = searchText(raw.like_ip_address)
-  if (ip) out.like_ip_address = ip
-  if (raw.conn_state === 'connected' || raw.conn_state === 'disconnected') out.conn_state = raw.conn_state
-  const version = searchInt(raw.proto_ver)
-  if (version === 3 || version === 4 || version === 5) out.proto_ver = version
-  if (raw.clean_start === true || raw.clean_start === 'true') out.clean_start = true
-  if (raw.clean_start === false || raw.clean_start === 'false') out.clean_start = false
-  const node = searchText(raw.node)
-  if (node) out.node = node
-  Object.assign(out, searchPaging(raw, DEFAULT_LIMIT))
-  return out
-}
-
-/** The filter form's draft: strings as the inputs hold them. */
-interface Draft {
-  like_clientid: string
-  like_username: string
-  like_ip_address: string
-  conn_state: string
-  proto_ver: string
-  clean_start: string
-  node: string
-}
-
-function toDraft(search: ListSearch): Draft {
-  return {
-    like_clientid: search.like_clientid ?? '',
-    like_username: search.like_username ?? '',
-    like_ip_address: search.like_ip_address ?? '',
-    conn_state: search.conn_state ?? '',
-    proto_ver: search.proto_ver ? String(search.proto_ver) : '',
-    clean_start: search.clean_start === undefined ? '' : String(search.clean_start),
-    node: search.node ?? '',
-  }
-}
-
-function fromDraft(draft: Draft, limit: number | undefined): ListSearch {
-  return parseSearch({ ...draft, limit })
-}
 
 export function ClientList() {
   const { t } = useTranslation()
   const api = useApi()
   const run = useRunCommand()
   const navigate = useNavigate()
-  const search = useParsedSearch(parseSearch)
-
-  const [draft, setDraft] = useState<Draft>(() => toDraft(search))
-  // Back/forward or a pasted link changes the URL: the form follows it.
-  useEffect(() => setDraft(toDraft(search)), [search])
+  const { search, go } = useListSearch(clientsSearch, '/clients/list', { defaultLimit: DEFAULT_LIMIT })
+  const form = useFilterForm(clientsSearch, search, go)
 
   const [autoRefresh, setAutoRefresh] = useState(false)
   const poll = { intervalMs: autoRefresh ? AUTO_REFRESH_MS : undefined }
-  const list = useServerList((page, limit, signal) => api.clients.browse({ ...search, page, limit }, signal), search, DEFAULT_LIMIT, [api, search], poll)
+  const list = useServerList(['clients'], (page, limit, signal) => api.clients.browse({ ...search, page, limit }, signal), search, DEFAULT_LIMIT, [api, search], poll)
   const [selection, setSelection] = useState<RowSelectionState>({})
   const [kicking, setKicking] = useState<ReadonlySet<string>>(() => new Set())
   const runBulk = useRunBulk()
@@ -135,14 +74,6 @@ export function ClientList() {
     })
     unselect(results.filter((r) => r.result.ok).map((r) => r.key))
   }, [selectedIds, runBulk, unselect])
-
-  // `limit` is a ListView's for the pager; parseSearch drops an 'all' (this list offers none).
-  const go = useCallback(
-    (next: Omit<ListSearch, 'limit'> & ListView) => {
-      void navigate({ to: '/clients/list', search: { ...parseSearch({ ...next }) } })
-    },
-    [navigate],
-  )
 
   const kick = useCallback(
     async (clientid: string) => {
@@ -310,26 +241,15 @@ export function ClientList() {
     ])
   }, [t, kick, kicking])
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault()
-    go(fromDraft(draft, search.limit))
-  }
-  const onReset = () => {
-    setDraft(toDraft({}))
-    go(search.limit ? { limit: search.limit } : {})
-  }
-  const field = (name: keyof Draft) => ({
-    value: draft[name],
-    onChange: (event: { target: { value: string } }) => setDraft((current) => ({ ...current, [name]: event.target.value })),
-  })
-
   const data = list.data?.data ?? EMPTY
 
   return (
     <div className="page clients-page">
-      <div className="page-header">
-        <h1>{t('clients.title')}</h1>
-        <div>
+      <PageHeader
+        title={t('clients.title')}
+        onRefresh={list.refresh}
+        refreshing={list.loading}
+        before={
           <label className="clients-auto">
             <button
               type="button"
@@ -340,29 +260,26 @@ export function ClientList() {
             />
             <span>{t('clients.autoRefresh')}</span>
           </label>
-          <button type="button" className="btn" onClick={list.refresh} disabled={list.loading}>
-            {t('clients.refresh')}
-          </button>
-        </div>
-      </div>
+        }
+      />
 
-      <form className="toolbar clients-filters" onSubmit={onSubmit} role="search" aria-label={t('clients.filters')}>
+      <FilterBar className="clients-filters" label={t('clients.filters')} onSubmit={form.onSubmit} onReset={form.onReset}>
         <input
           ref={filterRef}
           className="input"
           placeholder={t('clients.field.clientid')}
           aria-label={t('clients.field.clientid')}
           aria-keyshortcuts="/"
-          {...field('like_clientid')}
+          {...form.field('like_clientid')}
         />
-        <input className="input" placeholder={t('clients.field.username')} aria-label={t('clients.field.username')} {...field('like_username')} />
-        <input className="input" placeholder={t('clients.field.ip_address')} aria-label={t('clients.field.ip_address')} {...field('like_ip_address')} />
-        <select className="select" aria-label={t('clients.field.connected')} {...field('conn_state')}>
+        <input className="input" placeholder={t('clients.field.username')} aria-label={t('clients.field.username')} {...form.field('like_username')} />
+        <input className="input" placeholder={t('clients.field.ip_address')} aria-label={t('clients.field.ip_address')} {...form.field('like_ip_address')} />
+        <select className="select" aria-label={t('clients.field.connected')} {...form.field('conn_state')}>
           <option value="">{t('clients.filter.anyState')}</option>
           <option value="connected">{t('clients.connected')}</option>
           <option value="disconnected">{t('clients.disconnected')}</option>
         </select>
-        <select className="select" aria-label={t('clients.field.proto_ver')} {...field('proto_ver')}>
+        <select className="select" aria-label={t('clients.field.proto_ver')} {...form.field('proto_ver')}>
           <option value="">{t('clients.filter.anyVersion')}</option>
           {protocolVersions.map((version) => (
             <option key={version.value} value={version.value}>
@@ -370,19 +287,13 @@ export function ClientList() {
             </option>
           ))}
         </select>
-        <select className="select" aria-label={t('clients.field.clean_start')} {...field('clean_start')}>
+        <select className="select" aria-label={t('clients.field.clean_start')} {...form.field('clean_start')}>
           <option value="">{t('clients.filter.anyCleanStart')}</option>
           <option value="true">{t('clients.filter.cleanStartTrue')}</option>
           <option value="false">{t('clients.filter.cleanStartFalse')}</option>
         </select>
-        <input className="input" placeholder={t('clients.field.node')} aria-label={t('clients.field.node')} {...field('node')} />
-        <button type="submit" className="btn btn-primary">
-          {t('clients.search')}
-        </button>
-        <button type="button" className="btn" onClick={onReset}>
-          {t('clients.reset')}
-        </button>
-      </form>
+        <input className="input" placeholder={t('clients.field.node')} aria-label={t('clients.field.node')} {...form.field('node')} />
+      </FilterBar>
 
       <DataTable
         id="clients"

@@ -10,8 +10,8 @@ const REFRESH_MS = 60_000
 export function LicenseCard() {
   const { t, i18n } = useTranslation()
   const api = useApi()
-  const license = useServerData((signal) => api.license.get(signal), [api], { intervalMs: REFRESH_MS })
-  const current = useServerData((signal) => api.monitor.current(undefined, signal), [api], { intervalMs: REFRESH_MS })
+  const license = useServerData(['license'], (signal) => api.license.get(signal), [api], { intervalMs: REFRESH_MS })
+  const current = useServerData(['monitor'], (signal) => api.monitor.current(undefined, signal), [api], { intervalMs: REFRESH_MS })
   const view = license.data ? licenseView(license.data, current.data, t, i18n.language) : null
   return (
     <section className="card overview-license" aria-label={t('overview.license.title')}>

@@ -38,10 +38,10 @@ export function Overview() {
   const latest = rangeSeconds(range)
 
   const poll = { intervalMs: REFRESH_MS }
-  const current = useServerData((signal) => api.monitor.current(node, signal), [api, node], poll)
-  const recent = useServerData((signal) => api.monitor.samples({ node, latest: RECENT_SECONDS }, signal), [api, node], poll)
-  const history = useServerData((signal) => api.monitor.samples({ node, latest }, signal), [api, node, latest], poll)
-  const nodes = useServerData((signal) => api.nodes.list(signal), [api], poll)
+  const current = useServerData(['monitor'], (signal) => api.monitor.current(node, signal), [api, node], poll)
+  const recent = useServerData(['monitor'], (signal) => api.monitor.samples({ node, latest: RECENT_SECONDS }, signal), [api, node], poll)
+  const history = useServerData(['monitor'], (signal) => api.monitor.samples({ node, latest }, signal), [api, node, latest], poll)
+  const nodes = useServerData(['nodes'], (signal) => api.nodes.list(signal), [api], poll)
   const enterprise = editionCode() === 1
   const recentWindow = useWindow(recent.updatedAt, RECENT_SECONDS)
   const historyWindow = useWindow(history.updatedAt, latest)

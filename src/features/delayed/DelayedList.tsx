@@ -1,38 +1,28 @@
 // Delayed messages: what was sent to $delayed/{seconds}/{topic} and waits, one server page at a
 // time (GET /mqtt/delayed/messages), with the time left ticking; a row opens the message
 // (GET /mqtt/delayed/messages/{node}/{msgid}) and one can be deleted before it is published.
-import { Link, useNavigate } from '@tanstack/react-router'
+import { Link } from '@tanstack/react-router'
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { deleteDelayed } from '../../../commands/delayed.ts'
-import type { DelayedMessage } from '../../api/delayed.ts'
-import { ApiError } from '../../api/http.ts'
+import { delayedSearch, type DelayedMessage } from '../../api/delayed.ts'
+import { ApiError } from '../../../contract/api-error.ts'
 import { useRunBulk, useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
 import { useServerData } from '../../app/useServerData.ts'
-import { listPaging, useServerList, type ListView } from '../../app/useServerList.ts'
+import { listPaging, useServerList } from '../../app/useServerList.ts'
 import { useCommandDefaults, useTableSelection, type TableSelection } from '../../state/commandContext.ts'
 import { DataTable, dataTableColumns, type RowSelectionState } from '../../ui/DataTable.tsx'
 import { formatTime } from '../clients/clientFields.ts'
 import { base64Bytes, PayloadDialog, type PayloadState } from '../retained/PayloadDialog.tsx'
 import '../retained/messages.css'
-import { searchPaging, useParsedSearch } from '../../routes/searchValues.ts'
+import { useListSearch } from '../../routes/searchValues.ts'
+import { PageHeader } from '../../ui/PageHeader.tsx'
 import { errorText } from '../../ui/errorText.ts'
 
 const DEFAULT_LIMIT = 20
 /** EMQX's marker for a delayed payload it does not return (over 2 KB). */
 const TOO_LARGE = 'PAYLOAD_TOO_LARGE'
-
-interface ListSearch {
-  page?: number
-  limit?: number
-}
-
-function parseSearch(raw: Record<string, unknown>): ListSearch {
-  const out: ListSearch = {}
-  Object.assign(out, searchPaging(raw, DEFAULT_LIMIT))
-  return out
-}
 
 const key = (m: Pick<DelayedMessage, 'node' | 'msgid'>) => `${m.node}/${String(m.msgid)}`
 
@@ -58,10 +48,10 @@ export function DelayedList() {
   const { t } = useTranslation()
   const api = useApi()
   const run = useRunCommand()
-  const navigate = useNavigate()
-  const search = useParsedSearch(parseSearch)
+  const { search, go } = useListSearch(delayedSearch, '/delayed-pub', { defaultLimit: DEFAULT_LIMIT })
 
   const list = useServerList(
+    ['delayed'],
     async (page, limit, signal) => {
       const { data, meta } = await api.delayed.messages({ page, limit }, signal)
       // Some EMQX versions send no `hasnext`: the count says whether a next page exists.
@@ -74,7 +64,7 @@ export function DelayedList() {
   // The remaining seconds in the rows count from when they were read.
   const loadedAt = list.updatedAt ?? 0
   // Whether delayed publish is on; unknown (null) until read, and a failed read keeps what was known.
-  const settings = useServerData((signal) => api.delayed.settings(signal), [api])
+  const settings = useServerData(['delayed'], (signal) => api.delayed.settings(signal), [api])
   const enabled = settings.data?.enable ?? null
   const { refresh: refreshList } = list
   const { refresh: refreshSettings } = settings
@@ -169,7 +159,6 @@ export function DelayedList() {
     unselect(results.filter((r) => r.result.ok).map((r) => r.key))
   }, [runBulk, selected, unselect])
 
-  const go = useCallback((next: ListView) => void navigate({ to: '/delayed-pub', search: { ...parseSearch({ ...next }) } }), [navigate])
 
   const remove = useCallback(
     async (m: DelayedMessage) => {
@@ -273,14 +262,7 @@ export function DelayedList() {
 
   return (
     <div className="page delayed-page">
-      <div className="page-header">
-        <h1>{t('delayed.title')}</h1>
-        <div>
-          <button type="button" className="btn" onClick={refresh} disabled={list.loading}>
-            {t('common.refresh')}
-          </button>
-        </div>
-      </div>
+      <PageHeader title={t('delayed.title')} onRefresh={refresh} refreshing={list.loading} />
 
       {enabled === false ? (
         <div className="msg-disabled" role="status" data-testid="delayed-disabled">

@@ -20,6 +20,7 @@ export function MetricsPage() {
   const [autoRefresh, setAutoRefresh] = useState(false)
   const searchRef = useRef<HTMLInputElement>(null)
   const metrics = useServerData(
+    ['metrics'],
     async (signal) => {
       // The per-node list names the nodes for the selector; the cluster view asks EMQX to sum.
       const perNode = await api.metrics.metricsPerNode(signal)

@@ -4,7 +4,7 @@
 import { Link, useParams } from '@tanstack/react-router'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ApiError } from '../../api/http.ts'
+import { ApiError } from '../../../contract/api-error.ts'
 import type { Listener } from '../../api/listeners.ts'
 import type { Counters } from '../../api/metrics.ts'
 import type { NodeInfo } from '../../api/nodes.ts'
@@ -40,6 +40,7 @@ export function NodeDetail() {
   const [query, setQuery] = useState('')
   // The read settles as a Load (a failure too): the last outcome replaces what was shown.
   const loaded = useServerData(
+    ['nodes', 'metrics', 'listeners'],
     async (signal): Promise<Load> => {
       let node: NodeInfo
       try {

@@ -15,7 +15,7 @@ export function NodeList() {
   const { t } = useTranslation()
   const api = useApi()
   const navigate = useNavigate()
-  const nodes = useServerData((signal) => api.nodes.list(signal), [api])
+  const nodes = useServerData(['nodes'], (signal) => api.nodes.list(signal), [api])
 
   const columns = useMemo(() => {
     const col = dataTableColumns<NodeInfo>()

@@ -3,7 +3,7 @@
 // and the delayed messages screens; the payload arrives base64-encoded from the REST API.
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { decodePayload, PAYLOAD_ENCODINGS, type PayloadEncoding } from '../websocket/payload.ts'
+import { decodePayload, PAYLOAD_ENCODINGS, type PayloadEncoding } from '../../testclient/payload.ts'
 import './messages.css'
 
 const ENCODING_KEY = 'payloadView:encoding'

@@ -1,47 +1,44 @@
 // Retained messages: one server page at a time (GET /mqtt/retainer/messages, by topic filter),
 // a row opens its payload (GET /mqtt/retainer/message/{topic}), delete one or clear them all.
 // When the retainer is off, the screen says so and links to its settings (SPEC 2).
-import { Link, useNavigate } from '@tanstack/react-router'
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
+import { Link } from '@tanstack/react-router'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { clearRetained, deleteRetained } from '../../../commands/retainer.ts'
-import { ApiError } from '../../api/http.ts'
-import type { RetainedMessage, RetainedSummary } from '../../api/retainer.ts'
+import { ApiError } from '../../../contract/api-error.ts'
+import { retainedSearch, type RetainedMessage, type RetainedSummary } from '../../api/retainer.ts'
 import { useRunBulk, useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
 import { useServerData } from '../../app/useServerData.ts'
-import { listPaging, useServerList, type ListView } from '../../app/useServerList.ts'
+import { listPaging, useServerList } from '../../app/useServerList.ts'
 import { useCommandDefaults, useTableSelection, type TableSelection } from '../../state/commandContext.ts'
 import { DataTable, dataTableColumns, type RowSelectionState } from '../../ui/DataTable.tsx'
 import { formatTime } from '../clients/clientFields.ts'
 import { base64Bytes, PayloadDialog, type PayloadState } from './PayloadDialog.tsx'
-import { topicListSearch, useParsedSearch, type TopicListSearch } from '../../routes/searchValues.ts'
+import { useListSearch } from '../../routes/searchValues.ts'
+import { FilterBar, useFilterForm } from '../../ui/FilterBar.tsx'
+import { PageHeader } from '../../ui/PageHeader.tsx'
 import { errorText } from '../../ui/errorText.ts'
 import './messages.css'
 
 const DEFAULT_LIMIT = 20
 
-type ListSearch = TopicListSearch
-const parseSearch = topicListSearch(DEFAULT_LIMIT)
-
 export function RetainedList() {
   const { t } = useTranslation()
   const api = useApi()
   const run = useRunCommand()
-  const navigate = useNavigate()
-  const search = useParsedSearch(parseSearch)
-
-  const [draft, setDraft] = useState(search.topic ?? '')
-  useEffect(() => setDraft(search.topic ?? ''), [search.topic])
+  const { search, go } = useListSearch(retainedSearch, '/retained', { defaultLimit: DEFAULT_LIMIT })
+  const form = useFilterForm(retainedSearch, search, go)
 
   const list = useServerList(
+    ['retainer'],
     (page, limit, signal) => api.retainer.messages({ ...(search.topic ? { topic: search.topic } : {}), page, limit }, signal),
     search,
     DEFAULT_LIMIT,
     [api, search.topic],
   )
   // Whether the retainer is on; unknown (null) until read, and a failed read keeps what was known.
-  const settings = useServerData((signal) => api.retainer.settings(signal), [api])
+  const settings = useServerData(['retainer'], (signal) => api.retainer.settings(signal), [api])
   const enabled = settings.data ? settings.data.enable !== false : null
   const refresh = () => {
     list.refresh()
@@ -98,8 +95,6 @@ export function RetainedList() {
     const results = await runBulk(deleteRetained, selectedIds.map((topic) => ({ key: topic, args: { topic } })))
     unselect(results.filter((r) => r.result.ok).map((r) => r.key))
   }, [runBulk, selectedIds, unselect])
-
-  const go = useCallback((next: Omit<ListSearch, 'limit'> & ListView) => void navigate({ to: '/retained', search: { ...parseSearch({ ...next }) } }), [navigate])
 
   const remove = useCallback(
     async (topic: string) => {
@@ -158,27 +153,16 @@ export function RetainedList() {
     ])
   }, [t, busy, remove])
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault()
-    go({ topic: draft, limit: search.limit })
-  }
-
   const data = list.data?.data ?? EMPTY
   const shown = detail && detail.topic === open ? detail : null
 
   return (
     <div className="page retained-page">
-      <div className="page-header">
-        <h1>{t('retained.title')}</h1>
-        <div>
-          <button type="button" className="btn" onClick={refresh} disabled={list.loading}>
-            {t('common.refresh')}
-          </button>
-          <button type="button" className="btn btn-danger" onClick={() => void run(clearRetained, {})} disabled={data.length === 0}>
-            {t('retained.clearAll')}
-          </button>
-        </div>
-      </div>
+      <PageHeader title={t('retained.title')} onRefresh={refresh} refreshing={list.loading}>
+        <button type="button" className="btn btn-danger" onClick={() => void run(clearRetained, {})} disabled={data.length === 0}>
+          {t('retained.clearAll')}
+        </button>
+      </PageHeader>
 
       {enabled === false ? (
         <div className="msg-disabled" role="status" data-testid="retainer-disabled">
@@ -188,30 +172,16 @@ export function RetainedList() {
         </div>
       ) : null}
 
-      <form className="toolbar msg-filters" onSubmit={onSubmit} role="search" aria-label={t('retained.topicFilter')}>
+      <FilterBar className="msg-filters" label={t('retained.topicFilter')} onSubmit={form.onSubmit} onReset={form.onReset}>
         <input
           ref={filterRef}
           className="input mono"
           placeholder={t('retained.topicFilterHint')}
           aria-label={t('retained.topicFilter')}
           aria-keyshortcuts="/"
-          value={draft}
-          onChange={(event) => setDraft(event.target.value)}
+          {...form.field('topic')}
         />
-        <button type="submit" className="btn btn-primary">
-          {t('common.search')}
-        </button>
-        <button
-          type="button"
-          className="btn"
-          onClick={() => {
-            setDraft('')
-            go(search.limit ? { limit: search.limit } : {})
-          }}
-        >
-          {t('common.reset')}
-        </button>
-      </form>
+      </FilterBar>
 
       <DataTable
         id="retained"

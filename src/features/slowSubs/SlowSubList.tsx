@@ -20,6 +20,7 @@ export function SlowSubList() {
   const run = useRunCommand()
   const navigate = useNavigate()
   const slow = useServerData(
+    ['slowSubs'],
     async (signal) => {
       const [list, settings] = await Promise.all([api.slowSubs.list(signal), api.slowSubs.settings(signal)])
       return { rows: list.data, settings }

@@ -2,64 +2,21 @@
 // at a time or every page at once (`limit=all`, SPEC 7's list-all helper) in the one virtualized
 // table, and unsubscribe per row through the client.unsubscribe command.
 import { Link, useNavigate } from '@tanstack/react-router'
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
+import { useCallback, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { unsubscribeClient } from '../../../commands/clients.ts'
-import type { Subscription } from '../../api/subscriptions.ts'
+import { subscriptionsSearch, type Subscription } from '../../api/subscriptions.ts'
 import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
-import { listPaging, useServerList, type ListLimit } from '../../app/useServerList.ts'
+import { listPaging, useServerList } from '../../app/useServerList.ts'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
 import { ListProgressNote } from '../../ui/ListProgressNote.tsx'
-import { searchInt, searchPagingOrAll, searchText, useParsedSearch } from '../../routes/searchValues.ts'
+import { useListSearch } from '../../routes/searchValues.ts'
+import { FilterBar, useFilterForm } from '../../ui/FilterBar.tsx'
+import { PageHeader } from '../../ui/PageHeader.tsx'
 import './subscriptions.css'
 
 const DEFAULT_LIMIT = 20
-
-/** What the URL holds: EMQX's own query names, so a link reproduces the view. */
-interface ListSearch {
-  clientid?: string
-  topic?: string
-  match_topic?: string
-  qos?: 0 | 1 | 2
-  share_group?: string
-  node?: string
-  page?: number
-  limit?: ListLimit
-}
-
-/** Reads the search params leniently: a hand-edited URL shows the list, not an error. */
-function parseSearch(raw: Record<string, unknown>): ListSearch {
-  const out: ListSearch = {}
-  for (const key of ['clientid', 'topic', 'match_topic', 'share_group', 'node'] as const) {
-    const value = searchText(raw[key])
-    if (value) out[key] = value
-  }
-  const qos = searchInt(raw.qos, 0)
-  if (qos === 0 || qos === 1 || qos === 2) out.qos = qos
-  Object.assign(out, searchPagingOrAll(raw, DEFAULT_LIMIT))
-  return out
-}
-
-interface Draft {
-  clientid: string
-  topic: string
-  match_topic: string
-  qos: string
-  share_group: string
-  node: string
-}
-
-function toDraft(search: ListSearch): Draft {
-  return {
-    clientid: search.clientid ?? '',
-    topic: search.topic ?? '',
-    match_topic: search.match_topic ?? '',
-    qos: search.qos === undefined ? '' : String(search.qos),
-    share_group: search.share_group ?? '',
-    node: search.node ?? '',
-  }
-}
 
 /** EMQX sends the MQTT 5 flags as 0/1 or booleans; absent for MQTT 3 clients. */
 function flag(value: number | boolean | undefined, t: (key: string) => string): string {
@@ -76,13 +33,12 @@ export function SubscriptionList() {
   const api = useApi()
   const run = useRunCommand()
   const navigate = useNavigate()
-  const search = useParsedSearch(parseSearch)
-
-  const [draft, setDraft] = useState<Draft>(() => toDraft(search))
-  useEffect(() => setDraft(toDraft(search)), [search])
+  const { search, go } = useListSearch(subscriptionsSearch, '/subscriptions/subscription', { defaultLimit: DEFAULT_LIMIT, all: true })
+  const form = useFilterForm(subscriptionsSearch, search, go)
 
   const { page: _page, limit: _limit, ...filters } = search
   const list = useServerList(
+    ['subscriptions'],
     (page, limit, signal) => api.subscriptions.list({ ...filters, page, limit }, signal),
     search,
     DEFAULT_LIMIT,
@@ -90,13 +46,6 @@ export function SubscriptionList() {
   )
   const [busy, setBusy] = useState<ReadonlySet<string>>(() => new Set())
   const filterRef = useRef<HTMLInputElement>(null)
-
-  const go = useCallback(
-    (next: ListSearch) => {
-      void navigate({ to: '/subscriptions/subscription', search: { ...parseSearch({ ...next }) } })
-    },
-    [navigate],
-  )
 
   const unsubscribe = useCallback(
     async (subscription: Subscription) => {
@@ -175,50 +124,30 @@ export function SubscriptionList() {
     ])
   }, [t, unsubscribe, busy])
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault()
-    go(parseSearch({ ...draft, limit: search.limit }))
-  }
-  const onReset = () => {
-    setDraft(toDraft({}))
-    go(search.limit ? { limit: search.limit } : {})
-  }
-  const field = (name: keyof Draft) => ({
-    value: draft[name],
-    onChange: (event: { target: { value: string } }) => setDraft((current) => ({ ...current, [name]: event.target.value })),
-  })
-
   const data = list.data?.data ?? EMPTY
 
   return (
     <div className="page subscriptions-page">
-      <div className="page-header">
-        <h1>{t('subscriptions.title')}</h1>
-        <div>
-          <button type="button" className="btn" onClick={list.refresh} disabled={list.loading}>
-            {t('subscriptions.refresh')}
-          </button>
-        </div>
-      </div>
+      <PageHeader title={t('subscriptions.title')} onRefresh={list.refresh} refreshing={list.loading} />
 
-      <form className="toolbar subscriptions-filters" onSubmit={onSubmit} role="search" aria-label={t('subscriptions.filters')}>
+      <FilterBar className="subscriptions-filters" label={t('subscriptions.filters')} onSubmit={form.onSubmit} onReset={form.onReset}>
         <input
           ref={filterRef}
           className="input"
           placeholder={t('subscriptions.field.clientid')}
           aria-label={t('subscriptions.field.clientid')}
           aria-keyshortcuts="/"
-          {...field('clientid')}
+          {...form.field('clientid')}
         />
-        <input className="input" placeholder={t('subscriptions.field.topic')} aria-label={t('subscriptions.field.topic')} {...field('topic')} />
+        <input className="input" placeholder={t('subscriptions.field.topic')} aria-label={t('subscriptions.field.topic')} {...form.field('topic')} />
         <input
           className="input"
           placeholder={t('subscriptions.field.match_topic')}
           aria-label={t('subscriptions.field.match_topic')}
           title={t('subscriptions.matchTopicHint')}
-          {...field('match_topic')}
+          {...form.field('match_topic')}
         />
-        <select className="select" aria-label={t('subscriptions.field.qos')} {...field('qos')}>
+        <select className="select" aria-label={t('subscriptions.field.qos')} {...form.field('qos')}>
           <option value="">{t('subscriptions.anyQos')}</option>
           <option value="0">QoS 0</option>
           <option value="1">QoS 1</option>
@@ -228,16 +157,10 @@ export function SubscriptionList() {
           className="input"
           placeholder={t('subscriptions.field.share_group')}
           aria-label={t('subscriptions.field.share_group')}
-          {...field('share_group')}
+          {...form.field('share_group')}
         />
-        <input className="input" placeholder={t('subscriptions.field.node')} aria-label={t('subscriptions.field.node')} {...field('node')} />
-        <button type="submit" className="btn btn-primary">
-          {t('subscriptions.search')}
-        </button>
-        <button type="button" className="btn" onClick={onReset}>
-          {t('subscriptions.reset')}
-        </button>
-      </form>
+        <input className="input" placeholder={t('subscriptions.field.node')} aria-label={t('subscriptions.field.node')} {...form.field('node')} />
+      </FilterBar>
 
       <DataTable
         id="subscriptions"

@@ -39,7 +39,7 @@ export function TopicMetrics() {
   const { t } = useTranslation()
   const api = useApi()
   const run = useRunCommand()
-  const list = useServerData((signal) => api.topicMetrics.list(signal), [api], { intervalMs: REFRESH_MS })
+  const list = useServerData(['topicMetrics'], (signal) => api.topicMetrics.list(signal), [api], { intervalMs: REFRESH_MS })
   const [topic, setTopic] = useState('')
   const [errors, setErrors] = useState<FieldError[]>([])
   const [duplicate, setDuplicate] = useState<string | null>(null)

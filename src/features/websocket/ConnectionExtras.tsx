@@ -1,10 +1,10 @@
 // The connection's optional parts, folded by default: MQTT 5 CONNECT properties and the will message.
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { ConnectionSettings } from './connectionSettings.ts'
+import type { ConnectionSettings } from '../../testclient/connectionSettings.ts'
 import { Field, KeyValueRows, QOS_OPTIONS, SelectField, SwitchField, TextField, userProperties } from './controls.tsx'
 import { NumberInput } from './ConnectionForm.tsx'
-import { PAYLOAD_ENCODINGS, type PayloadEncoding } from './payload.ts'
+import { PAYLOAD_ENCODINGS, type PayloadEncoding } from '../../testclient/payload.ts'
 import type { Text } from '../../../commands/define.ts'
 import type { SettingsForm } from './useSettingsForm.ts'
 

@@ -1,9 +1,9 @@
 // The connection's basic settings: where (host, port, path, TLS), who (client id, username,
 // password), the MQTT version and the session (keep alive, clean start, expiry, time-out, reconnect).
 import { useTranslation } from 'react-i18next'
-import { PROTOCOL_VERSIONS, randomClientId } from './connectionSettings.ts'
+import { PROTOCOL_VERSIONS, randomClientId } from '../../testclient/connectionSettings.ts'
 import { SelectField, SwitchField, TextField } from './controls.tsx'
-import type { NumberField } from './settingsRules.ts'
+import type { NumberField } from '../../testclient/settingsRules.ts'
 import type { SettingsForm } from './useSettingsForm.ts'
 
 /** A number typed as text, so a wrong value can be shown with its error instead of being refused. */

@@ -2,9 +2,9 @@
 // payload in the chosen encoding (over 1 MB: the spec's notice instead).
 import { useEffect, useMemo, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { TestMessage } from './messages/store.ts'
-import { formatClock, formatProperties } from './messageFormat.ts'
-import { decodePayload, type PayloadEncoding } from './payload.ts'
+import type { TestMessage } from '../../testclient/messages/store.ts'
+import { formatClock, formatProperties } from '../../testclient/messageFormat.ts'
+import { decodePayload, type PayloadEncoding } from '../../testclient/payload.ts'
 
 export function MessageDetail({ message, encoding, onClose }: { message: TestMessage; encoding: PayloadEncoding; onClose(): void }) {
   const { t } = useTranslation()

@@ -5,9 +5,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useCallback, useMemo, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { TestMessage } from './messages/store.ts'
-import { formatClock, formatProperties } from './messageFormat.ts'
-import { MAX_VIEWABLE_PAYLOAD, decodePayload, type PayloadEncoding } from './payload.ts'
+import type { TestMessage } from '../../testclient/messages/store.ts'
+import { formatClock, formatProperties } from '../../testclient/messageFormat.ts'
+import { MAX_VIEWABLE_PAYLOAD, decodePayload, type PayloadEncoding } from '../../testclient/payload.ts'
 
 export interface MessageSource {
   length: number

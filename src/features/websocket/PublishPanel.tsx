@@ -5,11 +5,11 @@ import { useTranslation } from 'react-i18next'
 import { validateArgs, type FieldError } from '../../../commands/args.ts'
 import { testClientPublish } from '../../../commands/testClient.ts'
 import { useRunCommand } from '../../app/commands/useRunCommand.ts'
-import type { TestConnection } from './connection.ts'
+import type { TestConnection } from '../../testclient/connection.ts'
 import { useEncodingOptions } from './ConnectionExtras.tsx'
 import { Field, KeyValueRows, QOS_OPTIONS, SelectField, SwitchField, TextField } from './controls.tsx'
 import { usePublishDraft, type PublishDraft } from './drafts.ts'
-import { encodePayload } from './payload.ts'
+import { encodePayload } from '../../testclient/payload.ts'
 import { useConnection } from './useTestClient.ts'
 
 /** The command's raw arguments, as the palette would pass them; MQTT 5 properties only when set. */

@@ -2,7 +2,7 @@
 // app's jotai store so it is still there after navigating away and back (as the connections are).
 import { atom, useAtom } from 'jotai'
 import { useCallback } from 'react'
-import type { PayloadEncoding } from './payload.ts'
+import type { PayloadEncoding } from '../../testclient/payload.ts'
 
 export interface SubscribeDraft {
   topic: string

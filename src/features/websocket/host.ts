@@ -2,7 +2,7 @@
 // /websocket), kept in the app's jotai store so connections outlive every screen, and fed into
 // the terminal pane. mqtt.js loads with it, not with the first page.
 import { atom, type createStore } from 'jotai'
-import type { TestClientManager } from './manager.ts'
+import type { TestClientManager } from '../../testclient/manager.ts'
 import { i18n } from '../../app/i18n.ts'
 
 type Store = ReturnType<typeof createStore>
@@ -10,7 +10,7 @@ type Store = ReturnType<typeof createStore>
 export const testClientAtom = atom<Promise<TestClientManager> | null>(null)
 
 async function create(): Promise<TestClientManager> {
-  const [{ TestClientManager }, { feedTerminal }] = await Promise.all([import('./manager.ts'), import('./terminalFeed.ts')])
+  const [{ TestClientManager }, { feedTerminal }] = await Promise.all([import('../../testclient/manager.ts'), import('./terminalFeed.ts')])
   const manager = new TestClientManager({
     defaults: { host: location.hostname || 'localhost', tls: location.protocol === 'https:' },
     storage: globalThis.localStorage,

@@ -3,9 +3,9 @@
 // connection with one line saying how many were left out; the counters stay exact regardless.
 import { terminalLog, type TerminalLog } from '../../state/terminalLog.ts'
 import type { Translate } from '../../app/commands/runner.ts'
-import type { TestClientManager } from './manager.ts'
-import type { TestMessage } from './messages/store.ts'
-import { MAX_VIEWABLE_PAYLOAD } from './payload.ts'
+import type { TestClientManager } from '../../testclient/manager.ts'
+import type { TestMessage } from '../../testclient/messages/store.ts'
+import { MAX_VIEWABLE_PAYLOAD } from '../../testclient/payload.ts'
 
 export const MAX_LINES_PER_FRAME = 500
 /** Characters of payload a terminal line shows. */

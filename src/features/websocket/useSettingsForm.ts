@@ -2,10 +2,10 @@
 // survive a reload); a number being typed that is not valid yet stays a draft with its inline error.
 import { useCallback, useState } from 'react'
 import type { Text } from '../../../commands/define.ts'
-import type { TestConnection } from './connection.ts'
-import type { ConnectionSettings, WillSettings } from './connectionSettings.ts'
-import type { TestClientManager } from './manager.ts'
-import { NUMBER_RULES, parseNumber, settingsErrors, type NumberField } from './settingsRules.ts'
+import type { TestConnection } from '../../testclient/connection.ts'
+import type { ConnectionSettings, WillSettings } from '../../testclient/connectionSettings.ts'
+import type { TestClientManager } from '../../testclient/manager.ts'
+import { NUMBER_RULES, parseNumber, settingsErrors, type NumberField } from '../../testclient/settingsRules.ts'
 
 type Patch = Partial<Omit<ConnectionSettings, 'name'>>
 

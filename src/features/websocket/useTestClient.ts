@@ -2,11 +2,11 @@
 // one store's message lists (re-rendered once per frame batch, never per message) and its counts.
 import { useStore } from 'jotai'
 import { use, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react'
-import type { ConnectionSnapshot, TestConnection } from './connection.ts'
+import type { ConnectionSnapshot, TestConnection } from '../../testclient/connection.ts'
 import { loadTestClient } from './host.ts'
-import type { TestClientManager } from './manager.ts'
-import type { MessageCounts, MessageStore } from './messages/store.ts'
-import { MessageView } from './messageView.ts'
+import type { TestClientManager } from '../../testclient/manager.ts'
+import type { MessageCounts, MessageStore } from '../../testclient/messages/store.ts'
+import { MessageView } from '../../testclient/messageView.ts'
 
 /** The page's manager; suspends until mqtt.js and the manager have loaded. */
 export function useManager(): TestClientManager {

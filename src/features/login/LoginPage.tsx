@@ -4,7 +4,7 @@ import { useRouter, useSearch } from '@tanstack/react-router'
 import { useAtomValue, useStore } from 'jotai'
 import { useId, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ApiError } from '../../api/http.ts'
+import { ApiError } from '../../../contract/api-error.ts'
 import { Icon, Logo } from '../../app/layout/icons.tsx'
 import { useApi } from '../../app/useApi.ts'
 import { safeRedirectTarget } from '../../routes/redirectTarget.ts'
@@ -116,7 +116,7 @@ export function LoginPage() {
     setBusy(true)
     const name = username.trim()
     try {
-      const result = await api.auth.login({ username: name, password })
+      const result = await api.login.login({ username: name, password })
       rememberEdition(result.license.edition)
       store.set(sessionAtom, { username: name, token: result.token })
       // The login response does not say the password is the default one; what was typed does.

@@ -1,7 +1,7 @@
 // What the connection form accepts in its number fields and its will message, as translatable
 // texts with the same keys the command arguments use ('Range 1 to 65535', 'Must be a whole number').
-import type { Text } from '../../../commands/define.ts'
-import { isTopicName } from '../../../commands/clients.ts'
+import type { Text } from '../../commands/commandError.ts'
+import { isTopicName } from '../../commands/clients.ts'
 import { MAX_UINT32, type ConnectionSettings } from './connectionSettings.ts'
 import { encodePayload } from './payload.ts'
 

@@ -1,7 +1,7 @@
 // The test client's connections: the default one plus up to six more (SPEC 9), alive for the
 // life of the page whatever screen is shown. Settings are saved on every change so they survive
 // a reload; passwords go to session storage only (this tab), never to local storage.
-import { CommandError } from '../../../commands/define.ts'
+import { CommandError } from '../../commands/commandError.ts'
 import { TestConnection, type Connect } from './connection.ts'
 import { defaultSettings, type ConnectionSettings, type SettingsDefaults } from './connectionSettings.ts'
 import { DEFAULT_KEPT_MESSAGES, MessageStore } from './messages/store.ts'
@@ -15,7 +15,11 @@ export const PASSWORDS_KEY = 'testClient.passwords'
 export const ACTIVE_KEY = 'testClient.active'
 export const KEPT_KEY = 'testClient.keptMessages'
 
-type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem'>
+/** localStorage's shape, without naming the DOM. */
+interface KeyValueStorage {
+  getItem(key: string): string | null
+  setItem(key: string, value: string): void
+}
 
 export interface ManagerOptions {
   defaults: SettingsDefaults

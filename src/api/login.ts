@@ -28,7 +28,7 @@ export interface ChangePasswordRequest {
   new_pwd: string
 }
 
-export function authApi(http: Http) {
+export function loginApi(http: Http) {
   return {
     login(body: LoginRequest): Promise<LoginResponse> {
       return http.send('post', 'login', loginResponseSchema, body)

@@ -1,6 +1,6 @@
 // CONNACK and DISCONNECT reason codes as the operator reads them (SPEC 8), as i18n keys: v3.1 and
 // v3.1.1 CONNACK return codes 1–5, MQTT 5 reason codes 0x80 and above.
-import type { Text } from '../../../commands/define.ts'
+import type { Text } from '../../commands/commandError.ts'
 import type { ProtocolVersion } from './connectionSettings.ts'
 
 /** The v5 reason codes the spec names (0x80–0xA2). */

@@ -1,5 +1,5 @@
 // How a message row reads: its time with milliseconds and its MQTT 5 properties in one short line.
-import type { Text } from '../../../commands/define.ts'
+import type { Text } from '../../commands/commandError.ts'
 
 export function formatClock(ms: number): string {
   const d = new Date(ms)

@@ -28,8 +28,9 @@ export const DEFAULT_KEPT_MESSAGES = 10_000
 
 type Scheduler = (flush: () => void) => void
 
-const animationFrame: Scheduler = (flush) =>
-  typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => flush()) : setTimeout(flush, 16)
+/** Browsers paint frames; elsewhere (the CLI, tests) a frame is about 16 ms. */
+const frames = (globalThis as { requestAnimationFrame?: (callback: () => void) => unknown }).requestAnimationFrame?.bind(globalThis)
+const animationFrame: Scheduler = (flush) => (frames ? frames(() => flush()) : setTimeout(flush, 16))
 
 export class MessageStore {
   private ring: Ring<TestMessage>

@@ -2,7 +2,7 @@
 // Connected, Disconnecting, Disconnected, Reconnecting), its subscriptions, and its messages in a
 // bounded store. No DOM: the browser and Node tests drive the same class.
 import mqtt, { type IClientPublishOptions, type ISubscriptionGrant, type MqttClient } from 'mqtt'
-import { CommandError, type Text } from '../../../commands/define.ts'
+import { CommandError, type Text } from '../../commands/commandError.ts'
 import { brokerUrl, mqttOptions, type ConnectionSettings } from './connectionSettings.ts'
 import { MessageStore } from './messages/store.ts'
 import { reasonText } from './reasonCodes.ts'
