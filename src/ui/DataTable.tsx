@@ -38,6 +38,7 @@ import {
 } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ColumnChooser, type ChooserColumn } from './ColumnChooser.tsx'
+import { displayText } from './escapeControl.ts'
 import './data-table.css'
 
 export interface DataTableColumnMeta {
@@ -156,6 +157,8 @@ function keysBlocked(target: EventTarget | null): boolean {
 
 const HEADER_HEIGHT = 36
 const SELECT_COLUMN = '__select'
+/** A column without its own cell shows its value as text, control characters escaped. */
+const DEFAULT_COLUMN: Partial<DataTableColumn<RowData>> = { cell: (props) => displayText(props.renderValue()) }
 
 function storageKey(id: string) {
   return `dataTable:${id}:columns`
@@ -317,6 +320,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   const table = useTable({
     features: dataTableFeatures,
     columns: allColumns,
+    defaultColumn: DEFAULT_COLUMN as Partial<DataTableColumn<T>>,
     data,
     getRowId: (row) => getRowId(row),
     enableRowSelection: selectable,

@@ -13,6 +13,7 @@ import { useServerData } from '../../app/useServerData.ts'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
 import { DetailLoadState } from '../../ui/DetailLoadState.tsx'
 import { FieldGrid } from '../../ui/FieldGrid.tsx'
+import { escapeControl } from '../../ui/escapeControl.ts'
 import { detailGroups, showTraffic, trafficRows, type Translate } from './clientFields.ts'
 import { errorText } from '../../ui/errorText.ts'
 import './clients.css'
@@ -98,7 +99,7 @@ export function ClientDetail() {
             ← {t('clients.back')}
           </Link>
           <h1>
-            <span className="mono">{clientId}</span>
+            <span className="mono">{escapeControl(clientId)}</span>
             {client ? (
               client.connected ? (
                 <span className="tag tag-success">{t('clients.connected')}</span>

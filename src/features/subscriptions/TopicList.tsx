@@ -7,6 +7,7 @@ import type { Topic } from '../../api/topics.ts'
 import { useApi } from '../../app/useApi.ts'
 import { listPaging, useServerList, type ListView } from '../../app/useServerList.ts'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
+import { escapeControl } from '../../ui/escapeControl.ts'
 import { topicListSearch, useParsedSearch, type TopicListSearch } from '../../routes/searchValues.ts'
 import './subscriptions.css'
 
@@ -48,7 +49,7 @@ export function TopicList() {
         header: t('topics.field.node'),
         size: 220,
         meta: { mono: true },
-        cell: ({ getValue }) => getValue() || '—',
+        cell: ({ getValue }) => escapeControl(getValue()) || '—',
       }),
     ])
   }, [t])
