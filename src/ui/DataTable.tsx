@@ -554,6 +554,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
         aria-activedescendant={activeRowId}
         tabIndex={0}
         onKeyDown={onKeyDown}
+        onScroll={markScrolledToEnd}
         onFocus={(event) => {
           if (event.target === event.currentTarget && activeIndex < 0 && rows.length > 0) setActive(0)
         }}
@@ -683,6 +684,12 @@ function showCellTitle(event: { target: EventTarget }) {
   if (!cell || cell.querySelector('button, input')) return
   const text = cell.textContent ?? ''
   if (cell.title !== text) cell.title = text
+}
+
+/** `data-end` while scrolled all the way right: no column passes under the sticky Actions cell. */
+function markScrolledToEnd(event: { currentTarget: HTMLElement }) {
+  const element = event.currentTarget
+  element.toggleAttribute('data-end', element.scrollLeft + element.clientWidth >= element.scrollWidth - 1)
 }
 
 function cellClass(meta: DataTableColumnMeta | undefined, header = false): string {
