@@ -475,7 +475,7 @@ function BulkNote({ bulk, entity, onSingle }: { bulk: Bulk; entity: string; onSi
   return (
     <div className="palette-bulk" role="note">
       <span>
-        {t('palette.bulkApplies', { count: bulk.ids.length, entity: t(entity) })}: <span className="mono">{shown}</span>
+        {t('common.labelled', { label: t('palette.bulkApplies', { count: bulk.ids.length, entity: t(entity) }) })} <span className="mono">{shown}</span>
         {more}
       </span>
       <button type="button" className="btn btn-ghost btn-sm" onClick={onSingle}>

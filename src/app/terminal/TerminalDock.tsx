@@ -124,7 +124,7 @@ export function TerminalDock() {
           className="terminal-bar-toggle"
           aria-expanded={open}
           aria-controls="terminal-panel"
-          title={`${t('terminal.toggle')} (Ctrl+\`)`}
+          title={t('terminal.toggleTitle')}
           onClick={() => toggle(false)}
         >
           <span className="terminal-chevron" aria-hidden="true">

@@ -182,7 +182,8 @@ export function ClientDetail() {
 
           <section className="client-subscriptions" aria-labelledby="client-subscriptions">
             <h2 id="client-subscriptions">
-              {t('clients.subscriptions')} <span className="muted">({load.subscriptions.length})</span>
+              {t('clients.subscriptions')}
+              <span className="muted">{t('common.count', { count: load.subscriptions.length })}</span>
             </h2>
             <DataTable
               id="client-subscriptions"

@@ -47,7 +47,7 @@ const MessageRow = memo(function MessageRow({ message, encoding, onOpen }: { mes
         <div className="ws-msg-props">
           {properties.map((p) => (
             <span key={typeof p.label === 'string' ? p.label : p.label.key}>
-              <span className="muted">{typeof p.label === 'string' ? escapeControl(p.label) : t(p.label.key)}:</span> <span className="mono">{escapeControl(p.value)}</span>
+              <span className="muted">{t('common.labelled', { label: typeof p.label === 'string' ? escapeControl(p.label) : t(p.label.key) })}</span> <span className="mono">{escapeControl(p.value)}</span>
             </span>
           ))}
         </div>
