@@ -1,28 +1,17 @@
 // message.publish suggests only topics it can publish to: names, never filters with + or #.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { getCommand, validateArgs } from '../commands/registry.ts'
-import type { Api } from '../src/api/index.ts'
 import { consoleApi } from './support/commands.ts'
-import { endClients, startTestServer, type TestServer } from './support/server.ts'
+import { serverPerSuite } from './support/server.ts'
 
-let ts: TestServer
-let api: Api
-
-beforeAll(async () => {
-  ts = await startTestServer()
-  api = await consoleApi(ts)
-})
-
-afterAll(async () => {
-  await endClients()
-  await ts?.close()
-})
+const s = serverPerSuite()
 
 describe('message.publish topic suggestions', () => {
   it('offers subscribed topic names and retained topics, leaving out wildcard filters it would refuse', async () => {
-    const subscriber = await ts.connect({ clientId: 'completion-sub' })
+    const api = await consoleApi(s.t)
+    const subscriber = await s.t.connect({ clientId: 'completion-sub' })
     await subscriber.subscribeAsync(['pc/+/temp', 'pc/#', 'pc/room/temp'], { qos: 0 })
-    const publisher = await ts.connect({ clientId: 'completion-pub' })
+    const publisher = await s.t.connect({ clientId: 'completion-pub' })
     await publisher.publishAsync('pc/retained/1', 'kept', { retain: true, qos: 1 })
 
     const publish = getCommand('message.publish')!
