@@ -1,6 +1,6 @@
 // emqx-console: runbook scripts from a shell, with the registry, parser, plan and API client the
-// browser uses. Exit status: 0 success, 1 a step failed (or the server could not be reached or
-// refused the credentials), 2 a usage or plan error (nothing ran).
+// browser uses. Exit status: 0 success, 1 a step failed (or the server could not be reached),
+// 2 a usage or plan error (nothing ran), 3 the login was refused (nothing ran).
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { commandsByGroup, listCommands } from '../commands/registry.ts'
@@ -34,11 +34,16 @@ Options for run:
   --continue-on-error         Go on after a failed step
   --json                      One JSON object per line: the plan, each step, a summary
 
-Exit status: 0 success, 1 a step failed, 2 usage or plan error (nothing ran).`
+Exit status:
+  0  every step succeeded (or was checked, with --dry-run)
+  1  a step failed, or the server could not be reached
+  2  usage or plan error, or dangerous steps without --yes (nothing ran)
+  3  the login was refused: wrong username or password, or locked (nothing ran)`
 
 const EXIT_OK = 0
 const EXIT_FAILED = 1
 const EXIT_USAGE = 2
+const EXIT_LOGIN_REFUSED = 3
 const SKIPPED_SHOWN = 5
 
 async function readStdin(): Promise<string> {
@@ -141,9 +146,11 @@ async function runCommand(file: string, flags: RunFlags, io: Io): Promise<number
   } catch (error) {
     const { code, message } = stepError(error)
     if (json) emit({ type: 'error', code, message })
-    const what = error instanceof ApiError && error.status !== 0 ? `login to ${normalizeUrl(url)} failed` : `cannot reach ${normalizeUrl(url)}`
+    const answered = error instanceof ApiError && error.status !== 0
+    const refused = answered && (error.status === 401 || error.status === 403)
+    const what = answered ? `login to ${normalizeUrl(url)} failed` : `cannot reach ${normalizeUrl(url)}`
     io.stderr(`emqx-console: ${what}: ${code === message ? code : `${code}: ${message}`}`)
-    return EXIT_FAILED
+    return refused ? EXIT_LOGIN_REFUSED : EXIT_FAILED
   }
 
   const run = await executePlan(steps, { api }, {

@@ -30,9 +30,14 @@ export function text(value: Text): string {
   return t(value.key, value.values)
 }
 
-/** `incident.txt:3:14: Unknown argument foo for client.kick`, as compilers report. */
+/**
+ * `incident.txt:2:25: Must be one of: 0, 1, 2 (argument qos)`, as compilers report: the argument
+ * is named unless the message already names it (`Unknown argument foo for client.kick`).
+ */
 export function errorLine(source: string, error: ScriptError): string {
-  return `${source}:${error.line}:${error.column}: ${text(error)}`
+  const message = text(error)
+  const arg = error.arg && !message.includes(error.arg) ? ` (argument ${error.arg})` : ''
+  return `${source}:${error.line}:${error.column}: ${message}${arg}`
 }
 
 export function errorJson(error: ScriptError): Record<string, unknown> {
@@ -123,7 +128,9 @@ export function summaryLine(run: ScriptRun, dryRun: boolean): string {
     const warned = run.results.filter((r) => r.warnings?.length).length
     return `Dry run: ${c.checked} step${c.checked === 1 ? '' : 's'} checked, ${warned} with warnings; nothing was changed`
   }
-  return `${run.ok ? 'Done' : 'Stopped'}: ${c.ok} ok, ${c.failed} failed, ${c.skipped} not run`
+  // 'Stopped' only when steps were left out; with --continue-on-error every step ran.
+  const outcome = run.ok ? 'Done' : c.skipped > 0 || c.cancelled > 0 || run.refused ? 'Stopped' : 'Finished with failures'
+  return `${outcome}: ${c.ok} ok, ${c.failed} failed, ${c.skipped} not run`
 }
 
 export function summaryJson(run: ScriptRun, dryRun: boolean): Record<string, unknown> {

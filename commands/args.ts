@@ -34,6 +34,10 @@ export interface FieldDescriptor {
   literals?: string[]
   /** Typed into a password box (the command lists it in secretArgs). */
   secret?: boolean
+  /** i18n key of the unit a number is in ('form.unit.records'), shown after its box. */
+  unit?: string
+  /** An update command's argument: left empty, the current value stays (see keepsCurrent). */
+  keepsCurrent?: boolean
 }
 
 export interface FieldError extends Text {
@@ -55,7 +59,7 @@ interface SchemaNode {
   requirement?: unknown
   title?: string
   description?: string
-  metadata?: { field?: FieldKind; literals?: string[] }
+  metadata?: { field?: FieldKind; literals?: string[]; unit?: string; keepsCurrent?: boolean }
   value?: SchemaNode
 }
 
@@ -65,6 +69,13 @@ function node(schema: unknown): SchemaNode {
   return schema as SchemaNode
 }
 
+/** A pipe's actions, those of a pipe it wraps first (`v.pipe(durationArg(…), …)`), so the outer ones win. */
+function pipeActions(schema: SchemaNode): SchemaNode[] {
+  if (!schema.pipe) return []
+  const [base, ...actions] = schema.pipe
+  return [...(base ? pipeActions(base) : []), ...actions]
+}
+
 function describeField(name: string, schema: SchemaNode, position: number): FieldDescriptor {
   let current = schema
   let required = true
@@ -72,7 +83,7 @@ function describeField(name: string, schema: SchemaNode, position: number): Fiel
   const actions: SchemaNode[] = []
   // Peel optional wrappers and pipes down to the base schema, collecting actions on the way.
   for (;;) {
-    if (current.pipe) actions.push(...current.pipe.slice(1))
+    actions.push(...pipeActions(current))
     if (OPTIONAL_WRAPPERS.has(current.type) && current.wrapped) {
       required = false
       if (fallback === undefined && current.default !== undefined) fallback = v.getDefault(current as never)
@@ -108,6 +119,8 @@ function describeField(name: string, schema: SchemaNode, position: number): Fiel
       case 'metadata':
         if (action.metadata?.field) field.kind = action.metadata.field
         if (action.metadata?.literals) field.literals = action.metadata.literals
+        if (action.metadata?.unit) field.unit = action.metadata.unit
+        if (action.metadata?.keepsCurrent) field.keepsCurrent = true
         break
     }
   }
@@ -328,6 +341,14 @@ export function parseKeyValues(text: string): { value: [string, string][] } | { 
   pairs = pairs.filter(([k, val]) => k !== '' || val !== '')
   if (pairs.some(([k]) => k === '')) return { error: 'err.keyRequired' }
   return { value: pairs }
+}
+
+/**
+ * An argument of an update command: optional, and left empty it keeps the current setting. Forms
+ * say so instead of 'optional', and a switch left untouched does not turn the setting off.
+ */
+export function keepsCurrent<T extends v.GenericSchema>(schema: T) {
+  return v.optional(v.pipe(schema, v.metadata({ keepsCurrent: true })))
 }
 
 /** A duration argument ('30s', '5m'); `literals` are words also accepted ('infinity', 'disabled'). */

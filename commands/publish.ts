@@ -1,12 +1,21 @@
 // Publishing a message from the console (`/publish`), as if a client had sent it.
 import * as v from 'valibot'
-import { defineCommand } from './define.ts'
+import { defineCommand, type Completer } from './define.ts'
 import { keyValuesArg } from './args.ts'
 import { payloadEncodings, publishPropertiesSchema } from '../src/api/publish.ts'
-import { completeTopic, qosArg, topicNameArg } from './clients.ts'
+import { isTopicName, qosArg, topicNameArg } from './clients.ts'
 
 function isBase64(text: string): boolean {
   return /^[A-Za-z0-9+/]*={0,2}$/.test(text) && text.length % 4 === 0
+}
+
+/**
+ * Topics a message can be published to: the subscribed topics that are names (a filter with `+` or
+ * `#` would be refused, MQTT 0x90) and the topics of retained messages, which are always names.
+ */
+export const completeTopicName: Completer = async (api, query, signal) => {
+  const [subscribed, retained] = await Promise.all([api.topics.suggest(query, signal), api.retainer.suggest(query, signal).catch(() => [])])
+  return [...new Set([...subscribed, ...retained])].filter(isTopicName).slice(0, 10)
 }
 
 export const publishMessage = defineCommand({
@@ -28,7 +37,7 @@ export const publishMessage = defineCommand({
   }),
   positional: ['topic', 'payload'],
   aliases: ['publish', 'pub', 'send', '发布'],
-  complete: { topic: completeTopic },
+  complete: { topic: completeTopicName },
   suggestOnly: ['topic'],
   run: (ctx, { topic, payload, qos, retain, payload_encoding, properties: given, user_properties }) => {
     if (payload_encoding === 'base64' && !isBase64(payload)) throw new Error('payload is not valid base64')

@@ -1,7 +1,7 @@
 // Slow subscriptions: what is measured (settings) and clearing the records.
 import * as v from 'valibot'
 import { defineCommand } from './define.ts'
-import { durationArg, isDuration, parseDuration, type FieldKind } from './args.ts'
+import { durationArg, isDuration, keepsCurrent, parseDuration, type FieldKind } from './args.ts'
 
 /** SPEC 5: the slow subscription threshold is at least 100 ms. */
 export const SLOW_SUBS_MIN_THRESHOLD_MS = 100
@@ -11,9 +11,10 @@ export const updateSlowSubs = defineCommand({
   title: 'cmd.slowSubs.update',
   group: 'cmdGroup.slowSubs',
   changes: ['slowSubs'],
+  // Each setting left out (an empty field) keeps its current value; the screen fills them all in.
   args: v.object({
-    enable: v.optional(v.pipe(v.boolean('err.boolean'), v.title('form.field.enable'))),
-    threshold: v.optional(
+    enable: keepsCurrent(v.pipe(v.boolean('err.boolean'), v.title('form.field.enable'), v.description('form.hint.slowSubsEnable'))),
+    threshold: keepsCurrent(
       v.pipe(
         v.string(),
         v.title('form.field.slowSubsThreshold'),
@@ -23,11 +24,19 @@ export const updateSlowSubs = defineCommand({
         v.metadata({ field: 'duration' as FieldKind, literals: [] as string[] }),
       ),
     ),
-    top_k_num: v.optional(
-      v.pipe(v.number('err.number'), v.title('form.field.slowSubsTopK'), v.integer('err.integer'), v.minValue(1), v.maxValue(1000)),
+    top_k_num: keepsCurrent(
+      v.pipe(
+        v.number('err.number'),
+        v.title('form.field.slowSubsTopK'),
+        v.description('form.hint.slowSubsTopK'),
+        v.integer('err.integer'),
+        v.minValue(1),
+        v.maxValue(1000),
+        v.metadata({ unit: 'form.unit.records' }),
+      ),
     ),
-    expire_interval: v.optional(durationArg('form.field.slowSubsExpireInterval', { description: 'form.hint.slowSubsExpireInterval' })),
-    stats_type: v.optional(
+    expire_interval: keepsCurrent(durationArg('form.field.slowSubsExpireInterval', { description: 'form.hint.slowSubsExpireInterval' })),
+    stats_type: keepsCurrent(
       v.pipe(v.picklist(['whole', 'internal', 'response'], 'err.oneOf'), v.title('form.field.slowSubsStatsType'), v.description('form.hint.slowSubsStatsType')),
     ),
   }),

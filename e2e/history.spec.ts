@@ -131,3 +131,26 @@ test('clearing the history asks first, then leaves it empty', async ({ page }) =
   await expect(history.getByText('No commands run yet.')).toBeVisible()
   expect(await page.evaluate(() => localStorage.getItem('commandHistory'))).toBeNull()
 })
+
+test('moving around keeps one navigation between operations, and Enter on it goes there without asking', async ({ page }) => {
+  await login(page, '/clients/list')
+  await runFromPalette(page, 'publish', /Publish a message/, [[/^Topic/, 'e2e/history/nav']])
+  for (const key of ['c', 's', 't']) {
+    await page.locator('body').press('g')
+    await page.locator('body').press(key)
+  }
+  await expect(page).toHaveURL(/\/subscriptions\/topics$/)
+
+  await page.goto('/clients/list')
+  const palette = await openHistory(page)
+  const rows = palette.getByRole('listbox', { name: 'History entries, newest first' }).getByRole('option')
+  await expect(rows).toHaveCount(2)
+  await expect(rows.nth(0)).toContainText('go.topics')
+  await expect(rows.nth(1)).toContainText('message.publish e2e/history/nav')
+
+  await palette.getByRole('listbox').press('Home')
+  await palette.getByRole('listbox').press('Enter')
+  await expect(page).toHaveURL(/\/subscriptions\/topics$/)
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+  await expect(page.getByRole('alertdialog')).toHaveCount(0)
+})

@@ -131,6 +131,31 @@ describe('emqx-console run', () => {
     await s.api.delete('/banned')
   })
 
+  it('with --continue-on-error says every step ran, with failures, rather than Stopped', async () => {
+    const script = 'client.kick nobody-here\nbanned.create clientid after-failure-human'
+    const result = await cli(['run', '-', ...login(), '--yes', '--continue-on-error'], { stdin: script })
+    expect(result.code).toBe(1)
+    expect(result.stdout).toMatch(/^Finished with failures: 1 ok, 1 failed, 0 not run$/m)
+    expect(result.stdout).not.toContain('Stopped')
+    await s.api.delete('/banned')
+  })
+
+  it('names the argument of a plan error in human output, unless the message already does', async () => {
+    const script = 'message.publish t/1 qos=7\nclient.kick\nclient.kick x foo=1\n'
+    const result = await cli(['run', '-', ...login()], { stdin: script })
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('<stdin>:1:25: Must be one of: 0, 1, 2 (argument qos)')
+    expect(result.stderr).toMatch(/^<stdin>:2:1: .+ \(argument clientid\)$/m)
+    expect(result.stderr).toMatch(/^<stdin>:3:\d+: Unknown argument foo[^(]*$/m)
+  })
+
+  it('documents every exit status in --help, the refused login among them', async () => {
+    const result = await cli(['--help'])
+    expect(result.code).toBe(0)
+    expect(result.stdout).toMatch(/^ {2}3 {2}the login was refused/m)
+    expect(result.stdout).toMatch(/^ {2}1 {2}a step failed/m)
+  })
+
   it('--dry-run changes nothing and warns about entities that do not exist', async () => {
     await s.api.post('/banned', { as: 'clientid', who: 'already-banned' })
     const listener = await s.t.connect({ clientId: 'dry-listener' })
@@ -214,11 +239,12 @@ describe('emqx-console run', () => {
     await s.api.delete('/api_key/cli-test-key')
   })
 
-  it('exits 1 when the login is refused and 2 when credentials or the URL are missing', async () => {
+  it('exits 3 when the login is refused and 2 when credentials or the URL are missing', async () => {
     const refused = await cli(['run', '-', '--url', s.t.url, '--username', 'admin', '--password', 'wrong-password'], {
       stdin: 'banned.create clientid never',
     })
-    expect(refused.code).toBe(1)
+    // Its own status (issue 11; it was 1, the same as a failed step), so a wrapper can tell a bad password from a failed runbook.
+    expect(refused.code).toBe(3)
     expect(refused.stderr).toMatch(/login to http:\/\/127\.0\.0\.1:\d+ failed: BAD_USERNAME_OR_PWD/)
     const noCredentials = await cli(['run', '-', '--url', s.t.url], { stdin: 'banned.create clientid never' })
     expect(noCredentials.code).toBe(2)

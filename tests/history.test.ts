@@ -65,6 +65,30 @@ describe('history bounding', () => {
   })
 })
 
+describe('navigation in the history', () => {
+  const go = (id: string, time: number): HistoryInput => ({ ...input(id), source: 'shortcut', time })
+
+  it('keeps only the latest of several navigations in a row, so moving around does not flood the operations', () => {
+    let list = appendEntry([], input('client.kick', { clientid: 'a' }))
+    for (const [i, id] of ['go.clients', 'go.subscriptions', 'go.topics', 'go.retained'].entries()) list = appendEntry(list, go(id, 2_000 + i))
+    list = appendEntry(list, input('banned.clear'))
+    list = appendEntry(list, go('go.nodes', 3_000))
+    expect(list.map((e) => e.id)).toEqual(['client.kick', 'go.retained', 'banned.clear', 'go.nodes'])
+    // Numbers stay in order and are never given to another entry.
+    expect(list.map((e) => e.seq)).toEqual([1, 5, 6, 7])
+  })
+
+  it('collapses the navigation runs of a history stored before, keeping the last of each', () => {
+    const stored = [
+      { seq: 1, id: 'go.clients', args: {}, ok: true, time: 1, source: 'shortcut' },
+      { seq: 2, id: 'go.topics', args: {}, ok: true, time: 2, source: 'palette' },
+      { seq: 3, id: 'client.kick', args: { clientid: 'a' }, ok: true, time: 3, source: 'button' },
+      { seq: 4, id: 'go.nodes', args: {}, ok: true, time: 4, source: 'shortcut' },
+    ]
+    expect(parseHistory(JSON.stringify(stored)).map((e) => e.seq)).toEqual([2, 3, 4])
+  })
+})
+
 describe('history serialisation', () => {
   it('round-trips entries with their validated arguments, outcome, time and source', () => {
     let list: HistoryEntry[] = []

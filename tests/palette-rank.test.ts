@@ -49,6 +49,28 @@ describe('palette ranking', () => {
     expect(matchScore('Slow Subscription Settings', 'ssc')).toBeLessThan(matchScore('Slow Subscription Settings', 'sub'))
   })
 
+  it('ranks a prefix of an id word above letters scattered through another command, even one used often', () => {
+    const palette: RankItem[] = [
+      { id: 'go.nodes', titles: ['Nodes', '节点'], aliases: ['/dashboard/nodes'] },
+      { id: 'go.bannedClients', titles: ['Banned Clients', '黑名单'], aliases: ['/banned-clients'] },
+      { id: 'banned.create', titles: ['Ban a client, username or address', '封禁客户端、用户名或地址'], aliases: ['block', '封禁'] },
+    ]
+    // `ban` is in /dashBoArd/Nodes only as scattered letters; the navigation was used every day.
+    expect(matchScore('/dashboard/nodes', 'ban')).toBeGreaterThan(0)
+    const usage = usageOf(Array.from({ length: 30 }, (_, i) => ({ id: 'go.nodes', time: 1000 + i })))
+    const ranked = rank(palette, 'ban', ['go.nodes'], usage).map((r) => r.item.id)
+    expect(ranked).toEqual(['go.bannedClients', 'banned.create'])
+  })
+
+  it('keeps scattered matches when no command has the query at a word start', () => {
+    const palette: RankItem[] = [
+      { id: 'client.kick', titles: ['Kick out client'] },
+      { id: 'go.webhookCreate', titles: ['Create Webhook'] },
+    ]
+    // `kc` sits inside webhookCreate (not at a word start) and is scattered in Kick out client.
+    expect(rank(palette, 'kc').map((r) => r.item.id)).toEqual(['go.webhookCreate', 'client.kick'])
+  })
+
   it('scores exact over prefix over word start over substring', () => {
     const exact = matchScore('kick', 'kick')
     const prefix = matchScore('kick out', 'kick')

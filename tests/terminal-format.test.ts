@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { escapeControl, formatEntry, summarizeEntry } from '../src/app/terminal/format.ts'
+import { formatEntry, summarizeEntry } from '../src/app/terminal/format.ts'
+import { escapeControl } from '../src/ui/escapeControl.ts'
 import { createTerminalLog, type TerminalEntry } from '../src/state/terminalLog.ts'
 
 const labels = { cancelled: 'cancelled', invalid: 'invalid arguments' }

@@ -136,7 +136,7 @@ describe("the broker's reason codes", () => {
     expect((error as CommandError).text).toEqual({ key: 'mqttReason.rc_8a', values: { code: '0x8A' } })
     expect(connection.snapshot().reason).toEqual({ key: 'mqttReason.rc_8a', values: { code: '0x8A' } })
     expect(errorMessage(error, t)).toBe('Banned (0x8A)')
-    expect(errorMessage(error, tZh)).toBe('已被禁止 (0x8A)')
+    expect(errorMessage(error, tZh)).toBe('已被封禁（0x8A）')
     // A refused CONNACK is final: no reconnect attempt follows.
     expect(seen).toEqual(['connecting', 'disconnected'])
 

@@ -26,7 +26,7 @@ describe('reason code texts', () => {
       'Connection refused: not authorized (5)',
     ])
     for (const code of [1, 2, 3, 4, 5]) expect(reasonText(code, 3, 'connack')).toEqual({ key: `mqttReason.v3_${code}` })
-    expect(read(reasonText(5, 3, 'connack'), tZh)).toBe('连接被拒绝：未授权 (5)')
+    expect(read(reasonText(5, 3, 'connack'), tZh)).toBe('连接被拒绝：未授权（5）')
   })
 
   it('reads MQTT 5 codes by name with their hex code, in both languages', () => {
@@ -34,12 +34,12 @@ describe('reason code texts', () => {
     expect(read(reasonText(0x98, 5, 'disconnect'))).toBe('Administrative action (0x98)')
     expect(read(reasonText(0x8e, 5, 'disconnect'))).toBe('Session taken over (0x8E)')
     expect(read(reasonText(0x87, 5, 'ack'))).toBe('Not authorized (0x87)')
-    expect(read(reasonText(0x8a, 5, 'connack'), tZh)).toBe('已被禁止 (0x8A)')
+    expect(read(reasonText(0x8a, 5, 'connack'), tZh)).toBe('已被封禁（0x8A）')
     for (const code of V5_REASON_CODES) {
       const text = reasonText(code, 5, 'connack')
       expect(text).toEqual({ key: `mqttReason.rc_${code.toString(16)}`, values: { code: hexCode(code) } })
       expect(read(text).endsWith(`(${hexCode(code)})`), read(text)).toBe(true)
-      expect(read(text, tZh).endsWith(`(${hexCode(code)})`), read(text, tZh)).toBe(true)
+      expect(read(text, tZh).endsWith(`（${hexCode(code)}）`), read(text, tZh)).toBe(true)
     }
   })
 

@@ -317,7 +317,11 @@ export class Retainer {
   list(filter: string | undefined): Message[] {
     const now = Date.now()
     const all = filter === undefined ? this.store.page(0, Number.MAX_SAFE_INTEGER) : this.store.match(filter)
-    return all.filter((message) => message.expiresAt === undefined || message.expiresAt > now)
+    // Oldest publish first, then by topic, with or without a filter and in either store (EMQX 5.8
+    // sorts page_read by message timestamp), so the list keeps its order from one read to the next.
+    return all
+      .filter((message) => message.expiresAt === undefined || message.expiresAt > now)
+      .sort((a, b) => a.timestamp - b.timestamp || (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0))
   }
 
   get(topic: string): Message | undefined {

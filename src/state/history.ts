@@ -38,6 +38,9 @@ export type HistoryInput = Omit<HistoryEntry, 'seq' | 'time' | 'summary'> & { ti
 // copying a range would keep adding `history.copy` lines to the range being copied. Opening the
 // script view is not an operation either (its steps are recorded as they run).
 const UNRECORDED = /^(history\.|script\.open$)/
+// Navigation is where the operator was, not an operation: between two operations only the latest
+// `go.*` is kept, so moving around the console does not push the operations out of view.
+const NAVIGATION = /^go\./
 
 /** A one-line text of a command's result, or undefined when there is nothing to say. */
 export function summarizeResult(result: unknown, limit = SUMMARY_LIMIT): string | undefined {
@@ -65,9 +68,14 @@ function plainArgs(args: Record<string, unknown>): Record<string, unknown> {
   }
 }
 
-/** The list with one more entry (numbered after the newest one), bounded to `limit`. */
+/**
+ * The list with one more entry (numbered after the newest one), bounded to `limit`. A navigation
+ * right after a navigation replaces it (under a new number: numbers are never reused).
+ */
 export function appendEntry(list: readonly HistoryEntry[], input: HistoryInput, limit = HISTORY_LIMIT): HistoryEntry[] {
-  const seq = (list.at(-1)?.seq ?? 0) + 1
+  const newest = list.at(-1)
+  const seq = (newest?.seq ?? 0) + 1
+  const kept = newest && isNavigation(newest) && NAVIGATION.test(input.id) ? list.slice(0, -1) : list
   const entry: HistoryEntry = {
     seq,
     id: input.id,
@@ -81,8 +89,12 @@ export function appendEntry(list: readonly HistoryEntry[], input: HistoryInput, 
     const summary = summarizeResult(input.result)
     if (summary) entry.summary = summary
   }
-  const next = [...list, entry]
+  const next = [...kept, entry]
   return next.length > limit ? next.slice(next.length - limit) : next
+}
+
+function isNavigation(entry: HistoryEntry): boolean {
+  return NAVIGATION.test(entry.id)
 }
 
 export function serializeHistory(list: readonly HistoryEntry[]): string {
@@ -111,7 +123,9 @@ export function parseHistory(raw: string | null | undefined, limit = HISTORY_LIM
     entries.push(result.output)
   }
   entries.sort((a, b) => a.seq - b.seq)
-  return entries.length > limit ? entries.slice(entries.length - limit) : entries
+  // A history stored before navigation was collapsed: keep the last of each run of navigations.
+  const collapsed = entries.filter((entry, i) => !(isNavigation(entry) && entries[i + 1] && isNavigation(entries[i + 1])))
+  return collapsed.length > limit ? collapsed.slice(collapsed.length - limit) : collapsed
 }
 
 /** Entries numbered `from` to `to` (inclusive, either way round), oldest first; open ends reach the ends. */

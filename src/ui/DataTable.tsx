@@ -39,6 +39,7 @@ import {
 import { useTranslation } from 'react-i18next'
 import { ColumnChooser, type ChooserColumn } from './ColumnChooser.tsx'
 import { findTableKey, type TableKeyTarget } from './tableKeys.ts'
+import { displayText } from './escapeControl.ts'
 import './data-table.css'
 
 export interface DataTableColumnMeta {
@@ -144,6 +145,8 @@ function keysBlocked(target: EventTarget | null): boolean {
 
 const HEADER_HEIGHT = 36
 const SELECT_COLUMN = '__select'
+/** A column without its own cell shows its value as text, control characters escaped. */
+const DEFAULT_COLUMN: Partial<DataTableColumn<RowData>> = { cell: (props) => displayText(props.renderValue()) }
 
 function storageKey(id: string) {
   return `dataTable:${id}:columns`
@@ -305,6 +308,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   const table = useTable({
     features: dataTableFeatures,
     columns: allColumns,
+    defaultColumn: DEFAULT_COLUMN as Partial<DataTableColumn<T>>,
     data,
     getRowId: (row) => getRowId(row),
     enableRowSelection: selectable,
@@ -528,6 +532,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
         aria-activedescendant={activeRowId}
         tabIndex={0}
         onKeyDown={onKeyDown}
+        onScroll={markScrolledToEnd}
         onFocus={(event) => {
           if (event.target === event.currentTarget && activeIndex < 0 && rows.length > 0) setActive(0)
         }}
@@ -657,6 +662,12 @@ function showCellTitle(event: { target: EventTarget }) {
   if (!cell || cell.querySelector('button, input')) return
   const text = cell.textContent ?? ''
   if (cell.title !== text) cell.title = text
+}
+
+/** `data-end` while scrolled all the way right: no column passes under the sticky Actions cell. */
+function markScrolledToEnd(event: { currentTarget: HTMLElement }) {
+  const element = event.currentTarget
+  element.toggleAttribute('data-end', element.scrollLeft + element.clientWidth >= element.scrollWidth - 1)
 }
 
 function cellClass(meta: DataTableColumnMeta | undefined, header = false): string {

@@ -1,4 +1,5 @@
 // A key/value grid (`.desc-list`) of an object's fields, as the detail screens show them.
+import { escapeControl } from './escapeControl.ts'
 
 export interface GridField {
   id: string
@@ -21,7 +22,7 @@ export function FieldGrid({ fields, className, pairClassName }: { fields: readon
         <div key={field.id} className={pairClassName} style={{ display: 'contents' }} data-field={field.id}>
           <dt>{field.label}</dt>
           <dd className={field.mono ? 'mono' : undefined} title={field.title}>
-            {field.text}
+            {escapeControl(field.text)}
           </dd>
         </div>
       ))}

@@ -34,14 +34,23 @@ export interface SchemaFormProps {
   children?: ReactNode
   /** Accessible name of the form. */
   label?: string
+  /**
+   * 'command' (the palette): each field shows its argument name, as scripts write it, and whether it
+   * may be left out. 'settings' (a screen filled with the current settings): labels, units and help
+   * only, as a hand-made form, since every field holds a value.
+   */
+  variant?: 'command' | 'settings'
 }
 
-/** Starting values: defaults as strings, booleans off unless their default says on. */
+/**
+ * Starting values: defaults as strings, booleans off unless their default says on, and empty
+ * (keep the current setting) for an update command's arguments.
+ */
 export function initialValues(fields: FieldDescriptor[]): FormValues {
   const values: FormValues = {}
   for (const field of fields) {
     if (field.default !== undefined) values[field.name] = typeof field.default === 'string' ? field.default : JSON.stringify(field.default)
-    else values[field.name] = field.kind === 'boolean' ? 'false' : ''
+    else values[field.name] = field.kind === 'boolean' && !field.keepsCurrent ? 'false' : ''
   }
   return values
 }
@@ -49,7 +58,7 @@ export function initialValues(fields: FieldDescriptor[]): FormValues {
 const DEBOUNCE_MS = 150
 
 export function SchemaForm(props: SchemaFormProps) {
-  const { fields, values, onChange, onSubmit, errors = [], complete, completable = [], autoFocus, children, label } = props
+  const { fields, values, onChange, onSubmit, errors = [], complete, completable = [], autoFocus, children, label, variant = 'command' } = props
   const formRef = useRef<HTMLFormElement>(null)
   const idBase = useId()
 
@@ -76,6 +85,7 @@ export function SchemaForm(props: SchemaFormProps) {
           onSubmit={() => formRef.current?.requestSubmit()}
           complete={complete && completable.includes(field.name) ? complete : undefined}
           values={values}
+          variant={variant}
         />
       ))}
       {errors
@@ -106,15 +116,17 @@ interface FieldProps {
   onSubmit(): void
   complete?: CompleteField
   values: FormValues
+  variant: 'command' | 'settings'
 }
 
-function Field({ id, field, value, error, onChange, onSubmit, complete, values }: FieldProps) {
+function Field({ id, field, value, error, onChange, onSubmit, complete, values, variant }: FieldProps) {
   const { t } = useTranslation()
   const errorId = `${id}-error`
   const hintId = `${id}-hint`
   const label = t(field.label, { defaultValue: field.name })
-  const hint = hintFor(field, (key) => t(key))
-  const describedBy = [error ? errorId : '', hint ? hintId : ''].filter(Boolean).join(' ') || undefined
+  const keptHint = variant === 'settings' && field.keepsCurrent && value === '' ? t('form.keepsCurrentHint') : ''
+  const hint = [hintFor(field, (key, values) => t(key, values ?? {})), keptHint].filter(Boolean).join(' ')
+  const describedBy = [error ? errorId : '', field.unit ? `${id}-unit` : '', hint ? hintId : ''].filter(Boolean).join(' ') || undefined
   const common = { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy }
 
   // Enter in a control that does not submit on its own (select, switch) still runs the form.
@@ -128,6 +140,17 @@ function Field({ id, field, value, error, onChange, onSubmit, complete, values }
   let control: ReactNode
   switch (field.kind) {
     case 'boolean': {
+      // A switch cannot say 'leave as it is': in the palette an update's flag is a choice of three.
+      if (field.keepsCurrent && variant === 'command') {
+        control = (
+          <select {...common} className="select" value={value} onChange={(e) => onChange(e.target.value)} onKeyDown={enterSubmits}>
+            <option value="">{t('form.keepCurrent')}</option>
+            <option value="true">{t('form.on')}</option>
+            <option value="false">{t('form.off')}</option>
+          </select>
+        )
+        break
+      }
       const on = value === 'true'
       control = (
         <button
@@ -146,7 +169,7 @@ function Field({ id, field, value, error, onChange, onSubmit, complete, values }
     case 'enum':
       control = (
         <select {...common} className="select" value={value} onChange={(e) => onChange(e.target.value)} onKeyDown={enterSubmits}>
-          {(!field.required || value === '') && <option value="">{field.required ? t('form.choose') : '—'}</option>}
+          {(!field.required || value === '') && <option value="">{field.required ? t('form.choose') : field.keepsCurrent ? t('form.keepCurrent') : '—'}</option>}
           {field.options?.map((option) => (
             <option key={String(option)} value={String(option)}>
               {t(`form.option.${field.name}.${String(option)}`, { defaultValue: String(option) })}
@@ -182,8 +205,8 @@ function Field({ id, field, value, error, onChange, onSubmit, complete, values }
     case 'keyValues':
       control = <KeyValueRows id={id} value={value} onChange={onChange} label={label} />
       break
-    default:
-      control = complete ? (
+    default: {
+      const input = complete ? (
         <CompletionInput id={id} common={common} name={field.name} value={value} onChange={onChange} complete={complete} values={values} />
       ) : (
         <input
@@ -197,14 +220,27 @@ function Field({ id, field, value, error, onChange, onSubmit, complete, values }
           onChange={(e) => onChange(e.target.value)}
         />
       )
+      control = field.unit ? (
+        <div className="input-with-unit">
+          {input}
+          <span className="input-unit muted" id={`${id}-unit`}>
+            {t(field.unit)}
+          </span>
+        </div>
+      ) : (
+        input
+      )
+    }
   }
 
   return (
     <div className={`field schema-field schema-field-${field.kind}`}>
       <label className="field-label" htmlFor={id} id={`${id}-label`}>
         {label}
-        {label !== field.name && <span className="muted mono schema-field-name">{field.name}</span>}
-        {!field.required && <span className="muted schema-field-optional">({t('form.optional')})</span>}
+        {variant === 'command' && label !== field.name && <span className="muted mono schema-field-name">{field.name}</span>}
+        {variant === 'command' && !field.required && (
+          <span className="muted schema-field-optional">{t(field.keepsCurrent ? 'form.keepsCurrentMark' : 'form.optional')}</span>
+        )}
       </label>
       {control}
       {hint && (
@@ -221,11 +257,14 @@ function Field({ id, field, value, error, onChange, onSubmit, complete, values }
   )
 }
 
-function hintFor(field: FieldDescriptor, t: (key: string) => string): string {
-  if (field.description) return t(field.description)
+/** The field's help, with a number's bounds after it ('How many … are kept (1–1000)'). */
+function hintFor(field: FieldDescriptor, t: (key: string, values?: Record<string, string | number>) => string): string {
+  const bounded = field.kind === 'number' && (field.min !== undefined || field.max !== undefined)
+  const min = field.min ?? '−∞'
+  const max = field.max ?? '∞'
+  if (field.description) return bounded ? t('form.hintRange', { hint: t(field.description), min, max }) : t(field.description)
   if (field.kind === 'json') return t('form.jsonHint')
-  if (field.kind === 'number' && (field.min !== undefined || field.max !== undefined))
-    return `${field.min ?? '−∞'} – ${field.max ?? '∞'}`
+  if (bounded) return `${min} – ${max}`
   return ''
 }
 

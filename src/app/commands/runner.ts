@@ -8,6 +8,7 @@ import type { HistoryInput, HistorySource } from '../../state/history.ts'
 import type { NotificationInput } from '../../state/notifications.ts'
 import type { TerminalLog } from '../../state/terminalLog.ts'
 import type { ConfirmRequest } from '../../ui/Confirm.tsx'
+import { escapeControl } from '../../ui/escapeControl.ts'
 
 export interface RunOptions {
   /** The caller has already asked (the palette's confirmation step). */
@@ -59,7 +60,8 @@ export function translateText(text: Text, t: Translate): string {
 /** What the command will do, in words: its own describe text, else "Run “Title”?". */
 export function describeRun(command: AnyCommand, args: unknown, t: Translate): string {
   const text = command.describe?.(args as never)
-  return text ? translateText(text, t) : t('confirm.default', { title: t(command.title) })
+  // Shown in confirmations: a client id's control characters are written out, not acted on.
+  return escapeControl(text ? translateText(text, t) : t('confirm.default', { title: t(command.title) }))
 }
 
 export async function executeCommand<S extends ArgsSchema, R>(

@@ -3,52 +3,32 @@ import { Link, useMatches, useRouterState } from '@tanstack/react-router'
 import { useAtomValue, useSetAtom } from 'jotai'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { menu, screenById, type MenuItem } from '../../../commands/routes.ts'
 import { effectiveTheme, settingsAtom, toggleThemeAtom } from '../../state/settings.ts'
 import { isMac } from '../commands/shortcuts.ts'
 import { docsUrl } from '../i18n.ts'
 import { paletteOpenAtom } from '../palette/PaletteHost.tsx'
 import { Icon } from './icons.tsx'
-import { isItemActive } from './Menu.tsx'
+import { breadcrumbTrail, shortenMiddle, type Crumb } from './breadcrumbs.ts'
+import { escapeControl } from '../../ui/escapeControl.ts'
 import { UserMenu } from './UserMenu.tsx'
 
-interface Crumb {
-  label: string
-  to?: string
-  mono?: boolean
+interface ShownCrumb extends Crumb {
+  /** The full id behind a shortened one. */
+  full?: string
 }
 
-function findMenuItem(pathname: string): { titles: string[]; item: MenuItem } | null {
-  for (const group of menu)
-    for (const entry of group.items) {
-      if ('screen' in entry) {
-        if (isItemActive(entry, pathname)) return { titles: [group.title], item: entry }
-        continue
-      }
-      for (const item of entry.items)
-        if (isItemActive(item, pathname)) return { titles: [group.title, entry.title], item }
-    }
-  return null
-}
-
-function useCrumbs(): Crumb[] {
+function useCrumbs(): ShownCrumb[] {
   const { t } = useTranslation()
   const pathname = useRouterState({ select: (state) => state.location.pathname })
   const matches = useMatches()
   const leaf = [...matches].reverse().find((match) => match.staticData?.title)
-  const title = leaf?.staticData?.title
-  const crumbs: Crumb[] = []
-  const found = findMenuItem(pathname)
-  if (found) {
-    for (const groupTitle of found.titles) crumbs.push({ label: t(groupTitle) })
-    const screen = screenById(found.item.screen)
-    if (screen && screen.title !== title) crumbs.push({ label: t(screen.title), to: screen.path })
-  }
-  if (title) crumbs.push({ label: t(title) })
   // A detail page names what it shows: the client id, node name, rule id...
-  const params = Object.values((leaf?.params ?? {}) as Record<string, string>).filter(Boolean)
-  if (params.length) crumbs.push({ label: params.join(' / '), mono: true })
-  return crumbs
+  const params = Object.values((leaf?.params ?? {}) as Record<string, string>)
+  return breadcrumbTrail(pathname, leaf?.staticData?.title, params).map((crumb) => {
+    if (!crumb.id) return { ...crumb, label: t(crumb.label) }
+    const full = escapeControl(crumb.label)
+    return { ...crumb, label: shortenMiddle(full), full }
+  })
 }
 
 function useOsPrefersDark(): boolean {
@@ -74,7 +54,7 @@ export function Header() {
   const current = crumbs[crumbs.length - 1]
 
   useEffect(() => {
-    const page = crumbs.filter((crumb) => !crumb.mono).pop()
+    const page = crumbs.filter((crumb) => !crumb.id).pop()
     document.title = page ? `${page.label} · ${t('shell.brand')}` : t('shell.brand')
   })
 
@@ -87,7 +67,11 @@ export function Header() {
               {crumb.to ? (
                 <Link to={crumb.to}>{crumb.label}</Link>
               ) : (
-                <span className={crumb.mono ? 'mono' : undefined} aria-current={crumb === current ? 'page' : undefined}>
+                <span
+                  className={crumb.id ? 'mono breadcrumb-id' : undefined}
+                  title={crumb.full !== crumb.label ? crumb.full : undefined}
+                  aria-current={crumb === current ? 'page' : undefined}
+                >
                   {crumb.label}
                 </span>
               )}

@@ -13,7 +13,7 @@ import { formValuesOf, scriptLineOf } from './request.ts'
 import './script-view.css'
 
 export interface HistoryViewProps {
-  /** Opens the command's form with these values (or its confirmation when it takes none). */
+  /** Opens the command's form with these values; one without arguments runs (after a confirmation if dangerous). */
   onRerun(command: AnyCommand, values: Record<string, string>): void
   onBack(): void
 }

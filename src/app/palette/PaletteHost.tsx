@@ -240,6 +240,13 @@ function Palette({ onClose }: { onClose(): void }) {
     [translate],
   )
 
+  // Enter on a history entry is choosing that command again, as the operator did: a command without
+  // arguments runs at once unless it is dangerous (a navigation needs no confirmation).
+  const reopen = useCallback(
+    (command: AnyCommand, values: FormValues) => (describeArgs(command).length > 0 ? prefill(command, values) : proceed(command, {}, false)),
+    [prefill, proceed],
+  )
+
   const [request, setRequest] = useAtom(paletteRequestAtom)
   useEffect(() => {
     if (!request) return
@@ -369,7 +376,7 @@ function Palette({ onClose }: { onClose(): void }) {
 
         {step.kind === 'script' && <ScriptView text={step.text} onBack={back} />}
 
-        {step.kind === 'history' && <HistoryView onRerun={prefill} onBack={back} />}
+        {step.kind === 'history' && <HistoryView onRerun={reopen} onBack={back} />}
 
         {step.kind === 'confirm' && (
           <ConfirmStep
@@ -468,7 +475,7 @@ function BulkNote({ bulk, entity, onSingle }: { bulk: Bulk; entity: string; onSi
   return (
     <div className="palette-bulk" role="note">
       <span>
-        {t('palette.bulkApplies', { count: bulk.ids.length, entity: t(entity) })}: <span className="mono">{shown}</span>
+        {t('common.labelled', { label: t('palette.bulkApplies', { count: bulk.ids.length, entity: t(entity) }) })} <span className="mono">{shown}</span>
         {more}
       </span>
       <button type="button" className="btn btn-ghost btn-sm" onClick={onSingle}>

@@ -53,18 +53,35 @@ export function matchScore(text: string, token: string): number {
 }
 
 const FIELD_WEIGHT = { title: 1, id: 0.9, alias: 0.8 } as const
+/** matchScore's best for letters scattered through a text; anything above is a contiguous match. */
+const SCATTERED_MAX = 35
+/** matchScore's least for a match at the start of a word (a prefix, a word start or the whole text). */
+const WORD_START_MIN = 60
 
-function itemScore(item: RankItem, tokens: string[]): number {
+/**
+ * How well an item matches every token; `scattered` when some token only matched as scattered
+ * letters, `wordStarts` when every token matched at the start of a word.
+ */
+function itemScore(item: RankItem, tokens: string[]): { score: number; scattered: boolean; wordStarts: boolean } {
   let total = 0
+  let scattered = false
+  let wordStarts = true
   for (const token of tokens) {
     let best = 0
-    for (const title of item.titles) best = Math.max(best, matchScore(title, token) * FIELD_WEIGHT.title)
-    best = Math.max(best, matchScore(item.id, token) * FIELD_WEIGHT.id)
-    for (const alias of item.aliases ?? []) best = Math.max(best, matchScore(alias, token) * FIELD_WEIGHT.alias)
-    if (best === 0) return 0 // every word of the query must match somewhere
+    let bestRaw = 0
+    const consider = (text: string, weight: number) => {
+      const raw = matchScore(text, token)
+      if (raw * weight > best) [best, bestRaw] = [raw * weight, raw]
+    }
+    for (const title of item.titles) consider(title, FIELD_WEIGHT.title)
+    consider(item.id, FIELD_WEIGHT.id)
+    for (const alias of item.aliases ?? []) consider(alias, FIELD_WEIGHT.alias)
+    if (best === 0) return { score: 0, scattered: false, wordStarts: false } // every word of the query must match somewhere
+    if (bestRaw <= SCATTERED_MAX) scattered = true
+    if (bestRaw < WORD_START_MIN) wordStarts = false
     total += best
   }
-  return total / tokens.length
+  return { score: total / tokens.length, scattered, wordStarts }
 }
 
 /** Extra score for recently used commands: the most recent gets the most. */
@@ -107,6 +124,9 @@ function frequencyBonus(usage: Usage | undefined): number {
  * recent first), then frequently used ones (most runs first), then the rest in their given order.
  * With a query only matches are kept, best first; recent and frequent use add a bonus (so a
  * command used every day beats an equally good match never used); ties keep the given order.
+ * Letters scattered through a text are a fallback: once some command has every word of the query
+ * at the start of one of its words (`ban` in `banned.create`), scattered matches (`ban` in
+ * `/dashBoArd/Nodes`) are left out, however often they were used.
  */
 export function rank<T extends RankItem>(
   items: readonly T[],
@@ -116,18 +136,19 @@ export function rank<T extends RankItem>(
 ): Ranked<T>[] {
   const tokens = query.trim().toLowerCase().split(/\s+/).filter(Boolean)
   const positions = new Map(recent.map((id, i) => [id, i]))
-  const ranked: (Ranked<T> & { index: number; count: number })[] = []
+  let ranked: (Ranked<T> & { index: number; count: number; scattered: boolean; wordStarts: boolean })[] = []
   items.forEach((item, index) => {
     const position = positions.get(item.id) ?? -1
     const used = usage?.get(item.id)
     if (tokens.length === 0) {
-      ranked.push({ item, score: 0, recent: position, index, count: used?.count ?? 0 })
+      ranked.push({ item, score: 0, recent: position, index, count: used?.count ?? 0, scattered: false, wordStarts: false })
       return
     }
-    const score = itemScore(item, tokens)
+    const { score, scattered, wordStarts } = itemScore(item, tokens)
     if (score > 0)
-      ranked.push({ item, score: score + recencyBonus(position) + frequencyBonus(used), recent: position, index, count: used?.count ?? 0 })
+      ranked.push({ item, score: score + recencyBonus(position) + frequencyBonus(used), recent: position, index, count: used?.count ?? 0, scattered, wordStarts })
   })
+  if (ranked.some((r) => r.wordStarts)) ranked = ranked.filter((r) => !r.scattered)
   ranked.sort((a, b) => {
     if (tokens.length === 0) {
       const ra = a.recent < 0 ? Infinity : a.recent

@@ -14,6 +14,8 @@ const OPEN_KEY = 'terminal.open'
 const HEIGHT_KEY = 'terminal.height'
 const MIN_HEIGHT = 120
 const DEFAULT_HEIGHT = 260
+/** Open with nothing logged yet: room for one line saying what will appear, not 260 px of blank. */
+const EMPTY_HEIGHT = 52
 
 function stored(key: string): string | null {
   try {
@@ -112,16 +114,17 @@ export function TerminalDock() {
     return () => window.removeEventListener('keydown', onKey, true)
   }, [toggle])
 
+  const empty = last === undefined
   return (
     <section className={`terminal-dock${open ? ' is-open' : ''}`} aria-label={t('terminal.title')}>
-      {open && <ResizeHandle height={height} onHeight={setHeight} />}
+      {open && !empty && <ResizeHandle height={height} onHeight={setHeight} />}
       <div className="terminal-bar">
         <button
           type="button"
           className="terminal-bar-toggle"
           aria-expanded={open}
           aria-controls="terminal-panel"
-          title={`${t('terminal.toggle')} (Ctrl+\`)`}
+          title={t('terminal.toggleTitle')}
           onClick={() => toggle(false)}
         >
           <span className="terminal-chevron" aria-hidden="true">
@@ -140,8 +143,9 @@ export function TerminalDock() {
           </button>
         )}
       </div>
-      <div id="terminal-panel" ref={panelRef} className="terminal-panel" style={{ height }} hidden={!open}>
+      <div id="terminal-panel" ref={panelRef} className="terminal-panel" style={{ height: empty ? EMPTY_HEIGHT : height }} hidden={!open}>
         {loaded && <XtermPane viewRef={viewRef} labelsRef={labelsRef} focusWhenReady={focusWhenReady} visible={open} />}
+        {empty && <p className="terminal-empty muted">{t('terminal.emptyHint')}</p>}
       </div>
     </section>
   )

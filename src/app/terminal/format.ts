@@ -2,13 +2,7 @@
 // user-provided text (ids, payloads, messages) made visible so it can never move the cursor,
 // change colours or clear the screen. Pure; tested without a DOM.
 import type { TerminalEntry } from '../../state/terminalLog.ts'
-
-const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\x1b': '\\e' }
-
-/** C0 controls, DEL and C1 controls (0x80–0x9f: 8-bit CSI and friends) become `\xNN` text. */
-export function escapeControl(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (ch) => NAMED[ch] ?? `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`)
-}
+import { escapeControl } from '../../ui/escapeControl.ts'
 
 export function formatTime(time: number): string {
   const d = new Date(time)

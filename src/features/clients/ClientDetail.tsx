@@ -13,6 +13,7 @@ import { useServerData } from '../../app/useServerData.ts'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
 import { DetailLoadState } from '../../ui/DetailLoadState.tsx'
 import { FieldGrid } from '../../ui/FieldGrid.tsx'
+import { escapeControl } from '../../ui/escapeControl.ts'
 import { detailGroups, showTraffic, trafficRows, type Translate } from './clientFields.ts'
 import { errorText } from '../../ui/errorText.ts'
 import './clients.css'
@@ -99,7 +100,7 @@ export function ClientDetail() {
             ← {t('clients.back')}
           </Link>
           <h1>
-            <span className="mono">{clientId}</span>
+            <span className="mono">{escapeControl(clientId)}</span>
             {client ? (
               client.connected ? (
                 <span className="tag tag-success">{t('clients.connected')}</span>
@@ -182,7 +183,8 @@ export function ClientDetail() {
 
           <section className="client-subscriptions" aria-labelledby="client-subscriptions">
             <h2 id="client-subscriptions">
-              {t('clients.subscriptions')} <span className="muted">({load.subscriptions.length})</span>
+              {t('clients.subscriptions')}
+              <span className="muted">{t('common.count', { count: load.subscriptions.length })}</span>
             </h2>
             <DataTable
               id="client-subscriptions"

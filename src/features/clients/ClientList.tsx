@@ -10,6 +10,7 @@ import { useTableSelection, type TableSelection } from '../../state/commandConte
 import { useApi } from '../../app/useApi.ts'
 import { listPaging, useServerList } from '../../app/useServerList.ts'
 import { DataTable, dataTableColumns, type RowSelectionState } from '../../ui/DataTable.tsx'
+import { escapeControl } from '../../ui/escapeControl.ts'
 import {
   formatAddress,
   formatBytes,
@@ -106,7 +107,7 @@ export function ClientList() {
         enableHiding: false,
         cell: ({ row }) => (
           <Link to="/clients/detail/$clientId" params={{ clientId: row.original.clientid }} className="clients-id">
-            {row.original.clientid}
+            {escapeControl(row.original.clientid)}
           </Link>
         ),
       }),

@@ -13,6 +13,7 @@ import { useServerData } from '../../app/useServerData.ts'
 import { listPaging, useServerList } from '../../app/useServerList.ts'
 import { useCommandDefaults, useTableSelection, type TableSelection } from '../../state/commandContext.ts'
 import { DataTable, dataTableColumns, type RowSelectionState } from '../../ui/DataTable.tsx'
+import { escapeControl } from '../../ui/escapeControl.ts'
 import { formatTime } from '../clients/clientFields.ts'
 import { base64Bytes, PayloadDialog, type PayloadState } from '../retained/PayloadDialog.tsx'
 import '../retained/messages.css'
@@ -202,7 +203,7 @@ export function DelayedList() {
         header: t('delayed.field.originalTopic'),
         size: 220,
         meta: { mono: true, grow: true },
-        cell: ({ getValue }) => <span className="msg-link">{getValue()}</span>,
+        cell: ({ getValue }) => <span className="msg-link">{escapeControl(getValue())}</span>,
       }),
       col.accessor('topic', { header: t('delayed.field.topic'), size: 180, meta: { mono: true }, enableHiding: false }),
       col.accessor('delayed_interval', {

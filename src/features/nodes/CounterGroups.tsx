@@ -48,7 +48,8 @@ export function CounterGroups({ values, query, idPrefix }: { values: Counters; q
       {groups.map(({ group, rows }) => (
         <section key={group} className="card counter-group" aria-labelledby={`${idPrefix}-${group}`} data-group={group}>
           <h2 className="card-title" id={`${idPrefix}-${group}`}>
-            {t(`metrics.group.${group}`)} <span className="muted">({rows.length})</span>
+            {t(`metrics.group.${group}`)}
+            <span className="muted">{t('common.count', { count: rows.length })}</span>
           </h2>
           <table className="table counter-table">
             <tbody>

@@ -4,6 +4,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { decodePayload, PAYLOAD_ENCODINGS, type PayloadEncoding } from '../../testclient/payload.ts'
+import { escapeControl } from '../../ui/escapeControl.ts'
 import './messages.css'
 
 const ENCODING_KEY = 'payloadView:encoding'
@@ -88,7 +89,7 @@ export function PayloadDialog({ title, fields, payload, onClose, onDelete, delet
         <div className="dialog-header msg-dialog-header">
           <span className="muted msg-dialog-kicker">{t('payloadView.title')}</span>
           <span className="mono msg-dialog-title" id={titleId}>
-            {title}
+            {escapeControl(title)}
           </span>
         </div>
         <div className="dialog-body">
@@ -96,7 +97,7 @@ export function PayloadDialog({ title, fields, payload, onClose, onDelete, delet
             {fields.map((field) => (
               <div className="msg-field" key={field.label}>
                 <dt>{field.label}</dt>
-                <dd className={field.mono ? 'mono' : undefined}>{field.value}</dd>
+                <dd className={field.mono ? 'mono' : undefined}>{typeof field.value === 'string' ? escapeControl(field.value) : field.value}</dd>
               </div>
             ))}
             <div className="msg-field">
@@ -150,7 +151,7 @@ export function PayloadDialog({ title, fields, payload, onClose, onDelete, delet
           ) : (
             <>
               <pre className="mono msg-payload" data-testid="payload-text">
-                {decoded?.text || <span className="muted">{t('payloadView.noPayload')}</span>}
+                {decoded?.text ? escapeControl(decoded.text, { keepLines: true }) : <span className="muted">{t('payloadView.noPayload')}</span>}
               </pre>
               {decoded?.notJson ? <span className="field-hint">{t('payloadView.notJson')}</span> : null}
             </>

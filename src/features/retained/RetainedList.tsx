@@ -13,6 +13,7 @@ import { useServerData } from '../../app/useServerData.ts'
 import { listPaging, useServerList } from '../../app/useServerList.ts'
 import { useCommandDefaults, useTableSelection, type TableSelection } from '../../state/commandContext.ts'
 import { DataTable, dataTableColumns, type RowSelectionState } from '../../ui/DataTable.tsx'
+import { escapeControl } from '../../ui/escapeControl.ts'
 import { formatTime } from '../clients/clientFields.ts'
 import { base64Bytes, PayloadDialog, type PayloadState } from './PayloadDialog.tsx'
 import { useListSearch } from '../../routes/searchValues.ts'
@@ -121,7 +122,7 @@ export function RetainedList() {
         size: 240,
         meta: { mono: true, grow: true },
         enableHiding: false,
-        cell: ({ getValue }) => <span className="msg-link">{getValue()}</span>,
+        cell: ({ getValue }) => <span className="msg-link">{escapeControl(getValue())}</span>,
       }),
       col.accessor('qos', { header: t('retained.field.qos'), size: 70, meta: { align: 'end' }, cell: ({ getValue }) => getValue() ?? '—' }),
       col.accessor((m) => m.from_clientid ?? '', { id: 'from_clientid', header: t('retained.field.from'), size: 180, meta: { mono: true } }),

@@ -9,6 +9,7 @@ import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
 import { useServerData } from '../../app/useServerData.ts'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
+import { escapeControl } from '../../ui/escapeControl.ts'
 import { formatTime } from '../clients/clientFields.ts'
 import { SlowSubTabs } from './SlowSubTabs.tsx'
 
@@ -39,7 +40,7 @@ export function SlowSubList() {
         meta: { mono: true },
         cell: ({ row }) => (
           <Link to="/clients/detail/$clientId" params={{ clientId: row.original.clientid }} className="slow-sub-client">
-            {row.original.clientid}
+            {escapeControl(row.original.clientid)}
           </Link>
         ),
       }),

@@ -1,5 +1,6 @@
-// Slow subscription settings: a form generated from slowSubs.update's arguments, filled with the
-// current values of GET /slow_subscriptions/settings; checked before it runs (threshold >= 100 ms).
+// Slow subscription settings: a form generated from slowSubs.update's arguments (labels, units and
+// help from the command), filled with the current values of GET /slow_subscriptions/settings;
+// checked before it runs (threshold >= 100 ms).
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { describeArgs, validateArgs, type FieldError } from '../../../commands/args.ts'
@@ -108,6 +109,7 @@ export function SlowSubSettings() {
             onSubmit={() => void onSubmit()}
             errors={errors}
             label={t('slowSubs.settingsTitle')}
+            variant="settings"
           >
             <div className="form-actions">
               <button type="submit" className="btn btn-primary" disabled={saving}>

@@ -10,6 +10,7 @@ import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
 import { listPaging, useServerList } from '../../app/useServerList.ts'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
+import { escapeControl } from '../../ui/escapeControl.ts'
 import { ListProgressNote } from '../../ui/ListProgressNote.tsx'
 import { useListSearch } from '../../routes/searchValues.ts'
 import { FilterBar, useFilterForm } from '../../ui/FilterBar.tsx'
@@ -75,7 +76,7 @@ export function SubscriptionList() {
         cell: ({ row }) =>
           row.original.clientid ? (
             <Link to="/clients/detail/$clientId" params={{ clientId: row.original.clientid }} className="subscriptions-link">
-              {row.original.clientid}
+              {escapeControl(row.original.clientid)}
             </Link>
           ) : (
             '—'
@@ -101,7 +102,7 @@ export function SubscriptionList() {
         header: t('subscriptions.field.share_group'),
         size: 120,
         meta: { mono: true },
-        cell: ({ getValue }) => getValue() || '—',
+        cell: ({ getValue }) => escapeControl(getValue()) || '—',
       }),
       col.accessor((s) => s.node ?? '', { id: 'node', header: t('subscriptions.field.node'), size: 160, meta: { mono: true } }),
       col.display({

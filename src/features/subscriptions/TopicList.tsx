@@ -9,6 +9,7 @@ import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
 import { FilterBar, useFilterForm } from '../../ui/FilterBar.tsx'
 import { PageHeader } from '../../ui/PageHeader.tsx'
 import { useListSearch } from '../../routes/searchValues.ts'
+import { escapeControl } from '../../ui/escapeControl.ts'
 import './subscriptions.css'
 
 const DEFAULT_LIMIT = 20
@@ -37,7 +38,7 @@ export function TopicList() {
         header: t('topics.field.node'),
         size: 220,
         meta: { mono: true },
-        cell: ({ getValue }) => getValue() || '—',
+        cell: ({ getValue }) => escapeControl(getValue()) || '—',
       }),
     ])
   }, [t])

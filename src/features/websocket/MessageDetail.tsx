@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next'
 import type { TestMessage } from '../../testclient/messages/store.ts'
 import { formatClock, formatProperties } from '../../testclient/messageFormat.ts'
 import { decodePayload, type PayloadEncoding } from '../../testclient/payload.ts'
+import { escapeControl } from '../../ui/escapeControl.ts'
 
 export function MessageDetail({ message, encoding, onClose }: { message: TestMessage; encoding: PayloadEncoding; onClose(): void }) {
   const { t } = useTranslation()
@@ -29,7 +30,7 @@ export function MessageDetail({ message, encoding, onClose }: { message: TestMes
     >
       <div className="ws-detail-head">
         <strong>{t(message.direction === 'in' ? 'testClient.received' : 'testClient.published')}</strong>
-        <span className="mono ws-msg-topic">{message.topic}</span>
+        <span className="mono ws-msg-topic">{escapeControl(message.topic)}</span>
         <span className="tag">{t('testClient.qos', { qos: message.qos })}</span>
         {message.retain ? <span className="tag tag-warning">{t('testClient.retained')}</span> : null}
         <span className="mono muted">{formatClock(message.time)}</span>
@@ -42,8 +43,8 @@ export function MessageDetail({ message, encoding, onClose }: { message: TestMes
         <dl className="ws-detail-props">
           {properties.map((p) => (
             <div key={typeof p.label === 'string' ? p.label : p.label.key}>
-              <dt className="muted">{typeof p.label === 'string' ? p.label : t(p.label.key)}</dt>
-              <dd className="mono">{p.value}</dd>
+              <dt className="muted">{typeof p.label === 'string' ? escapeControl(p.label) : t(p.label.key)}</dt>
+              <dd className="mono">{escapeControl(p.value)}</dd>
             </div>
           ))}
         </dl>
@@ -51,7 +52,7 @@ export function MessageDetail({ message, encoding, onClose }: { message: TestMes
       {decoded.tooLarge ? (
         <p className="muted">{t('testClient.payloadTooLarge')}</p>
       ) : (
-        <pre className="mono ws-detail-payload">{decoded.text}</pre>
+        <pre className="mono ws-detail-payload">{escapeControl(decoded.text, { keepLines: true })}</pre>
       )}
       {decoded.notJson ? <span className="field-hint">{t('testClient.notJson')}</span> : null}
     </section>

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next'
 import type { TestMessage } from '../../testclient/messages/store.ts'
 import { formatClock, formatProperties } from '../../testclient/messageFormat.ts'
 import { MAX_VIEWABLE_PAYLOAD, decodePayload, type PayloadEncoding } from '../../testclient/payload.ts'
+import { escapeControl } from '../../ui/escapeControl.ts'
 
 export interface MessageSource {
   length: number
@@ -32,8 +33,8 @@ const MessageRow = memo(function MessageRow({ message, encoding, onOpen }: { mes
   return (
     <>
       <div className="ws-msg-head">
-        <span className="mono ws-msg-topic" title={message.topic}>
-          {message.topic}
+        <span className="mono ws-msg-topic" title={escapeControl(message.topic)}>
+          {escapeControl(message.topic)}
         </span>
         <span className="tag ws-msg-qos">{t('testClient.qos', { qos: message.qos })}</span>
         {message.retain ? <span className="tag tag-warning">{t('testClient.retained')}</span> : null}
@@ -46,7 +47,7 @@ const MessageRow = memo(function MessageRow({ message, encoding, onOpen }: { mes
         <div className="ws-msg-props">
           {properties.map((p) => (
             <span key={typeof p.label === 'string' ? p.label : p.label.key}>
-              <span className="muted">{typeof p.label === 'string' ? p.label : t(p.label.key)}:</span> <span className="mono">{p.value}</span>
+              <span className="muted">{t('common.labelled', { label: typeof p.label === 'string' ? escapeControl(p.label) : t(p.label.key) })}</span> <span className="mono">{escapeControl(p.value)}</span>
             </span>
           ))}
         </div>
@@ -54,7 +55,7 @@ const MessageRow = memo(function MessageRow({ message, encoding, onOpen }: { mes
       {decoded.tooLarge ? (
         <div className="muted ws-msg-payload">{t('testClient.payloadTooLarge')}</div>
       ) : (
-        <pre className={`mono ws-msg-payload${properties.length ? '' : ' is-tall'}`}>{decoded.text}</pre>
+        <pre className={`mono ws-msg-payload${properties.length ? '' : ' is-tall'}`}>{escapeControl(decoded.text, { keepLines: true })}</pre>
       )}
     </>
   )

@@ -131,13 +131,15 @@ export function MessagesPanel({ connection, kept }: { connection: TestConnection
       <div className="ws-lists">
         <div className="ws-list-column">
           <h3 className="ws-list-title">
-            {t('testClient.received')} <span className="muted">({received.length.toLocaleString()})</span>
+            {t('testClient.received')}
+            <span className="muted">{t('common.count', { count: received.length.toLocaleString() })}</span>
           </h3>
           <MessageList label={t('testClient.received')} source={received} encoding={encoding} emptyText={empty} testId="ws-received" onOpen={setOpened} />
         </div>
         <div className="ws-list-column">
           <h3 className="ws-list-title">
-            {t('testClient.published')} <span className="muted">({published.length.toLocaleString()})</span>
+            {t('testClient.published')}
+            <span className="muted">{t('common.count', { count: published.length.toLocaleString() })}</span>
           </h3>
           <MessageList label={t('testClient.published')} source={published} encoding={encoding} emptyText={empty} testId="ws-published" onOpen={setOpened} />
         </div>

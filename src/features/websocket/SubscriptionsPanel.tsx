@@ -84,7 +84,8 @@ export function SubscriptionsPanel({ connection }: { connection: TestConnection 
   return (
     <section className="card ws-panel ws-subscriptions" aria-labelledby="ws-subscriptions-title">
       <h2 className="card-title" id="ws-subscriptions-title">
-        {t('testClient.section.subscriptions')} <span className="muted">({subscriptions.length})</span>
+        {t('testClient.section.subscriptions')}
+        <span className="muted">{t('common.count', { count: subscriptions.length })}</span>
       </h2>
       <form className="ws-subscribe-form" onSubmit={(e) => void subscribe(e)} noValidate aria-label={t('testClient.subscribe')}>
         <div className="ws-fields ws-fields-tight">
