@@ -1,30 +1,9 @@
 // Banned clients (`/banned`): who is refused at CONNECT (0x8A, v3 code 5) and kicked if connected.
-import * as v from 'valibot'
-import { paged, type Http } from './http.ts'
+import { BanCreatedSchema, BanPageSchema, type Ban, type BanKind, type BanPage } from '../../contract/banned.ts'
+import type { Http } from './http.ts'
 import { pathSegment } from './clients.ts'
 
-/** What a ban matches. EMQX 5.6+ adds `clientid_re`, `username_re` and `peerhost_net`. */
-export const banKinds = ['clientid', 'username', 'peerhost'] as const
-export type BanKind = (typeof banKinds)[number]
-
-/** RFC 3339 in EMQX 5 responses; older versions send epoch seconds; 'infinity' for no end. */
-const time = v.nullish(v.union([v.string(), v.number()]))
-
-export const banSchema = v.object({
-  as: v.string(),
-  who: v.string(),
-  by: v.nullish(v.string()),
-  reason: v.nullish(v.string()),
-  at: time,
-  until: time,
-})
-export type Ban = v.InferOutput<typeof banSchema>
-
-export const banPageSchema = paged(banSchema)
-export type BanPage = v.InferOutput<typeof banPageSchema>
-
-/** 5.0–5.5 answer the created ban; later versions wrap it as `{data: [ban]}`. */
-const createdSchema = v.union([banSchema, v.object({ data: v.array(banSchema) })])
+export { banKinds, type Ban, type BanKind, type BanPage } from '../../contract/banned.ts'
 
 export interface BanInput {
   as: BanKind
@@ -37,11 +16,11 @@ export interface BanInput {
 export function bannedApi(http: Http) {
   return {
     list(params: { page?: number; limit?: number } = {}, signal?: AbortSignal): Promise<BanPage> {
-      return http.get('banned', banPageSchema, { ...params }, signal)
+      return http.get('banned', BanPageSchema, { ...params }, signal)
     },
     /** 400 ALREADY_EXISTS when the same `as`/`who` is banned already. */
     async create(input: BanInput): Promise<Ban> {
-      const created = await http.send('post', 'banned', createdSchema, input)
+      const created = await http.send('post', 'banned', BanCreatedSchema, input)
       return 'data' in created ? (created.data[0] ?? { ...input }) : created
     },
     /** 404 NOT_FOUND when there is no such ban. */

@@ -1,14 +1,16 @@
-// /banned: list (paged, filtered), create, clear; /banned/{as}/{who}: delete.
+// /banned: list (paged, filtered), create, clear; /banned/{as}/{who}: delete. Body, query, record
+// and errors are the contract's; the list's regex filters run here, on the linear-time engine.
 import type { FastifyInstance } from 'fastify'
-import * as v from 'valibot'
+import { BAN_TYPES, BanBody, bannedErrors, BannedListQuery, type BanRecord, type BanType } from '../../../contract/banned.ts'
+import type { Page } from '../../../contract/paging.ts'
 import { compileLinearRegex, type LinearRegex } from '../../broker/linear-regex.ts'
 import { invalidWho, type BannedFeature } from './feature.ts'
-import { BAN_TYPES, type Ban, type BanType } from './store.ts'
-import { ApiError, badRequest, parseInput } from '../../http/errors.ts'
-import { pageOf, pagingEntries } from '../../http/paging.ts'
-import { parseTimeFilter, rfc3339 } from '../../http/time.ts'
+import type { Ban } from './store.ts'
+import { badRequest, contractError, parseInput } from '../../http/errors.ts'
+import { pageOf } from '../../http/paging.ts'
+import { rfc3339 } from '../../http/time.ts'
 
-export function banRecord(ban: Ban) {
+export function banRecord(ban: Ban): BanRecord {
   return {
     as: ban.as,
     who: ban.who,
@@ -18,36 +20,6 @@ export function banRecord(ban: Ban) {
     until: ban.until === undefined ? 'infinity' : rfc3339(ban.until),
   }
 }
-
-const timeValue = v.union([
-  v.pipe(v.number(), v.integer(), v.transform((n) => (n < 1e11 ? n * 1000 : n))),
-  v.pipe(
-    v.string(),
-    v.transform(parseTimeFilter),
-    v.number('must be an RFC 3339 time or epoch seconds'),
-  ),
-])
-
-// EMQX reads a JSON null as an absent field (hocon drops nulls): `until: null` is a ban that never ends.
-const BanBody = v.object({
-  as: v.picklist(BAN_TYPES, `must be one of ${BAN_TYPES.join(', ')}`),
-  who: v.pipe(v.string('Please enter Banned value'), v.trim(), v.minLength(1, 'Please enter Banned value')),
-  by: v.nullish(v.string(), 'mgmt_api'),
-  reason: v.nullish(v.string(), ''),
-  at: v.nullish(timeValue),
-  until: v.nullish(v.union([v.literal('infinity'), timeValue])),
-})
-
-const BannedQuery = v.object({
-  ...pagingEntries(100),
-  clientid: v.optional(v.string()),
-  username: v.optional(v.string()),
-  peerhost: v.optional(v.string()),
-  like_clientid: v.optional(v.string()),
-  like_username: v.optional(v.string()),
-  like_peerhost: v.optional(v.string()),
-  like_peerhost_net: v.optional(v.string()),
-})
 
 function safeRegex(source: string): LinearRegex {
   try {
@@ -60,8 +32,8 @@ function safeRegex(source: string): LinearRegex {
 export async function bannedRoutes(app: FastifyInstance, deps: { feature: BannedFeature }): Promise<void> {
   const banned = deps.feature
 
-  app.get('/banned', async (request) => {
-    const q = parseInput(BannedQuery, request.query, 'query')
+  app.get('/banned', async (request): Promise<Page<BanRecord>> => {
+    const q = parseInput(BannedListQuery, request.query, 'query')
     const exact = (['clientid', 'username', 'peerhost'] as const).filter((key) => q[key] !== undefined)
     const fuzzy = (['like_clientid', 'like_username', 'like_peerhost', 'like_peerhost_net'] as const).filter((key) => q[key] !== undefined)
     // EMQX allows one filter per query: two of them always select nothing.
@@ -86,7 +58,7 @@ export async function bannedRoutes(app: FastifyInstance, deps: { feature: Banned
     return { data: page.data.map(banRecord), meta: page.meta }
   })
 
-  app.post('/banned', async (request) => {
+  app.post('/banned', async (request): Promise<BanRecord> => {
     const body = parseInput(BanBody, request.body, 'body')
     const problem = invalidWho(body.as, body.who)
     if (problem) throw badRequest(problem)
@@ -97,7 +69,7 @@ export async function bannedRoutes(app: FastifyInstance, deps: { feature: Banned
       throw badRequest(`Cannot create expired banned, ${rfc3339(at)} to ${rfc3339(until)}`)
     }
     const result = banned.create({ as: body.as, who: body.who, by: body.by, reason: body.reason, at, until })
-    if ('existing' in result) throw new ApiError(400, 'ALREADY_EXISTS', JSON.stringify(banRecord(result.existing)))
+    if ('existing' in result) throw contractError(bannedErrors.alreadyExists, JSON.stringify(banRecord(result.existing)))
     return banRecord(result.created)
   })
 
@@ -109,7 +81,7 @@ export async function bannedRoutes(app: FastifyInstance, deps: { feature: Banned
   app.delete<{ Params: { as: string; who: string } }>('/banned/:as/:who', async (request, reply) => {
     const { as, who } = request.params
     if (!(BAN_TYPES as readonly string[]).includes(as)) throw badRequest(`as: must be one of ${BAN_TYPES.join(', ')}`)
-    if (!banned.repository.delete(as as BanType, who)) throw new ApiError(404, 'NOT_FOUND', `${as}: ${who} not found`)
+    if (!banned.repository.delete(as as BanType, who)) throw contractError(bannedErrors.notFound, `${as}: ${who} not found`)
     return reply.status(204).send()
   })
 }

@@ -1,9 +1,9 @@
 // Banned clients (EMQX `banned` table): who is refused at CONNECT, by client id, username or
 // address, exactly or by pattern, until a time.
+import type { BanType } from '../../../contract/banned.ts'
 import type { Database } from '../../store/db.ts'
 
-export const BAN_TYPES = ['clientid', 'username', 'peerhost', 'clientid_re', 'username_re', 'peerhost_net'] as const
-export type BanType = (typeof BAN_TYPES)[number]
+export { BAN_TYPES, type BanType } from '../../../contract/banned.ts'
 
 export interface Ban {
   as: BanType
