@@ -1,6 +1,7 @@
 // MQTT settings: general (`/configs/mqtt`), the global zone's session settings
 // (`/configs/global_zone`, `mqtt` part) and the `$SYS` topics (`/configs/sys_topics`).
 import * as v from 'valibot'
+import { FlappingSettingsSchema, type FlappingSettings } from '../../contract/flapping.ts'
 import type { Http } from './http.ts'
 
 /**
@@ -10,14 +11,9 @@ import type { Http } from './http.ts'
 export const mqttSettingsSchema = v.record(v.string(), v.unknown())
 export type MqttSettings = v.InferOutput<typeof mqttSettingsSchema>
 
-/** Flapping detection as EMQX 5 writes it (a root of the global zone). */
-export const flappingSchema = v.looseObject({
-  enable: v.optional(v.boolean()),
-  window_time: v.optional(v.union([v.string(), v.number()])),
-  max_count: v.optional(v.number()),
-  ban_time: v.optional(v.union([v.string(), v.number()])),
-})
-export type Flapping = v.InferOutput<typeof flappingSchema>
+/** Flapping detection as EMQX 5 writes it (a root of the global zone): the contract's. */
+export const flappingSchema = FlappingSettingsSchema
+export type Flapping = FlappingSettings
 
 /** `GET /configs/global_zone`: the zone-overridable roots. */
 export const globalZoneSchema = v.looseObject({

@@ -1,19 +1,13 @@
 // Flapping detection (EMQX `flapping_detect`): a client id that disconnects `max_count` times within
 // `window_time` is banned for `ban_time`.
 import * as v from 'valibot'
+import { FlappingConfigSchema, type FlappingConfig } from '../../../contract/flapping.ts'
 import type { Broker } from '../../broker/broker.ts'
 import type { BannedFeature } from '../banned/feature.ts'
-import { durationText, parseDuration } from '../../broker/units.ts'
+import { parseDuration } from '../../broker/units.ts'
 import { HP } from '../../broker/hook-priorities.ts'
 
-export const FlappingConfigSchema = v.object({
-  enable: v.optional(v.boolean(), false),
-  window_time: v.optional(durationText, '1m'),
-  max_count: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 15),
-  ban_time: v.optional(durationText, '5m'),
-})
-
-export type FlappingConfig = v.InferOutput<typeof FlappingConfigSchema>
+export { FlappingConfigSchema, type FlappingConfig }
 
 export const defaultFlappingConfig: FlappingConfig = v.parse(FlappingConfigSchema, {})
 
