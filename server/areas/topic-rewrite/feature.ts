@@ -2,23 +2,25 @@
 // the first rule whose source filter matches; its regex then fills `$1..$N` of the destination
 // (when the regex does not match, the topic stays as it is, like EMQX).
 import * as v from 'valibot'
+import { MAX_REWRITE_RULES, RewriteRuleSchema as RewriteRuleShape, type RewriteRule } from '../../../contract/topic-rewrite.ts'
 import type { Broker } from '../../broker/broker.ts'
 import type { ClientInfo } from '../../broker/hooks.ts'
 import { isValidFilter, isValidTopicName, matchesFilter, parseShare } from '../../broker/topic-trie.ts'
 import { HP } from '../../broker/hook-priorities.ts'
 import { compileLinearRegex, linearRegexProblem, type LinearRegex } from '../../broker/linear-regex.ts'
 
-/** EMQX answers 413 from this many rules on (its check is `length < 20`, so 19 is the most it takes). */
-export const MAX_REWRITE_RULES = 20
+export { MAX_REWRITE_RULES, type RewriteRule }
+
+const shape = RewriteRuleShape.entries
 
 export const RewriteRuleSchema = v.pipe(
+  // The contract's rule, with the checks that need the broker.
   v.object({
-    action: v.picklist(['publish', 'subscribe', 'all'], 'must be publish, subscribe or all'),
-    source_topic: v.pipe(v.string(), v.check(isValidFilter, 'must be a valid topic filter')),
-    dest_topic: v.pipe(v.string(), v.minLength(1, 'is required')),
+    ...shape,
+    source_topic: v.pipe(shape.source_topic, v.check(isValidFilter, 'must be a valid topic filter')),
     // Matched on every rewritten topic: a linear-time engine, so no rule can stall the broker.
     re: v.pipe(
-      v.string(),
+      shape.re,
       v.rawCheck(({ dataset, addIssue }) => {
         if (!dataset.typed) return
         const problem = linearRegexProblem(dataset.value)
@@ -33,8 +35,6 @@ export const RewriteRuleSchema = v.pipe(
     'cannot_use_wildcard_for_destination_topic',
   ),
 )
-
-export type RewriteRule = v.InferOutput<typeof RewriteRuleSchema>
 
 interface CompiledRule extends RewriteRule {
   regex: LinearRegex
