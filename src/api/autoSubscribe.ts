@@ -1,20 +1,12 @@
 // Auto-subscribe (`/mqtt/auto_subscribe`): topics every client is subscribed to on connect;
 // placeholders ${clientid}, ${username} and ${host} are filled per client.
 import * as v from 'valibot'
+import { AutoSubscribeResponseSchema, type AutoSubscription } from '../../contract/auto-subscribe.ts'
 import type { Http } from './http.ts'
 
-export const autoSubscriptionSchema = v.object({
-  topic: v.string(),
-  qos: v.optional(v.number(), 0),
-  nl: v.optional(v.number(), 0),
-  rap: v.optional(v.number(), 0),
-  rh: v.optional(v.number(), 0),
-})
-export type AutoSubscription = v.InferOutput<typeof autoSubscriptionSchema>
+export { AutoSubscriptionSchema as autoSubscriptionSchema, type AutoSubscription } from '../../contract/auto-subscribe.ts'
 
-const listSchema = v.array(autoSubscriptionSchema)
-/** EMQX 5.0 wrapped the list as `{topics: [...]}`; later versions send the array. */
-const responseSchema = v.union([listSchema, v.object({ topics: listSchema })])
+const responseSchema = AutoSubscribeResponseSchema
 
 function unwrap(response: v.InferOutput<typeof responseSchema>): AutoSubscription[] {
   return Array.isArray(response) ? response : response.topics

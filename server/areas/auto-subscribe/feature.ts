@@ -1,24 +1,11 @@
 // Auto subscribe (EMQX `auto_subscribe`): every client that connects is subscribed to these topics,
 // with `${clientid}`, `${username}`, `${host}` and `${port}` filled in from the client.
-import * as v from 'valibot'
+import { AutoSubscribeTopicSchema, MAX_AUTO_SUBSCRIBE, type AutoSubscribeTopic } from '../../../contract/auto-subscribe.ts'
 import type { Broker } from '../../broker/broker.ts'
 import type { ClientInfo } from '../../broker/hooks.ts'
 import { HP } from '../../broker/hook-priorities.ts'
 
-/** EMQX refuses more topics than this. */
-export const MAX_AUTO_SUBSCRIBE = 20
-
-const flag = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1))
-
-export const AutoSubscribeTopicSchema = v.object({
-  topic: v.pipe(v.string(), v.minLength(1, 'is required')),
-  qos: v.optional(v.picklist([0, 1, 2], 'must be 0, 1 or 2'), 0),
-  rh: v.optional(v.picklist([0, 1, 2], 'must be 0, 1 or 2'), 0),
-  rap: v.optional(flag, 0),
-  nl: v.optional(flag, 0),
-})
-
-export type AutoSubscribeTopic = v.InferOutput<typeof AutoSubscribeTopicSchema>
+export { AutoSubscribeTopicSchema, MAX_AUTO_SUBSCRIBE, type AutoSubscribeTopic }
 
 /** The topic with the client's placeholders filled in; undefined when a placeholder has no value. */
 export function fillPlaceholders(topic: string, info: ClientInfo): string | undefined {
