@@ -6,64 +6,23 @@
 // - internal: from accepting the PUBLISH to writing it to the subscriber (queue time included);
 // - response: from writing it to the subscriber to its acknowledgement (0 for QoS 0).
 import * as v from 'valibot'
+import {
+  durationToMs as toMs,
+  SLOW_SUBS_MAX_SIZE,
+  SLOW_SUBS_MIN_THRESHOLD_MS,
+  SlowSubsConfigSchema,
+  type SlowSubsConfig,
+  type SlowSubsStatsType,
+} from '../../../contract/slow-subs.ts'
 import type { Broker } from '../../broker/broker.ts'
 import type { ClientInfo } from '../../broker/hooks.ts'
 import type { Message } from '../../broker/message.ts'
 import { HP } from '../../broker/hook-priorities.ts'
 
-/** EMQX keeps at most this many records, whatever `top_k_num` says. */
-export const SLOW_SUBS_MAX_SIZE = 1000
-/** The smallest threshold the console accepts (SPEC 5: slow subscription threshold minimum 100 ms). */
-export const SLOW_SUBS_MIN_THRESHOLD_MS = 100
+export { SLOW_SUBS_MAX_SIZE, SLOW_SUBS_MIN_THRESHOLD_MS, SlowSubsConfigSchema, type SlowSubsConfig, type SlowSubsStatsType }
+
 /** How often expired records are swept (EMQX: every 10 s). */
 const EXPIRE_CHECK_INTERVAL_MS = 10_000
-
-const DURATION_TEXT = /^(\d+(ms|s|m|h|d|w))+$/
-const DURATION_PART = /(\d+)(ms|s|m|h|d|w)/g
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }
-
-/** "500ms", "5m", "1h30m" -> milliseconds, or undefined when it is not a duration. */
-function parseDuration(text: string): number | undefined {
-  const normal = text.trim().toLowerCase()
-  if (!DURATION_TEXT.test(normal)) return undefined
-  let total = 0
-  for (const [, amount, unit] of normal.matchAll(DURATION_PART)) total += Number(amount) * UNIT_MS[unit]
-  return total
-}
-
-/** A duration as EMQX's `duration_ms` takes it: a string such as "500ms", "5m", or milliseconds. */
-const durationMs = v.union(
-  [
-    v.pipe(
-      v.string(),
-      v.check((text) => parseDuration(text) !== undefined, 'must be a duration such as 500ms, 30s or 5m'),
-    ),
-    v.pipe(v.number(), v.integer(), v.minValue(0)),
-  ],
-  'must be a duration such as 500ms, 30s or 5m',
-)
-
-function toMs(value: string | number): number {
-  return typeof value === 'number' ? value : (parseDuration(value) ?? 0)
-}
-
-/** The settings as EMQX shows them (its raw config: durations as given). */
-export const SlowSubsConfigSchema = v.object({
-  enable: v.optional(v.boolean(), false),
-  threshold: v.optional(
-    v.pipe(
-      durationMs,
-      v.check((value) => toMs(value) >= SLOW_SUBS_MIN_THRESHOLD_MS, 'threshold: the minimum value is 100ms'),
-    ),
-    '500ms',
-  ),
-  expire_interval: v.optional(durationMs, '300s'),
-  top_k_num: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1, 'top_k_num must be a positive integer')), 10),
-  stats_type: v.optional(v.picklist(['whole', 'internal', 'response']), 'whole'),
-})
-
-export type SlowSubsConfig = v.InferOutput<typeof SlowSubsConfigSchema>
-export type SlowSubsStatsType = SlowSubsConfig['stats_type']
 
 export const defaultSlowSubsConfig: SlowSubsConfig = v.parse(SlowSubsConfigSchema, {})
 

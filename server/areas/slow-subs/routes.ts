@@ -1,6 +1,8 @@
 // /slow_subscriptions: the slowest deliveries (slowest first), or clear them;
-// /slow_subscriptions/settings: EMQX `slow_subs` settings, kept across restarts.
+// /slow_subscriptions/settings: EMQX `slow_subs` settings, kept across restarts. The list and the
+// settings schema are the contract's.
 import type { FastifyInstance } from 'fastify'
+import type { SlowSubsList } from '../../../contract/slow-subs.ts'
 import { settingsRoute } from '../../http/settings-route.ts'
 import type { AreaDeps } from '../area.ts'
 import type { SlowSubsFeature } from './feature.ts'
@@ -10,7 +12,7 @@ export async function slowSubsRoutes(app: FastifyInstance, deps: AreaDeps<SlowSu
   const { feature: slowSubs, broker } = deps
 
   // EMQX takes page and limit here but answers the whole list (at most 1000), with no meta.
-  app.get('/slow_subscriptions', async () => ({
+  app.get('/slow_subscriptions', async (): Promise<SlowSubsList> => ({
     data: slowSubs.list().map((record) => ({
       clientid: record.clientid,
       node: broker.node,
