@@ -1,9 +1,11 @@
-// The embedded broker under load, next to Debian's mosquitto when it is installed, and the REST API
-// with 1,000 clients. The broker runs in a process of its own (bench/broker-process.ts) and the load
-// comes from another (bench/mqtt-load.ts), so neither shares an event loop with the other.
+// The embedded broker under load, next to Debian's mosquitto (when installed) and aedes (the
+// maintained Node MQTT broker) in the same run, and the REST API with 1,000 clients. Each broker runs
+// in a process of its own (bench/broker-process.ts; the Node ones with the server's Node flags) and
+// the load comes from another (bench/mqtt-load.ts), so neither shares an event loop with the other.
 //   BENCH_SECONDS=<n>      measured seconds per load case (default 4, after a 1 s warm-up)
 //   BENCH_CPU_PROF=<dir>   runs the embedded broker under `node --cpu-prof`, profiles written to <dir>
 //   BENCH_NO_MOSQUITTO=1   skips mosquitto even when installed
+//   BENCH_NO_AEDES=1       skips aedes
 //   BENCH_CASES=<text>     only the load cases whose label contains <text> (e.g. "fan-in"), and no memory case
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -11,11 +13,14 @@ import { connect as netConnect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import mqtt, { type MqttClient } from 'mqtt'
+import { SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs'
 import { startServer } from '../server/start.ts'
+import type { BrokerKind } from './broker-process.ts'
 import type { Job, LoadResult } from './mqtt-load.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
 const IDLE_CONNECTIONS = 10_000
+const CHURN_CONNECTIONS = 100_000
 const here = new URL('.', import.meta.url)
 /** Node flags the bench itself runs with (type stripping, SQLite), for the child processes. */
 const nodeFlags = process.execArgv.filter((flag) => !flag.startsWith('--cpu-prof'))
@@ -27,6 +32,20 @@ interface Target {
   /** Resident memory, and the JS heap and V8's young generation where there are (after a full GC). */
   memory(): Promise<{ rss: number; heapUsed?: number; youngGeneration?: number }>
   stop(): Promise<void>
+  /** Settles with the error it printed if the broker's process ends on its own (a crash under load). */
+  crashed: Promise<string>
+}
+
+/** The first error line a child prints, once it has exited. */
+function crashOf(child: ChildProcess): Promise<string> {
+  let text = ''
+  child.stderr?.on('data', (chunk: Buffer) => {
+    text += chunk.toString()
+    process.stderr.write(chunk)
+  })
+  return new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve(/^\w*Error.*$/m.exec(text)?.[0] ?? `exited (${signal ?? code})`)),
+  )
 }
 
 function message<T>(child: ChildProcess, type: string): Promise<T> {
@@ -42,17 +61,21 @@ function message<T>(child: ChildProcess, type: string): Promise<T> {
   })
 }
 
-async function startEmbedded(bare = false): Promise<Target> {
-  const profile = process.env.BENCH_CPU_PROF
-  const child = fork(new URL('broker-process.ts', here), bare ? ['bare'] : [], {
-    execArgv: [...nodeFlags, '--expose-gc', ...(profile && !bare ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+/** A Node broker (or the bare socket floor) in its own process, with the server's Node flags. */
+async function startNodeBroker(kind: BrokerKind): Promise<Target> {
+  const profile = kind === 'embedded' ? process.env.BENCH_CPU_PROF : undefined
+  const child = fork(new URL('broker-process.ts', here), [kind], {
+    execArgv: [...nodeFlags, ...SERVER_NODE_FLAGS, '--expose-gc', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])],
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
   })
+  let stopping = false
+  const crashed = crashOf(child).then((reason) => (stopping ? new Promise<string>(() => {}) : reason))
   const { mqttPort } = await message<{ mqttPort: number }>(child, 'ready')
   return {
-    name: bare ? 'bare' : 'embedded',
+    name: kind,
     port: mqttPort,
     pid: child.pid!,
+    crashed,
     async memory() {
       const reply = message<{ rss: number; heapUsed: number; youngGeneration: number }>(child, 'memory')
       child.send({ type: 'memory' })
@@ -60,6 +83,8 @@ async function startEmbedded(bare = false): Promise<Target> {
       return { rss, heapUsed, youngGeneration }
     },
     async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      stopping = true
       const exited = new Promise((resolve) => child.once('exit', resolve))
       child.send({ type: 'stop' })
       await exited
@@ -122,6 +147,7 @@ async function startMosquitto(): Promise<Target> {
     name: 'mosquitto',
     port,
     pid: child.pid!,
+    crashed: new Promise(() => {}),
     memory: async () => ({ rss: rssOf(child.pid!) }),
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve))
@@ -131,6 +157,8 @@ async function startMosquitto(): Promise<Target> {
     },
   }
 }
+
+class BrokerCrash extends Error {}
 
 /** Runs one job in a fresh load process; returns its figures and the broker's CPU use meanwhile. */
 async function load(target: Target, job: Job): Promise<LoadResult & { brokerCpu: number }> {
@@ -148,13 +176,18 @@ async function load(target: Target, job: Job): Promise<LoadResult & { brokerCpu:
   })
   const reply = message<{ result: LoadResult }>(child, 'result')
   child.send(job)
-  const { result } = await reply
+  const outcome = await Promise.race([reply, target.crashed.then((reason) => ({ crash: reason }))])
+  if ('crash' in outcome) {
+    child.kill()
+    throw new BrokerCrash(outcome.crash)
+  }
+  const { result } = outcome
   await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))
   return { ...result, brokerCpu }
 }
 
 /** Memory the broker holds for `connections` idle MQTT connections, measured between two full GCs. */
-async function idleMemory(target: Target, connections: number) {
+async function idleMemory(target: Target, connections: number): Promise<MemoryGrowth> {
   const before = await target.memory()
   const child = fork(new URL('mqtt-load.ts', here), { execArgv: nodeFlags, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const holding = message<{ connections: number }>(child, 'holding')
@@ -165,98 +198,163 @@ async function idleMemory(target: Target, connections: number) {
   const exited = new Promise((resolve) => child.once('exit', resolve))
   child.send({ type: 'release' })
   await exited
+  return growth(before, after)
+}
+
+interface Memory {
+  rss: number
+  heapUsed?: number
+  youngGeneration?: number
+}
+interface MemoryGrowth {
+  rss: number
+  heap: number | undefined
+  young: number | undefined
+}
+
+function growth(before: Memory, after: Memory): MemoryGrowth {
   return {
     rss: after.rss - before.rss,
     heap: after.heapUsed !== undefined && before.heapUsed !== undefined ? after.heapUsed - before.heapUsed : undefined,
-    young: after.youngGeneration !== undefined && before.youngGeneration !== undefined ? after.youngGeneration - before.youngGeneration : undefined,
+    young: after.youngGeneration,
   }
+}
+
+/** What stays after `connections` clients connected and left, from a fresh broker: nothing should. */
+async function churnMemory(target: Target, connections: number): Promise<MemoryGrowth & { perSecond: number }> {
+  const before = await target.memory()
+  const { perSecond } = await load(target, { kind: 'churn', port: target.port, connections })
+  await new Promise((resolve) => setTimeout(resolve, 1000))
+  return { ...growth(before, await target.memory()), perSecond }
 }
 
 const ALL_CASES: Array<{ label: string; job: (port: number) => Job }> = [
   { label: 'fan-in QoS 0: 100 publishers -> 1 subscriber', job: (port) => ({ kind: 'fan-in', port, qos: 0, publishers: 100, window: 1000, seconds: SECONDS }) },
   { label: 'fan-in QoS 1: 100 publishers -> 1 subscriber', job: (port) => ({ kind: 'fan-in', port, qos: 1, publishers: 100, window: 1000, seconds: SECONDS }) },
+  {
+    label: 'fan-in QoS 1 flood: 50 publishers x 20 in flight -> 1 subscriber acking at once',
+    job: (port) => ({ kind: 'flood', port, publishers: 50, inflight: 20, seconds: SECONDS }),
+  },
   { label: 'fan-out QoS 0: 1 publisher -> 100 subscribers', job: (port) => ({ kind: 'fan-out', port, qos: 0, subscribers: 100, window: 10, seconds: SECONDS }) },
   { label: 'fan-out QoS 1: 1 publisher -> 100 subscribers', job: (port) => ({ kind: 'fan-out', port, qos: 1, subscribers: 100, window: 10, seconds: SECONDS }) },
   { label: 'latency QoS 1: 1 -> 1 at 1,000 msg/s', job: (port) => ({ kind: 'latency', port, qos: 1, rate: 1000, seconds: SECONDS }) },
 ]
 
 /** p50 / p99; a percentile whose messages had not arrived 3 s after the run reads "late". */
-const latencyText = (result: LoadResult) => `${result.p50 ?? 'late'} / ${result.p99 ?? 'late'}`
+const latencyText = (result: LoadResult | undefined) => (result ? `${result.p50 ?? 'late'} / ${result.p99 ?? 'late'}` : '-')
 const CASES = ALL_CASES.filter(({ label }) => !process.env.BENCH_CASES || label.includes(process.env.BENCH_CASES))
 
 const mb = (bytes: number) => +(bytes / 1024 / 1024).toFixed(1)
 const ratio = (ours: number, theirs: number | undefined) => (theirs ? +(ours / theirs).toFixed(2) : '-')
+const PEERS = ['mosquitto', 'aedes'] as const
 
 async function brokerTable(): Promise<void> {
-  const targets: Array<() => Promise<Target>> = [() => startEmbedded()]
+  const targets: Array<() => Promise<Target>> = [() => startNodeBroker('embedded')]
   if (mosquittoInstalled()) targets.push(startMosquitto)
-  else console.log('mosquitto is not installed (apt-get install -y mosquitto): embedded figures only')
+  else console.log('mosquitto is not installed (apt-get install -y mosquitto): no mosquitto figures')
+  if (!process.env.BENCH_NO_AEDES) targets.push(() => startNodeBroker('aedes'))
   const results = new Map<string, Map<string, LoadResult & { brokerCpu: number }>>()
-  const memory = new Map<string, { rss: number; heap: number | undefined; young: number | undefined }>()
+  const memory = new Map<string, MemoryGrowth>()
+  const churn = new Map<string, MemoryGrowth & { perSecond: number }>()
+  /** `<case>/<broker>` -> the error the broker died of. */
+  const crashes = new Map<string, string>()
   for (const start of targets) {
-    const target = await start()
+    let target = await start()
     try {
       // Memory first, on a fresh broker, so earlier runs' garbage does not blur it.
       if (!process.env.BENCH_CASES) memory.set(target.name, await idleMemory(target, IDLE_CONNECTIONS))
       for (const { label, job } of CASES) {
         const byTarget = results.get(label) ?? new Map()
-        byTarget.set(target.name, await load(target, job(target.port)))
         results.set(label, byTarget)
+        try {
+          byTarget.set(target.name, await load(target, job(target.port)))
+        } catch (error) {
+          if (!(error instanceof BrokerCrash)) throw error
+          // Shown as such in the table; the next case gets a fresh broker.
+          crashes.set(`${label}/${target.name}`, error.message)
+          await target.stop()
+          target = await start()
+        }
       }
     } finally {
       await target.stop()
     }
+    if (process.env.BENCH_CASES) continue
+    // Churn on a broker of its own, fresh, so the load cases' garbage does not count.
+    const fresh = await start()
+    try {
+      churn.set(fresh.name, await churnMemory(fresh, CHURN_CONNECTIONS))
+    } finally {
+      await fresh.stop()
+    }
   }
 
   console.log(`\nMQTT 3.1.1, 64-byte payloads, ${SECONDS} s per case after a 1 s warm-up; the load generator is a separate process.`)
-  console.log('msg/s: messages received by subscribers. Latency: publish -> receive in the load process, under that load, over every')
-  console.log('message sent in the measured window. CPU in cores (2 on this machine): a load CPU near 1 means the load generator, not')
-  console.log('the broker, was the limit. lost: given up after 3 s without progress; late: not arrived 3 s after the window.')
+  console.log('msg/s: messages received by subscribers (the flood case: published is what the broker took in). Latency: publish ->')
+  console.log('receive in the load process, under that load, over every message sent in the measured window (the flood case: over')
+  console.log('those delivered). CPU in cores (2 on this machine): a load CPU near 1 means the load generator, not the broker, was')
+  console.log('the limit. lost: given up after 3 s without progress; late: not arrived 3 s after the window. vs: our msg/s over theirs.')
   console.table(
     CASES.map(({ label }) => {
-      const ours = results.get(label)!.get('embedded')!
-      const theirs = results.get(label)!.get('mosquitto')
-      return {
-        case: label,
-        'msg/s': ours.perSecond,
-        'p50 / p99 ms': latencyText(ours),
-        'mosquitto msg/s': theirs?.perSecond ?? '-',
-        'mosquitto p50 / p99 ms': theirs ? latencyText(theirs) : '-',
-        'ratio (msg/s)': ratio(ours.perSecond, theirs?.perSecond),
-        'CPU: broker / load': `${ours.brokerCpu} / ${ours.loadCpu}`,
-        'mosquitto CPU: broker / load': theirs ? `${theirs.brokerCpu} / ${theirs.loadCpu}` : '-',
-        'lost / late': `${ours.lost} / ${ours.late}`,
-        'mosquitto lost / late': theirs ? `${theirs.lost} / ${theirs.late}` : '-',
+      const byTarget = results.get(label)!
+      const ours = byTarget.get('embedded')
+      if (!ours) return { case: label, 'msg/s': `crashed: ${crashes.get(`${label}/embedded`)}` }
+      const row: Record<string, string | number> = { case: label, 'msg/s': ours.perSecond }
+      if (label.includes('flood')) row['msg/s'] = `${ours.perSecond} (published ${ours.publishedPerSecond})`
+      for (const peer of PEERS) {
+        const theirs = byTarget.get(peer)
+        const crash = crashes.get(`${label}/${peer}`)
+        row[`${peer} msg/s`] = crash
+          ? `crashed: ${crash}`
+          : theirs
+            ? label.includes('flood')
+              ? `${theirs.perSecond} (published ${theirs.publishedPerSecond})`
+              : theirs.perSecond
+            : '-'
+        row[`vs ${peer}`] = ratio(ours.perSecond, theirs?.perSecond)
       }
+      row['p50 / p99 ms'] = latencyText(ours)
+      for (const peer of PEERS) row[`${peer} p50 / p99`] = latencyText(byTarget.get(peer))
+      row['CPU broker / load'] = `${ours.brokerCpu} / ${ours.loadCpu}`
+      row['lost / late'] = [ours, ...PEERS.map((peer) => byTarget.get(peer))].map((r) => (r ? `${r.lost}/${r.late}` : '-')).join(', ')
+      return row
     }),
   )
+  console.log('lost / late: ours, mosquitto, aedes.')
   const ours = memory.get('embedded')
-  const theirs = memory.get('mosquitto')
   if (!ours) return
-  // What Node's own sockets cost, with no MQTT at all: the floor under the embedded figure.
-  const bareTarget = await startEmbedded(true)
+  // What Node's own sockets cost, with no MQTT at all (and the same Node flags): the floor under the Node brokers.
+  const bareTarget = await startNodeBroker('bare')
   const bare = await idleMemory(bareTarget, IDLE_CONNECTIONS).finally(() => bareTarget.stop())
+  const perConnection = (bytes: number | undefined) => (bytes === undefined ? '-' : Math.round(bytes / IDLE_CONNECTIONS))
+  console.log(`\nMemory: growth from a fresh broker, after full GCs. Node brokers run with ${SERVER_NODE_FLAGS.join(' ')}.`)
   console.table([
-    {
-      case: `${IDLE_CONNECTIONS.toLocaleString('en')} idle MQTT 3.1.1 connections`,
-      'RSS MB': mb(ours.rss),
-      'heap MB': ours.heap !== undefined ? mb(ours.heap) : '-',
-      'of RSS: empty V8 young gen MB': ours.young !== undefined ? mb(ours.young) : '-',
-      'bytes/connection (RSS)': Math.round(ours.rss / IDLE_CONNECTIONS),
-      'bytes/connection (heap)': ours.heap !== undefined ? Math.round(ours.heap / IDLE_CONNECTIONS) : '-',
-      'mosquitto RSS MB': theirs ? mb(theirs.rss) : '-',
-      'ratio (RSS)': ratio(ours.rss, theirs?.rss),
-    },
-    {
-      case: `${IDLE_CONNECTIONS.toLocaleString('en')} idle sockets, plain node:net, no MQTT (Node's floor)`,
-      'RSS MB': mb(bare.rss),
-      'heap MB': bare.heap !== undefined ? mb(bare.heap) : '-',
-      'of RSS: empty V8 young gen MB': bare.young !== undefined ? mb(bare.young) : '-',
-      'bytes/connection (RSS)': Math.round(bare.rss / IDLE_CONNECTIONS),
-      'bytes/connection (heap)': bare.heap !== undefined ? Math.round(bare.heap / IDLE_CONNECTIONS) : '-',
-      'mosquitto RSS MB': '-',
-      'ratio (RSS)': theirs ? ratio(bare.rss, theirs.rss) : '-',
-    },
+    ...[['embedded', ours], ...PEERS.map((peer) => [peer, memory.get(peer)] as const), ['plain node:net, no MQTT (Node floor)', bare]].map(
+      ([name, figures]) => {
+        const m = figures as MemoryGrowth | undefined
+        return {
+          case: `${IDLE_CONNECTIONS.toLocaleString('en')} idle connections: ${name}`,
+          'RSS MB': m ? mb(m.rss) : '-',
+          'heap MB': m?.heap !== undefined ? mb(m.heap) : '-',
+          'bytes/connection (RSS)': m ? perConnection(m.rss) : '-',
+          'bytes/connection (heap)': perConnection(m?.heap),
+          'vs Node floor (RSS)': m ? ratio(m.rss, bare.rss) : '-',
+          'young gen MB': m?.young !== undefined ? mb(m.young) : '-',
+        }
+      },
+    ),
+    ...[['embedded', churn.get('embedded')], ...PEERS.map((peer) => [peer, churn.get(peer)] as const)].map(([name, figures]) => {
+      const m = figures as (MemoryGrowth & { perSecond: number }) | undefined
+      return {
+        case: `after ${CHURN_CONNECTIONS.toLocaleString('en')} connects and disconnects: ${name}${m ? ` (${m.perSecond}/s)` : ''}`,
+        'RSS MB': m ? mb(m.rss) : '-',
+        'heap MB': m?.heap !== undefined ? mb(m.heap) : '-',
+        'bytes/connection (RSS)': '-',
+        'bytes/connection (heap)': '-',
+        'vs Node floor (RSS)': '-',
+        'young gen MB': m?.young !== undefined ? mb(m.young) : '-',
+      }
+    }),
   ])
 }
 

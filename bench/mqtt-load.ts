@@ -11,6 +11,8 @@ export type Job =
   | { kind: 'fan-out'; port: number; qos: 0 | 1; subscribers: number; window: number; seconds: number }
   | { kind: 'latency'; port: number; qos: 0 | 1; rate: number; seconds: number }
   | { kind: 'idle'; port: number; connections: number }
+  | { kind: 'flood'; port: number; publishers: number; inflight: number; seconds: number }
+  | { kind: 'churn'; port: number; connections: number }
 
 export interface LoadResult {
   /** Messages received by subscribers per second (deliveries). */
@@ -403,6 +405,57 @@ async function latency(job: Extract<Job, { kind: 'latency' }>): Promise<LoadResu
   return result(run, elapsed, loadCpu, 0)
 }
 
+/**
+ * Many QoS 1 publishers -> one QoS 1 subscriber, paced by the broker's PUBACKs only: each publisher
+ * keeps `inflight` messages unacknowledged by the broker, whatever the subscriber gets. The broker
+ * takes in more than one subscriber can read; what counts is what it delivers while flooded (the
+ * subscriber acknowledges each chunk at once). Latency is over the messages delivered.
+ */
+async function flood(job: Extract<Job, { kind: 'flood' }>): Promise<LoadResult> {
+  const id = Date.now().toString(36)
+  const [sub] = await connectAll(job.port, [`bench-flood-sub-${id}`])
+  await sub.subscribe('bench/flood/+', 1)
+  const pubs = await connectAll(job.port, Array.from({ length: job.publishers }, (_, i) => `bench-flood-pub-${id}-${i}`))
+  const topics = pubs.map((_, i) => Buffer.from(`bench/flood/${i}`))
+  const packetIds = new Uint16Array(job.publishers)
+  const seq = new Uint32Array(job.publishers)
+  const run = new Run()
+  const pump = (i: number, count: number) => {
+    if (run.stopped) return
+    const pub = pubs[i]
+    pub.socket.cork()
+    for (let n = 0; n < count; n++) {
+      packetIds[i] = packetIds[i] === 65535 ? 1 : packetIds[i] + 1
+      pub.socket.write(publishPacket(topics[i], 1, packetIds[i], i, seq[i]++))
+      run.sent(0)
+    }
+    pub.socket.uncork()
+  }
+  pubs.forEach((pub, i) => (pub.onAck = (type) => type === 0x40 && pump(i, 1)))
+  sub.onPublish = (payload) => run.got(payload.readDoubleLE(0), performance.now())
+  const { elapsed, loadCpu } = await measure(job.seconds, run, () => pubs.forEach((_, i) => pump(i, job.inflight)))
+  await Promise.all([sub, ...pubs].map((client) => client.end()))
+  return result(run, elapsed, loadCpu, 0)
+}
+
+/** Connects and cleanly disconnects `connections` clients, 200 at a time. */
+async function churn(job: Extract<Job, { kind: 'churn' }>): Promise<LoadResult> {
+  const id = Date.now().toString(36)
+  const started = performance.now()
+  let next = 0
+  await Promise.all(
+    Array.from({ length: 200 }, async () => {
+      while (next < job.connections) {
+        const client = new Client(job.port)
+        await client.connect(`bench-churn-${id}-${next++}`)
+        await client.end()
+      }
+    }),
+  )
+  const perSecond = Math.round(job.connections / ((performance.now() - started) / 1000))
+  return { perSecond, publishedPerSecond: 0, p50: null, p99: null, late: 0, lost: 0, loadCpu: NaN }
+}
+
 /** Opens `connections` idle clients, says so, and holds them until told to let go. */
 async function idle(job: Extract<Job, { kind: 'idle' }>): Promise<void> {
   const run = Date.now().toString(36)
@@ -416,7 +469,16 @@ process.once('message', async (job: Job) => {
   try {
     if (job.kind === 'idle') await idle(job)
     else {
-      const result = job.kind === 'fan-in' ? await fanIn(job) : job.kind === 'fan-out' ? await fanOut(job) : await latency(job)
+      const result =
+        job.kind === 'fan-in'
+          ? await fanIn(job)
+          : job.kind === 'fan-out'
+            ? await fanOut(job)
+            : job.kind === 'flood'
+              ? await flood(job)
+              : job.kind === 'churn'
+                ? await churn(job)
+                : await latency(job)
       send({ type: 'result', result })
     }
   } catch (error) {

@@ -3,6 +3,7 @@
 // JavaScript that Node 18 and 20 still run, so `npm start` and `npm test` work on an older machine.
 //
 //   node scripts/node24.mjs <script> [args…]   runs <script> (TypeScript too) with [args…]
+//   node scripts/node24.mjs --server <script>  the same, with the server's Node flags (server-node-flags.mjs)
 //   node scripts/node24.mjs --bin-dir          prints the bin directory of a Node 24 (for .ci/run)
 //
 // On Node 22.12 or newer nothing extra happens: the script runs in this process when this Node
@@ -16,6 +17,7 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { delimiter, dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { SERVER_NODE_FLAGS } from './server-node-flags.mjs'
 
 const NEEDED = [22, 12, 0]
 const FLAGS = ['--experimental-strip-types', '--experimental-sqlite']
@@ -64,9 +66,9 @@ function ensureNode24() {
   return binary
 }
 
-/** Runs `node [FLAGS] script args` and ends this process as the child ends. */
-function runChild(node, script, args, env = process.env) {
-  const child = spawn(node, [...FLAGS, script, ...args], { stdio: 'inherit', env })
+/** Runs `node [FLAGS] [extra] script args` and ends this process as the child ends. */
+function runChild(node, script, args, env = process.env, extra = []) {
+  const child = spawn(node, [...FLAGS, ...extra, script, ...args], { stdio: 'inherit', env })
   // Ctrl+C reaches the child from the terminal; a SIGTERM sent to this process alone is passed on.
   process.on('SIGINT', () => {})
   process.on('SIGTERM', () => child.kill('SIGTERM'))
@@ -84,19 +86,22 @@ function runChild(node, script, args, env = process.env) {
 }
 
 async function main() {
-  const [first, ...rest] = process.argv.slice(2)
+  const server = process.argv[2] === '--server'
+  const [first, ...rest] = process.argv.slice(server ? 3 : 2)
+  // Flags V8 takes only at start-up: a process already running without them runs the script in a child.
+  const extra = server ? SERVER_NODE_FLAGS.filter((flag) => !process.execArgv.includes(flag)) : []
   if (first === '--bin-dir') {
     console.log(dirname(ensureNode24()))
     return
   }
   if (!first) {
-    console.error('usage: node scripts/node24.mjs <script> [args…] | --bin-dir')
+    console.error('usage: node scripts/node24.mjs [--server] <script> [args…] | --bin-dir')
     process.exit(2)
   }
   const script = resolve(first)
   if (atLeast(process.version, NEEDED)) {
     const inProcess = Boolean(process.features?.typescript) && atLeast(process.version, [22, 13, 0])
-    if (!inProcess) return runChild(process.execPath, script, rest)
+    if (!inProcess || extra.length > 0) return runChild(process.execPath, script, rest, process.env, extra)
     process.argv = [process.execPath, script, ...rest]
     await import(pathToFileURL(script).href)
     return
@@ -113,7 +118,7 @@ async function main() {
     console.error(error.message)
     process.exit(1)
   }
-  runChild(node, script, rest, { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}` })
+  runChild(node, script, rest, { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}` }, extra)
 }
 
 await main()
