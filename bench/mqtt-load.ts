@@ -43,6 +43,8 @@ class Client {
   private pending: Buffer | undefined
   onPublish: (payload: Buffer, qos: number, packetId: number) => void = () => {}
   onAck: (type: number) => void = () => {}
+  /** After the packets of one chunk were handled, to answer them all in one write. */
+  onChunkEnd: () => void = () => {}
   private waiting: Array<{ type: number; resolve: () => void }> = []
   readonly closed: Promise<void>
 
@@ -130,6 +132,7 @@ class Client {
       })
       this.socket.write(out)
     }
+    this.onChunkEnd()
   }
 }
 
@@ -431,7 +434,16 @@ async function flood(job: Extract<Job, { kind: 'flood' }>): Promise<LoadResult> 
     }
     pub.socket.uncork()
   }
-  pubs.forEach((pub, i) => (pub.onAck = (type) => type === 0x40 && pump(i, 1)))
+  // Every PUBACK of a chunk is answered with one write of as many new messages.
+  const owed = new Int32Array(job.publishers)
+  pubs.forEach((pub, i) => {
+    pub.onAck = (type) => void (type === 0x40 && owed[i]++)
+    pub.onChunkEnd = () => {
+      if (owed[i] === 0) return
+      pump(i, owed[i])
+      owed[i] = 0
+    }
+  })
   sub.onPublish = (payload) => run.got(payload.readDoubleLE(0), performance.now())
   const { elapsed, loadCpu } = await measure(job.seconds, run, () => pubs.forEach((_, i) => pump(i, job.inflight)))
   await Promise.all([sub, ...pubs].map((client) => client.end()))

@@ -32,6 +32,8 @@ import {
 } from './settings.ts'
 import { parseSubscriptionTopic, subscriptionProblem } from './subscription-check.ts'
 import { SysTopics } from './sys-topics.ts'
+import { TimerWheel } from './timer-wheel.ts'
+import { Turns } from './turns.ts'
 import { Wills, type PendingWill } from './wills.ts'
 
 export type { PendingWill } from './wills.ts'
@@ -82,10 +84,17 @@ export interface CheckedSubscription {
 
 export type BrokerStats = Record<string, number>
 
+/** How late a connection's deadline may fire. */
+const DEADLINE_RESOLUTION_MS = 100
+
 export class Broker {
   readonly options: BrokerOptions
   readonly metrics = new Metrics()
   readonly hooks = new Hooks()
+  /** The end of each event-loop turn: connections' writes flushed in one pass. */
+  readonly turns = new Turns()
+  /** The connections' deadlines (no CONNECT in time, keep alive), in one timer. */
+  readonly deadlines = new TimerWheel<Connection>(DEADLINE_RESOLUTION_MS, (connection) => connection.deadlinePassed())
   /** Authentication and authorization of clients, with the authorization cache and settings. */
   readonly access = new AccessControl(this.hooks, this.metrics)
   readonly startedAt = Date.now()
@@ -448,6 +457,7 @@ export class Broker {
   /** Disconnects every client (MQTT 5 ones with 0x8B) and stops the listeners. */
   async close(): Promise<void> {
     clearInterval(this.housekeeping)
+    this.deadlines.stop()
     this.sys.stop()
     this.wills.stop()
     const streams = [...this.connections].map((connection) => connection.stream)
@@ -481,8 +491,7 @@ export class Broker {
 
   private removeSession(session: Session): void {
     clearTimeout(session.expiryTimer)
-    const leftovers = [...[...session.inflight.values()].filter((entry) => entry.phase === 'publish').map((entry) => entry.delivery), ...session.mqueue]
-    session.inflight.clear()
+    const leftovers = [...session.takeInflight(), ...session.mqueue]
     session.mqueue.length = 0
     this.router.removeSession(session)
     if (this.sessions.get(session.clientid) === session) this.sessions.delete(session.clientid)

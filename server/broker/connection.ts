@@ -1,20 +1,27 @@
-// One client's MQTT connection (TCP or WebSocket): parses packets off the stream, hands each to its
-// handler (handlers/), keeps them in order while one waits on an asynchronous check, and writes the
-// answers. It is the Channel its session talks to. Session state lives in Session; routing and
-// registries in Broker.
+// One client's MQTT connection (TCP or WebSocket): cuts packets off the stream (packet-reader.ts),
+// hands each to its handler (handlers/), keeps them in order while one waits on an asynchronous
+// check, and writes the answers. It is the Channel its session talks to. Session state lives in
+// Session; routing and registries in Broker.
+//
+// Lean on purpose, since a broker holds many idle connections: no parser, timer or closure of its
+// own. The stream's listeners are functions shared by all connections (they find theirs on the
+// stream), deadlines wait in the broker's timer wheel, writes are flushed by the broker's turn.
 import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
-import { generate, parser as createParser } from 'mqtt-packet'
+import { generate } from 'mqtt-packet'
 import type { IConnectPacket, Packet, PacketCmd } from 'mqtt-packet'
 import type { Broker } from './broker.ts'
 import { newChannelStats, type AckKind, type Channel } from './channel.ts'
-import { encodeAck, encodePublish, outgoingProperties, protocolLevelOf, varintSize } from './codec.ts'
+import { encodeAck, encodePublish, outgoingProperties, protocolLevelOf } from './codec.ts'
 import { handleConnect, connInfoOf } from './handlers/connect.ts'
 import { handlePacket } from './handlers/index.ts'
 import type { Delivery } from './message.ts'
 import { packetProblem } from './packet-check.ts'
+import { decodePacket, nextFrame } from './packet-reader.ts'
 import { connackCodeV3, reasonName, RC } from './reason-codes.ts'
 import type { Session } from './session.ts'
+import type { TurnWriter } from './turns.ts'
+import type { WheelItem } from './timer-wheel.ts'
 import type { PendingWill } from './wills.ts'
 
 export interface ConnectionMeta {
@@ -46,7 +53,24 @@ const INBOX_LIMIT = 256
 const PAUSED_FOR_WRITES = 1
 const PAUSED_FOR_INBOX = 2
 
-export class Connection implements Channel {
+const OWNER = Symbol('connection')
+type OwnedStream = Duplex & { [OWNER]: Connection }
+
+// The stream's listeners, one function for all connections: Node calls them with the stream as `this`.
+function onStreamData(this: OwnedStream, chunk: Buffer): void {
+  this[OWNER].received(chunk)
+}
+function onStreamError(this: OwnedStream): void {
+  this[OWNER].peerGone('sock_error')
+}
+function onStreamEnd(this: OwnedStream): void {
+  this[OWNER].peerGone('sock_closed')
+}
+function onStreamDrain(this: OwnedStream): void {
+  this[OWNER].drained()
+}
+
+export class Connection implements Channel, TurnWriter, WheelItem {
   readonly broker: Broker
   readonly stream: Duplex
   readonly meta: ConnectionMeta
@@ -55,8 +79,6 @@ export class Connection implements Channel {
   protocolVersion: 3 | 4 | 5 = 4
   state: ConnectionState = 'idle'
   session: Session | undefined
-  /** Packets handed to the stream whose write has not completed yet. */
-  pendingWrites = 0
   /** The will message of this connection, dropped by a normal DISCONNECT. */
   will: PendingWill | undefined
   // Both alias maps are made on first use: most clients never use aliases, and an empty Map per
@@ -71,7 +93,13 @@ export class Connection implements Channel {
   maxOutgoingPacketSize = Infinity
   /** The Receive Maximum we announced: incoming QoS 2 messages that may await PUBREL at once. */
   receiveMaximum = 65535
-  private readonly parser = createParser()
+  /** Bytes of a packet not complete yet; undefined between packets. */
+  private input: Buffer | undefined
+  private inputAt = 0
+  /** The keep alive limit in force (1.5 times the client's keep alive, in ms); 0 while there is none. */
+  private keepaliveLimitMs = 0
+  /** Kept by the broker's timer wheel. */
+  wheelSlot = 0
   /**
    * Defined while a handler waits on an asynchronous answer (authentication, authorization): the
    * packets that arrive meanwhile, and (as a reason) the end of the stream, handled in order once it
@@ -79,9 +107,6 @@ export class Connection implements Channel {
    */
   private inbox: Array<Packet | string> | undefined
   private lastReceivedAt = Date.now()
-  private timer: NodeJS.Timeout | undefined
-  /** The first bytes of the stream, to answer a CONNECT with an unsupported protocol level. */
-  private head: Buffer | undefined
   private paused = 0
   private corked = false
 
@@ -89,24 +114,35 @@ export class Connection implements Channel {
     this.broker = broker
     this.stream = stream
     this.meta = meta
-    this.parser.on('packet', (packet) => this.onPacket(packet))
-    this.parser.on('error', (error: Error) => this.onParseError(error))
-    stream.on('data', (chunk: Buffer) => this.onData(chunk))
-    stream.on('error', () => this.peerGone('sock_error'))
-    stream.on('end', () => this.peerGone('sock_closed'))
-    stream.on('close', () => this.peerGone('sock_closed'))
+    ;(stream as OwnedStream)[OWNER] = this
+    stream.on('data', onStreamData)
+    stream.on('error', onStreamError)
+    stream.on('end', onStreamEnd)
+    stream.on('close', onStreamEnd)
     // A connection that never sends CONNECT is dropped, like EMQX's `idle_timeout`.
     const idle = broker.options.idleTimeoutMs
-    this.timer = setTimeout(() => this.close('idle_timeout'), Number.isFinite(idle) ? Math.min(idle, 2 ** 31 - 1) : 2 ** 31 - 1)
+    if (Number.isFinite(idle)) broker.deadlines.schedule(this, Date.now() + idle)
+  }
+
+  /** Its deadline in the timer wheel passed: no CONNECT in time, or nothing heard within the keep alive. */
+  deadlinePassed(): void {
+    if (this.state === 'closed') return
+    if (this.keepaliveLimitMs === 0) {
+      if (this.state === 'idle') this.close('idle_timeout')
+      return
+    }
+    const quiet = Date.now() - this.lastReceivedAt
+    if (quiet >= this.keepaliveLimitMs) this.close('keepalive_timeout', RC.KEEP_ALIVE_TIMEOUT)
+    else this.broker.deadlines.schedule(this, this.lastReceivedAt + this.keepaliveLimitMs)
   }
 
   /**
    * A packet that does not parse. A CONNECT with an unknown protocol level gets CONNACK 1 (MQTT 3)
    * or 0x84 (levels above 5, MQTT 5 style) first; anything else just closes (0x81 to MQTT 5 clients).
    */
-  private onParseError(error: Error): void {
+  private onParseError(error: Error, packetBytes: Buffer): void {
     if (this.state === 'idle' && error.message === 'Invalid protocol version') {
-      const level = protocolLevelOf(this.head)
+      const level = protocolLevelOf(packetBytes)
       this.broker.metrics.inc('client.connack')
       this.broker.metrics.inc('packets.connack.error')
       const bytes = level !== undefined && level > 5 ? Buffer.from([0x20, 0x03, 0x00, RC.UNSUPPORTED_PROTOCOL_VERSION, 0x00]) : Buffer.from([0x20, 0x02, 0x00, 0x01])
@@ -130,10 +166,9 @@ export class Connection implements Channel {
       this.send({ cmd: 'disconnect', reasonCode })
     }
     this.state = 'closed'
-    clearTimeout(this.timer)
+    this.broker.deadlines.cancel(this)
     this.inbox = undefined
-    this.head = undefined
-    this.parser.removeAllListeners('packet')
+    this.input = undefined
     this.stream.end()
     // A peer that never finishes the close handshake must not keep the socket forever.
     const force = setTimeout(() => this.stream.destroy(), 5000)
@@ -146,7 +181,7 @@ export class Connection implements Channel {
    * The client went away. Packets it sent before still waiting behind a slow check are handled
    * first, as EMQX's channel reads its mailbox in order: a DISCONNECT among them drops the will.
    */
-  private peerGone(reason: string): void {
+  peerGone(reason: string): void {
     if (this.inbox && this.state === 'connected') this.inbox.push(reason)
     else this.close(reason)
   }
@@ -172,6 +207,12 @@ export class Connection implements Channel {
 
   get bufferedBytes(): number {
     return this.stream.writableLength
+  }
+
+  /** Writes handed to the stream and not yet taken by the network (EMQX's `mailbox_len`). */
+  get pendingWrites(): number {
+    const buffered = (this.stream as { writableBuffer?: unknown[] }).writableBuffer?.length ?? 0
+    return buffered > 0 ? buffered : this.stream.writableLength > 0 ? 1 : 0
   }
 
   sendAck(kind: AckKind, packetId: number, reasonCode?: number): void {
@@ -225,21 +266,14 @@ export class Connection implements Channel {
 
   /** Closes the connection when nothing arrives for 1.5 times the keep alive (MQTT 3.1.2.10). */
   armKeepalive(keepaliveSeconds: number): void {
-    if (keepaliveSeconds === 0) return
-    const limitMs = keepaliveSeconds * 1000 * this.broker.options.keepaliveMultiplier
-    const check = () => {
-      const quiet = Date.now() - this.lastReceivedAt
-      if (quiet >= limitMs) this.close('keepalive_timeout', RC.KEEP_ALIVE_TIMEOUT)
-      else this.timer = setTimeout(check, limitMs - quiet)
-    }
-    this.timer = setTimeout(check, limitMs)
+    this.keepaliveLimitMs = keepaliveSeconds * 1000 * this.broker.options.keepaliveMultiplier
+    if (this.keepaliveLimitMs === 0) this.broker.deadlines.cancel(this)
+    else this.broker.deadlines.schedule(this, Date.now() + this.keepaliveLimitMs)
   }
 
   /** EMQX `PUT /clients/{clientid}/keepalive`: the new interval is in force from now (0 turns the check off). */
   setKeepalive(keepaliveSeconds: number): void {
     if (this.state !== 'connected') return
-    clearTimeout(this.timer)
-    this.timer = undefined
     this.session!.keepalive = keepaliveSeconds
     this.armKeepalive(keepaliveSeconds)
   }
@@ -258,29 +292,31 @@ export class Connection implements Channel {
     this.stats.send_pkt++
     this.stats.send_oct += bytes.length
     this.broker.metrics.packetSent(cmd, bytes.length)
-    this.pendingWrites++
     // Packets written during one turn of the event loop leave in one system call (writev), not one each.
     if (!this.corked) {
       this.corked = true
       this.stream.cork()
-      setImmediate(this.uncork)
+      this.broker.turns.gathered(this)
     }
-    this.stream.write(bytes, this.written)
+    this.stream.write(bytes)
     // A client that does not read what we send (a publisher ignoring its PUBACKs) must not make us
     // buffer without end: stop reading from it while twice the QoS 0 drop limit waits for it, as TCP
-    // flow control would, and read on once it is back under that limit (see `written`). A slow
-    // subscriber kept at the limit by QoS 0 drops is never paused, so its PINGREQs still count.
-    if ((this.paused & PAUSED_FOR_WRITES) === 0 && this.stream.writableLength > 2 * WRITE_BUFFER_LIMIT) this.pauseReading(PAUSED_FOR_WRITES)
+    // flow control would, and read on once it has taken it all ('drain'). A slow subscriber kept at
+    // the limit by QoS 0 drops is never paused, so its PINGREQs still count.
+    if ((this.paused & PAUSED_FOR_WRITES) === 0 && this.stream.writableLength > 2 * WRITE_BUFFER_LIMIT) {
+      this.pauseReading(PAUSED_FOR_WRITES)
+      this.stream.once('drain', onStreamDrain)
+    }
   }
 
-  private readonly uncork = (): void => {
+  /** The end of the turn: what was written during it goes out. */
+  flush(): void {
     this.corked = false
     this.stream.uncork()
   }
 
-  private readonly written = (): void => {
-    this.pendingWrites--
-    if ((this.paused & PAUSED_FOR_WRITES) !== 0 && this.stream.writableLength <= WRITE_BUFFER_LIMIT) this.resumeReading(PAUSED_FOR_WRITES)
+  drained(): void {
+    this.resumeReading(PAUSED_FOR_WRITES)
   }
 
   private pauseReading(reason: number): void {
@@ -294,38 +330,62 @@ export class Connection implements Channel {
     if (this.paused === 0 && this.state !== 'closed') this.stream.resume()
   }
 
-  private onData(chunk: Buffer): void {
+  received(chunk: Buffer): void {
     if (this.state === 'closed') return
     this.lastReceivedAt = Date.now()
     this.stats.recv_cnt++
     this.stats.recv_oct += chunk.length
     this.broker.metrics.inc('bytes.received', chunk.length)
-    if (this.state === 'idle') this.head = this.head ? Buffer.concat([this.head, chunk]).subarray(0, 64) : chunk.subarray(0, 64)
-    try {
-      this.parser.parse(chunk)
-    } catch (error) {
-      // mqtt-packet should report problems as 'error' events; anything it throws is a malformed packet too.
-      this.close('malformed_packet', RC.MALFORMED_PACKET)
-      return
+    if (this.input === undefined) this.input = chunk
+    else this.input = Buffer.concat([this.input.subarray(this.inputAt), chunk])
+    this.inputAt = 0
+    this.readPackets()
+  }
+
+  /** Handles the complete packets of the input; keeps the bytes of one not complete yet. */
+  private readPackets(): void {
+    while (this.input !== undefined && this.state !== 'closed') {
+      const input = this.input
+      if (this.inputAt >= input.length) {
+        this.input = undefined
+        break
+      }
+      const frame = nextFrame(input, this.inputAt)
+      if (frame.kind === 'malformed') {
+        this.close('malformed_packet', RC.MALFORMED_PACKET)
+        break
+      }
+      if (frame.kind === 'incomplete') {
+        // A packet announced larger than the limit is refused before it is buffered.
+        if (frame.announced !== undefined && frame.announced > this.broker.options.maxPacketSize) {
+          this.broker.metrics.inc('packets.publish.error')
+          this.close('frame_too_large', RC.PACKET_TOO_LARGE)
+          break
+        }
+        // Only the partial packet is kept, copied out of the chunk it came in (which may be large).
+        if (this.inputAt > 0) this.input = Buffer.from(input.subarray(this.inputAt))
+        this.inputAt = 0
+        break
+      }
+      this.inputAt += frame.bytes.length
+      this.onFrame(frame.bytes, frame.type)
     }
-    // The parser buffers a packet until it is complete; refuse to buffer more than the limit.
-    const announced = (this.parser as unknown as { packet: { length: number } }).packet.length
-    if (announced >= 0 && 1 + varintSize(announced) + announced > this.broker.options.maxPacketSize) {
-      this.broker.metrics.inc('packets.publish.error')
-      this.close('frame_too_large', RC.PACKET_TOO_LARGE)
+  }
+
+  private onFrame(bytes: Buffer, type: number): void {
+    if (bytes.length > this.broker.options.maxPacketSize) {
+      if (type === 3) this.broker.metrics.inc('packets.publish.error')
+      return this.close('frame_too_large', RC.PACKET_TOO_LARGE)
     }
+    const packet = decodePacket(bytes, type, this.protocolVersion)
+    if (packet instanceof Error) return this.onParseError(packet, bytes)
+    this.onPacket(packet)
   }
 
   private onPacket(packet: Packet): void {
     if (this.state === 'closed') return
     this.stats.recv_pkt++
     this.broker.metrics.packetReceived(packet.cmd)
-    // A packet that arrived whole in one chunk: its size is only known now (MQTT 5 Maximum Packet Size is the whole packet).
-    const remaining = packet.length ?? 0
-    if (1 + varintSize(remaining) + remaining > this.broker.options.maxPacketSize) {
-      if (packet.cmd === 'publish') this.broker.metrics.inc('packets.publish.error')
-      return this.close('frame_too_large', RC.PACKET_TOO_LARGE)
-    }
     // Properties the parser lets through but MQTT forbids, and SUBSCRIBE / UNSUBSCRIBE without filters.
     const problem = packetProblem(packet)
     if (problem) {
@@ -342,9 +402,7 @@ export class Connection implements Channel {
     let pending: void | Promise<void>
     if (this.state === 'idle') {
       if (packet.cmd !== 'connect') return this.close('protocol_error')
-      clearTimeout(this.timer)
-      this.timer = undefined
-      this.head = undefined
+      this.broker.deadlines.cancel(this)
       pending = handleConnect(this, packet)
     } else {
       pending = handlePacket(this, packet)

@@ -58,7 +58,7 @@ export class Router {
     const filter = routeFilter(topic)
     const exclusive = topic.startsWith(EXCLUSIVE_PREFIX)
     const isNew = !session.subscriptions.has(topic)
-    session.subscriptions.set(topic, options)
+    session.setSubscription(topic, options)
     this.trie.add(filter, routeKey(session.clientid, options.share, exclusive), { clientid: session.clientid, share: options.share, topic })
     if (exclusive) this.exclusiveHolders.set(filter, session.clientid)
     if (isNew) {
@@ -69,7 +69,7 @@ export class Router {
   }
 
   remove(session: Session, topic: string, options: SubOptions): void {
-    session.subscriptions.delete(topic)
+    session.deleteSubscription(topic)
     const filter = routeFilter(topic)
     const exclusive = topic.startsWith(EXCLUSIVE_PREFIX)
     this.trie.remove(filter, routeKey(session.clientid, options.share, exclusive))
