@@ -1,7 +1,9 @@
 // MQTT clients (EMQX 5.8 emqx_mgmt_api_clients): the client record as the console reads it, and
 // the newer endpoints' bodies, queries and answers: /clients_v2 (cursor paging), bulk kick, keep
-// alive, /sessions_count and the authorization cache. Server routes parse with these; src/api reads.
+// alive, /sessions_count, the authorization cache and the messages queued or in flight to a client.
+// Server routes parse with these; src/api reads.
 import * as v from 'valibot'
+import { messageFields } from './message.ts'
 
 /** A limit EMQX reports as a number or as the literal 'infinity' (e.g. `max_subscriptions = infinity`). */
 const limit = v.optional(v.union([v.number(), v.literal('infinity')]))
@@ -91,6 +93,35 @@ export const clientCursorPageSchema = v.object({
   }),
 })
 export type ClientCursorPage = v.InferOutput<typeof clientCursorPageSchema>
+
+/**
+ * A message waiting in a client's queue or in flight to it (`GET /clients/{clientid}/mqueue_messages`,
+ * `/inflight_messages`); the payload is base64 unless asked otherwise, absent with `payload=none`.
+ */
+export const clientMessageSchema = v.object({
+  ...messageFields,
+  payload: v.nullish(v.string()),
+  /** Microseconds as a string: the cursor `position` is built from it. */
+  inserted_at: v.nullish(v.union([v.string(), v.number()])),
+  /** Queue only: the topic's priority, or 'infinity'. */
+  mqueue_priority: v.nullish(v.union([v.number(), v.string()])),
+})
+export type ClientMessage = v.InferOutput<typeof clientMessageSchema>
+
+/** These lists page by cursor: pass `meta.position` back as `position` for the next page. */
+export const clientMessagePageSchema = v.object({
+  data: v.array(clientMessageSchema),
+  meta: v.object({
+    position: v.nullish(v.union([v.string(), v.number()])),
+    start: v.nullish(v.union([v.string(), v.number()])),
+    limit: v.optional(v.number()),
+    // EMQX's cursor pages end with position 'none'; older versions also sent hasnext.
+    hasnext: v.optional(v.boolean()),
+  }),
+})
+export type ClientMessagePage = v.InferOutput<typeof clientMessagePageSchema>
+/** A `position` that is not `none`, `{key}` or `{key}_{priority}`. */
+export const INVALID_POSITION = { status: 400, code: 'INVALID_PARAMETER', message: 'position_limit_invalid' } as const
 
 /** `POST /clients/kickout/bulk`: the ids to kick; 204 even when some were not connected. */
 export const KickoutBulkBody = v.array(v.string('must be a list of client ids'), 'must be a list of client ids')

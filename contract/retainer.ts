@@ -1,6 +1,7 @@
 // The retainer (EMQX `/mqtt/retainer`), written once for the server and the browser: the settings as
 // read, the retained messages and the errors.
 import * as v from 'valibot'
+import { messageFields } from './message.ts'
 import { paged } from './paging.ts'
 
 /** EMQX writes durations and sizes as strings ('1h', '1MB'); some versions send plain numbers. */
@@ -34,17 +35,6 @@ export const RetainerSettingsSchema = v.looseObject({
   ),
 })
 export type RetainerSettings = v.InferOutput<typeof RetainerSettingsSchema>
-
-const messageFields = {
-  /** Hex. */
-  msgid: v.nullish(v.string()),
-  topic: v.string(),
-  qos: v.optional(v.number()),
-  /** RFC 3339. */
-  publish_at: v.nullish(v.union([v.string(), v.number()])),
-  from_clientid: v.nullish(v.string()),
-  from_username: v.nullish(v.string()),
-}
 
 /** An item of `GET /mqtt/retainer/messages` (no payload). */
 export const RetainedSummarySchema = v.object(messageFields)

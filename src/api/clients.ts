@@ -4,11 +4,13 @@ import * as v from 'valibot'
 import {
   authzCacheSchema,
   clientCursorPageSchema,
+  clientMessagePageSchema,
   clientSchema,
   sessionsCountSchema,
   type AuthzCacheEntry,
   type Client,
   type ClientField,
+  type ClientMessagePage,
 } from '../../contract/clients.ts'
 import { cursorPages } from './cursorPages.ts'
 import { ApiError } from '../../contract/api-error.ts'
@@ -23,34 +25,6 @@ export const clientPageSchema = paged(clientSchema)
 export type ClientPage = v.InferOutput<typeof clientPageSchema>
 
 const subscriptionListSchema = v.array(subscriptionSchema)
-
-/** A message waiting in a client's queue or in flight to it; the payload is base64. */
-export const clientMessageSchema = v.object({
-  msgid: v.nullish(v.string()),
-  topic: v.string(),
-  qos: v.optional(v.number()),
-  publish_at: v.nullish(v.union([v.string(), v.number()])),
-  from_clientid: v.nullish(v.string()),
-  from_username: v.nullish(v.string()),
-  payload: v.nullish(v.string()),
-  inserted_at: v.nullish(v.union([v.string(), v.number()])),
-  /** Queue only: the topic's priority, or 'infinity'. */
-  mqueue_priority: v.nullish(v.union([v.number(), v.string()])),
-})
-export type ClientMessage = v.InferOutput<typeof clientMessageSchema>
-
-/** These lists page by cursor: pass `meta.position` back as `position` for the next page. */
-export const clientMessagePageSchema = v.object({
-  data: v.array(clientMessageSchema),
-  meta: v.object({
-    position: v.nullish(v.union([v.string(), v.number()])),
-    start: v.nullish(v.union([v.string(), v.number()])),
-    limit: v.optional(v.number()),
-    // EMQX's cursor pages end with position 'none'; older versions also sent hasnext.
-    hasnext: v.optional(v.boolean()),
-  }),
-})
-export type ClientMessagePage = v.InferOutput<typeof clientMessagePageSchema>
 
 export interface ClientMessageParams {
   limit?: number

@@ -1,33 +1,10 @@
 // Listeners (EMQX `GET /listeners`): one entry per listener id with its bind address and, per node,
-// whether it runs and how many connections it holds against its limit. Loose: EMQX adds fields
-// between releases (acceptors, number) and configuration fields differ by type.
-import * as v from 'valibot'
+// whether it runs and how many connections it holds against its limit, read with the contract
+// (contract/listeners.ts).
+import { listenerListSchema, type Listener, type ListenerStatus } from '../../contract/listeners.ts'
 import type { Http } from './http.ts'
 
-export const listenerStatusSchema = v.looseObject({
-  /** `inconsistent` on the cluster total when nodes disagree. */
-  running: v.optional(v.union([v.boolean(), v.literal('inconsistent')])),
-  current_connections: v.optional(v.number()),
-  /** A number, or `infinity` for no limit. */
-  max_connections: v.optional(v.union([v.number(), v.string()])),
-})
-export type ListenerStatus = v.InferOutput<typeof listenerStatusSchema>
-
-export const listenerSchema = v.looseObject({
-  /** `type:name`, e.g. `tcp:default`. */
-  id: v.string(),
-  type: v.string(),
-  name: v.optional(v.string()),
-  enable: v.optional(v.boolean()),
-  /** `0.0.0.0:1883`. */
-  bind: v.optional(v.string()),
-  /** Summed over the cluster. */
-  status: v.optional(listenerStatusSchema),
-  node_status: v.optional(v.array(v.looseObject({ node: v.string(), status: listenerStatusSchema }))),
-})
-export type Listener = v.InferOutput<typeof listenerSchema>
-
-export const listenerListSchema = v.array(listenerSchema)
+export { listenerListSchema, type Listener, type ListenerStatus }
 
 /**
  * The listener's status on one node; the cluster-wide status where EMQX gives no per-node figures.

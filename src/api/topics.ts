@@ -1,18 +1,11 @@
-// Routes (`/topics`): the topics with at least one subscriber, per node.
+// Routes (`/topics`): the topics with at least one subscriber, per node, read with the contract
+// (contract/topics.ts), and the list's URL query.
 import * as v from 'valibot'
-import { paged, type Http } from './http.ts'
+import { topicPageSchema, topicSchema, type Topic, type TopicPage } from '../../contract/topics.ts'
+import type { Http } from './http.ts'
 import { queryPaging, queryText } from './listQuery.ts'
 
-export const topicSchema = v.object({
-  topic: v.string(),
-  node: v.nullish(v.string()),
-  /** Durable sessions' routes name the session instead of a node (EMQX 5.5+). */
-  session: v.nullish(v.string()),
-})
-export type Topic = v.InferOutput<typeof topicSchema>
-
-export const topicPageSchema = paged(topicSchema)
-export type TopicPage = v.InferOutput<typeof topicPageSchema>
+export { topicPageSchema, topicSchema, type Topic, type TopicPage }
 
 /** The query `GET /topics` understands, which the topic list's URL holds too. */
 export const topicsSearch = v.object({

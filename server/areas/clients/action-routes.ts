@@ -3,14 +3,15 @@
 // /inflight_messages: what the session holds for the client, by cursor.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
+import { CLIENTID_NOT_FOUND, INVALID_POSITION, type ClientMessage, type ClientMessagePage } from '../../../contract/clients.ts'
 import type { Broker } from '../../broker/broker.ts'
 import { parseSize } from '../../broker/units.ts'
 import type { Delivery, Session } from '../../broker/session.ts'
 import { isValidFilter, parseShare } from '../../broker/topic-trie.ts'
-import { ApiError, badRequest, parseInput } from '../../http/errors.ts'
+import { ApiError, badRequest, contractError, parseInput } from '../../http/errors.ts'
 import { integerText, MAX_LIMIT } from '../../http/paging.ts'
 
-const clientNotFound = () => new ApiError(404, 'CLIENTID_NOT_FOUND', 'Client ID not found')
+const clientNotFound = () => contractError(CLIENTID_NOT_FOUND)
 
 const flag = v.optional(v.picklist([0, 1], 'must be 0 or 1'), 0)
 const SubscribeBody = v.object({
@@ -111,10 +112,10 @@ export async function clientActionRoutes(app: FastifyInstance, deps: { broker: B
    * the first time it is listed: microseconds like EMQX's insert timestamps, unique and rising, so
    * a cursor still points at the right place after the queue's head moved on.
    */
-  function messagesPage(deliveries: Delivery[], rawQuery: unknown, kind: 'mqueue' | 'inflight') {
+  function messagesPage(deliveries: Delivery[], rawQuery: unknown, kind: 'mqueue' | 'inflight'): ClientMessagePage {
     const raw = (rawQuery ?? {}) as Record<string, unknown>
     if (raw.position !== undefined && !POSITION.test(String(raw.position))) {
-      throw new ApiError(400, 'INVALID_PARAMETER', 'position_limit_invalid')
+      throw contractError(INVALID_POSITION)
     }
     const q = parseInput(MessagesQuery, rawQuery, 'query')
     const keyed = deliveries.map((delivery) => ({ delivery, key: insertionKey(delivery) }))
@@ -123,7 +124,7 @@ export async function clientActionRoutes(app: FastifyInstance, deps: { broker: B
     const after = q.position === undefined || q.position === 'none' ? -1 : Number(q.position.split('_')[0])
     const rest = keyed.filter((entry) => entry.key > after)
     const slice = rest.slice(0, q.limit)
-    const data: object[] = []
+    const data: ClientMessage[] = []
     let bytes = 0
     for (const [i, { delivery, key }] of slice.entries()) {
       const message = delivery.message

@@ -1,14 +1,17 @@
-// GET /subscriptions, and the subscription shape GET /clients/{clientid}/subscriptions shares.
+// GET /subscriptions, and the subscription record GET /clients/{clientid}/subscriptions shares. Query,
+// record and error are the contract's (contract/subscriptions.ts).
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
+import type { Page } from '../../../contract/paging.ts'
+import { SubscriptionListQuery, subscriptionsErrors, type SubscriptionRecord } from '../../../contract/subscriptions.ts'
 import type { Broker } from '../../broker/broker.ts'
 import type { Session } from '../../broker/session.ts'
 import { isValidFilter, matchesFilter } from '../../broker/topic-trie.ts'
-import { badRequest, parseInput } from '../../http/errors.ts'
-import { integerText, pageOf, pagingEntries } from '../../http/paging.ts'
+import { contractError, parseInput } from '../../http/errors.ts'
+import { pageOf } from '../../http/paging.ts'
 
 /** A session's subscriptions as EMQX lists them (`$share/<group>/` kept in the topic). */
-export function subscriptionRows(session: Session, node: string) {
+export function subscriptionRows(session: Session, node: string): SubscriptionRecord[] {
   return [...session.subscriptions].map(([topic, options]) => ({
     clientid: session.clientid,
     node,
@@ -22,22 +25,17 @@ export function subscriptionRows(session: Session, node: string) {
   }))
 }
 
+/** The contract's query with the check that needs the broker's topic rules. */
 const SubscriptionQuery = v.object({
-  ...pagingEntries(100),
-  clientid: v.optional(v.string()),
-  topic: v.optional(v.string()),
-  qos: v.optional(v.pipe(integerText, v.maxValue(2, 'must be 0, 1 or 2'))),
-  share_group: v.optional(v.string()),
-  /** A topic filter: lists the subscriptions whose topic it matches (EMQX `emqx_topic:match(SubTopic, MatchTopic)`). */
+  ...SubscriptionListQuery.entries,
   match_topic: v.optional(v.pipe(v.string(), v.check(isValidFilter, 'must be a valid topic filter'))),
-  node: v.optional(v.string()),
 })
 
 export async function subscriptionRoutes(app: FastifyInstance, deps: { broker: Broker }): Promise<void> {
-  app.get('/subscriptions', async (request) => {
+  app.get('/subscriptions', async (request): Promise<Page<SubscriptionRecord>> => {
     const { broker } = deps
     const q = parseInput(SubscriptionQuery, request.query, 'query')
-    if (q.node !== undefined && q.node !== broker.node) throw badRequest(`invalid node: ${q.node}`)
+    if (q.node !== undefined && q.node !== broker.node) throw contractError(subscriptionsErrors.badRequest, `invalid node: ${q.node}`)
     const sessions = q.clientid !== undefined ? [broker.getSession(q.clientid)].filter((s) => s !== undefined) : broker.listSessions()
     const rows = sessions
       .flatMap((session) => subscriptionRows(session, broker.node))
