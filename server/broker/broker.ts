@@ -14,6 +14,7 @@ import { Hooks, isPromise, type ClientInfo, type SubOptions } from './hooks.ts'
 import { startListeners, type Listeners, type ListenerState, type ListenOptions } from './listeners.ts'
 import { createMessage, type Message } from './message.ts'
 import { Metrics } from './metrics.ts'
+import type { StatName } from '../../contract/stats-metrics.ts'
 import { Retainer } from './retainer.ts'
 import { RC } from './reason-codes.ts'
 import { routeFilter, Router } from './router.ts'
@@ -82,7 +83,8 @@ export interface CheckedSubscription {
   subid: number | undefined
 }
 
-export type BrokerStats = Record<string, number>
+/** `GET /stats` under the contract's names. */
+export type BrokerStats = Record<StatName, number>
 
 /** How late a connection's deadline may fire. */
 const DEADLINE_RESOLUTION_MS = 100
@@ -109,7 +111,7 @@ export class Broker {
   /** Retained messages and their settings (EMQX's retainer). */
   readonly retainer = new Retainer()
   /** Extra `/stats` figures from the broker features (delayed messages). */
-  featureStats: () => BrokerStats = () => ({})
+  featureStats: () => Partial<BrokerStats> = () => ({})
   private readonly sessions = new Map<string, Session>()
   private readonly connections = new Set<Connection>()
   private readonly router: Router

@@ -3,7 +3,7 @@
 import * as v from 'valibot'
 import type { Message } from './message.ts'
 import { matchesFilter } from './topic-trie.ts'
-import { keptAt } from './not-implemented.ts'
+import { keptAt } from '../../contract/mqtt-configs.ts'
 import { durationText, parseDuration, parseSize, sizeText } from './units.ts'
 
 /** Where retained messages live: memory until the server installs its SQLite store. */

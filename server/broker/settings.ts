@@ -2,89 +2,19 @@
 // global zone's `mqtt` section), and the `sys_topics` settings. Values keep EMQX's textual forms
 // ("30s", "2h", "1MB", "infinity", "disabled"); `toBrokerOptions` turns them into numbers.
 import * as v from 'valibot'
+import {
+  mqttSettingsEntries,
+  parseBytes,
+  parseDuration,
+  sysTopicsSchema,
+  type MqttSettings,
+  type SharedStrategy,
+  type SysTopicsSettings,
+} from '../../contract/mqtt-configs.ts'
 
-export const SHARED_STRATEGIES = ['random', 'round_robin', 'round_robin_per_group', 'sticky', 'local', 'hash_topic', 'hash_clientid'] as const
-export type SharedStrategy = (typeof SHARED_STRATEGIES)[number]
-const PEER_CERT = ['disabled', 'cn', 'dn', 'crt', 'pem', 'md5'] as const
+// The settings' schemas and their textual forms are the contract's (contract/mqtt-configs.ts).
+export type { MqttSettings, SharedStrategy, SysTopicsSettings } from '../../contract/mqtt-configs.ts'
 
-const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }
-const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }
-
-/** "30s", "2h", "1h30m", "500ms" -> milliseconds; undefined when not a duration. */
-export function parseDuration(text: string): number | undefined {
-  const source = text.trim().toLowerCase()
-  if (source === '') return undefined
-  if (/^\d+$/.test(source)) return Number(source)
-  let total = 0
-  let rest = source
-  while (rest.length > 0) {
-    const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/.exec(rest)
-    if (!match) return undefined
-    total += Number(match[1]) * DURATION_UNITS[match[2]]
-    rest = rest.slice(match[0].length)
-  }
-  return Math.round(total)
-}
-
-/** "1MB", "512KB", "1024" -> bytes; undefined when not a size. */
-export function parseBytes(text: string): number | undefined {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?\s*$/i.exec(text)
-  if (!match) return undefined
-  return Math.round(Number(match[1]) * SIZE_UNITS[(match[2] ?? 'b').toLowerCase()])
-}
-
-const duration = (what: string) =>
-  v.pipe(
-    v.string(),
-    v.check((s) => parseDuration(s) !== undefined, `${what} must be a duration such as "30s" or "2h"`),
-  )
-const durationOr = (literal: string, what: string) =>
-  v.union([v.literal(literal), duration(what)], `${what} must be "${literal}" or a duration such as "30s"`)
-const bytes = v.pipe(
-  v.string(),
-  v.check((s) => {
-    const n = parseBytes(s)
-    return n !== undefined && n > 0 && n <= 256 * 1024 * 1024
-  }, 'max_packet_size must be a size such as "1MB", at most 256MB'),
-)
-const int = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max))
-const intOr = (literal: string, min: number, max: number) => v.union([v.literal(literal), int(min, max)])
-
-export const mqttSettingsEntries = {
-  max_packet_size: bytes,
-  max_clientid_len: int(23, 65535),
-  max_topic_levels: int(1, 65535),
-  max_topic_alias: int(0, 65535),
-  max_qos_allowed: int(0, 2),
-  retain_available: v.boolean(),
-  wildcard_subscription: v.boolean(),
-  shared_subscription: v.boolean(),
-  shared_subscription_strategy: v.picklist(SHARED_STRATEGIES),
-  exclusive_subscription: v.boolean(),
-  ignore_loop_deliver: v.boolean(),
-  strict_mode: v.boolean(),
-  response_information: v.string(),
-  server_keepalive: intOr('disabled', 1, 65535),
-  keepalive_multiplier: v.pipe(v.number(), v.minValue(1), v.maxValue(100)),
-  idle_timeout: durationOr('infinity', 'idle_timeout'),
-  max_subscriptions: intOr('infinity', 1, 0x7fffffff),
-  upgrade_qos: v.boolean(),
-  max_inflight: int(1, 65535),
-  retry_interval: durationOr('infinity', 'retry_interval'),
-  max_awaiting_rel: intOr('infinity', 1, 0x7fffffff),
-  await_rel_timeout: duration('await_rel_timeout'),
-  session_expiry_interval: durationOr('infinity', 'session_expiry_interval'),
-  max_mqueue_len: intOr('infinity', 0, 0x7fffffff),
-  mqueue_priorities: v.union([v.literal('disabled'), v.record(v.pipe(v.string(), v.minLength(1)), int(1, 255))]),
-  mqueue_default_priority: v.picklist(['highest', 'lowest']),
-  mqueue_store_qos0: v.boolean(),
-  use_username_as_clientid: v.boolean(),
-  peer_cert_as_username: v.picklist(PEER_CERT),
-  peer_cert_as_clientid: v.picklist(PEER_CERT),
-}
-
-export const mqttSettingsSchema = v.strictObject(mqttSettingsEntries)
-export type MqttSettings = v.InferOutput<typeof mqttSettingsSchema>
 /** A partial update: only the keys present change. Unknown keys are refused. */
 export const mqttSettingsPatchSchema = v.strictObject(
   Object.fromEntries(Object.entries(mqttSettingsEntries).map(([key, schema]) => [key, v.optional(schema)])) as {
@@ -141,17 +71,6 @@ export const SESSION_KEYS = [
   'mqueue_store_qos0',
 ] as const
 
-export const sysTopicsSchema = v.strictObject({
-  sys_msg_interval: durationOr('disabled', 'sys_msg_interval'),
-  sys_heartbeat_interval: durationOr('disabled', 'sys_heartbeat_interval'),
-  sys_event_messages: v.strictObject({
-    client_connected: v.boolean(),
-    client_disconnected: v.boolean(),
-    client_subscribed: v.boolean(),
-    client_unsubscribed: v.boolean(),
-  }),
-})
-export type SysTopicsSettings = v.InferOutput<typeof sysTopicsSchema>
 export const sysTopicsPatchSchema = v.strictObject({
   sys_msg_interval: v.optional(sysTopicsSchema.entries.sys_msg_interval),
   sys_heartbeat_interval: v.optional(sysTopicsSchema.entries.sys_heartbeat_interval),

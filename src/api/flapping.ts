@@ -1,8 +1,9 @@
 // Flapping detection: clients that connect and disconnect too often are banned for a while.
 // A real EMQX 5 keeps it in the global zone (`/configs/global_zone`, `flapping_detect`); the
 // embedded server also answers `/flapping_detect`, used when the zone does not carry it.
+import { FlappingSettingsSchema as flappingSchema, type FlappingSettings as Flapping } from '../../contract/flapping.ts'
+import { GlobalZoneReadSchema as globalZoneSchema } from '../../contract/mqtt-configs.ts'
 import type { Http } from './http.ts'
-import { flappingSchema, globalZoneSchema, type Flapping } from './mqttConfig.ts'
 
 export { flappingSchema, type Flapping }
 

@@ -17,6 +17,8 @@
 //   (now - last) * 1000 div (now_time - last_time), an integer per second.
 import type { MonitorRepository, MonitorSample } from './store.ts'
 import type { Broker } from '../../broker/broker.ts'
+// The sampled fields and the rate names are the contract's.
+import { MONITOR_COUNTERS as COUNTERS, MONITOR_GAUGES as GAUGES, MONITOR_RATE_NAMES as RATE_NAMES } from '../../../contract/monitor.ts'
 
 const SECOND = 1000
 const MINUTE = 60 * SECOND
@@ -26,31 +28,8 @@ const DAY = 24 * HOUR
 export const RETENTION_MS = 7 * DAY
 const CLEAN_INTERVAL_MS = 10 * MINUTE
 
-export const GAUGES = ['disconnected_durable_sessions', 'subscriptions_durable', 'subscriptions', 'topics', 'connections', 'live_connections'] as const
-export const COUNTERS = [
-  'received',
-  'sent',
-  'validation_succeeded',
-  'validation_failed',
-  'transformation_succeeded',
-  'transformation_failed',
-  'dropped',
-  'persisted',
-] as const
 const SAMPLED = [...GAUGES, ...COUNTERS]
 const GAUGE_SET: ReadonlySet<string> = new Set(GAUGES)
-
-/** EMQX's DELTA_SAMPLER_RATE_MAP: the /monitor_current name of each counter's rate. */
-export const RATE_NAMES: Record<(typeof COUNTERS)[number], string> = {
-  received: 'received_msg_rate',
-  sent: 'sent_msg_rate',
-  validation_succeeded: 'validation_succeeded_rate',
-  validation_failed: 'validation_failed_rate',
-  transformation_succeeded: 'transformation_succeeded_rate',
-  transformation_failed: 'transformation_failed_rate',
-  dropped: 'dropped_msg_rate',
-  persisted: 'persisted_rate',
-}
 
 /** Fields EMQX reports only for the whole cluster (CLUSTERONLY_SAMPLER_LIST). */
 const CLUSTER_ONLY = ['subscriptions_durable', 'disconnected_durable_sessions']

@@ -1,32 +1,18 @@
 // The dashboard monitor (EMQX emqx_dashboard_monitor_api): GET and DELETE /monitor,
 // GET /monitor/nodes/{node}, /monitor_current and /monitor_current/nodes/{node}.
 import type { FastifyInstance } from 'fastify'
-import * as v from 'valibot'
 import type { Broker } from '../../broker/broker.ts'
 import type { MonitorSampler } from './feature.ts'
-import { ApiError, parseInput } from '../../http/errors.ts'
-
-/** `latest`: the last N seconds, an integer of 1 or more (EMQX: range(1, inf)). */
-const MonitorQuery = v.object({
-  latest: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+$/, 'must be an integer'),
-      v.transform(Number),
-      v.number(),
-      v.minValue(1, 'must be 1 or more'),
-      v.maxValue(Number.MAX_SAFE_INTEGER, 'is too large'),
-    ),
-  ),
-})
+import { contractError, parseInput } from '../../http/errors.ts'
+import { monitorErrors, MonitorQuerySchema, type MonitorSample } from '../../../contract/monitor.ts'
 
 export async function monitorRoutes(app: FastifyInstance, deps: { broker: Broker; feature: MonitorSampler }): Promise<void> {
   const knownNode = (node: string) => {
-    if (node !== deps.broker.node) throw new ApiError(404, 'NOT_FOUND', 'Node not found')
+    if (node !== deps.broker.node) throw contractError(monitorErrors.nodeNotFound, 'Node not found')
   }
 
-  app.get('/monitor', async (request) => {
-    const { latest } = parseInput(MonitorQuery, request.query, 'query')
+  app.get('/monitor', async (request): Promise<MonitorSample[]> => {
+    const { latest } = parseInput(MonitorQuerySchema, request.query, 'query')
     return deps.feature.samples('cluster', latest)
   })
 
@@ -36,9 +22,9 @@ export async function monitorRoutes(app: FastifyInstance, deps: { broker: Broker
     return reply.status(204).send()
   })
 
-  app.get<{ Params: { node: string } }>('/monitor/nodes/:node', async (request) => {
+  app.get<{ Params: { node: string } }>('/monitor/nodes/:node', async (request): Promise<MonitorSample[]> => {
     knownNode(request.params.node)
-    const { latest } = parseInput(MonitorQuery, request.query, 'query')
+    const { latest } = parseInput(MonitorQuerySchema, request.query, 'query')
     return deps.feature.samples('node', latest)
   })
 

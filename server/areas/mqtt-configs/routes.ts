@@ -2,7 +2,7 @@
 // as EMQX 5.8 names and shows them. A change is validated whole (a bad value is a 400 and changes
 // nothing), stored in SQLite, and applied to the running broker at once. The global zone shows
 // 5.8's five roots: `mqtt` and `flapping_detect` are the broker's; `force_shutdown`, `force_gc` and
-// `durable_sessions` (and a few `mqtt` keys, see zone.ts) stay at EMQX's defaults.
+// `durable_sessions` (and a few `mqtt` keys, MQTT_KEPT) stay at EMQX's defaults (contract/mqtt-configs.ts).
 // `/configs/mqtt` is this server's own (5.8 routes only the zone): the zone's `mqtt` root.
 import type { FastifyInstance } from 'fastify'
 import { badRequest, parseInput } from '../../http/errors.ts'
@@ -12,7 +12,7 @@ import type { AreaDeps } from '../area.ts'
 import { flappingArea } from '../flapping/index.ts'
 import { flappingSettings } from '../flapping/settings.ts'
 import { mqttSettings, sysTopicsSettings } from './settings.ts'
-import { KEPT_ROOTS, keptRootSchemas, type KeptRoot } from './zone.ts'
+import { KEPT_ROOTS, keptRootSchemas, type KeptRoot } from '../../../contract/mqtt-configs.ts'
 
 const ZONE_ROOTS = ['mqtt', 'flapping_detect', ...Object.keys(KEPT_ROOTS)]
 

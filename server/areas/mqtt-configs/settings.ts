@@ -1,9 +1,9 @@
 // The broker's MQTT settings (EMQX's `mqtt` root, also the global zone's `mqtt`) and its `$SYS`
 // topic settings (`sys_topics`), kept in the settings table under `mqtt` and `sys_topics`.
 import type { Broker } from '../../broker/broker.ts'
-import { sysTopicsSchema } from '../../broker/settings.ts'
+import { MQTT_KEPT, sysTopicsSchema } from '../../../contract/mqtt-configs.ts'
 import { replaceKeys, type Settings, type SettingsStore } from '../../http/settings-route.ts'
-import { MQTT_KEPT, zoneMqttSchema } from './zone.ts'
+import { zoneMqttSchema } from './zone.ts'
 
 export const MQTT_SETTINGS_KEY = 'mqtt'
 export const SYS_TOPICS_KEY = 'sys_topics'

@@ -1,10 +1,8 @@
 // The `?aggregate=true` switch GET /stats and GET /metrics share: one object, or a list per node.
-import * as v from 'valibot'
+import { AggregateQuerySchema } from '../../../contract/stats-metrics.ts'
 import { parseInput } from '../../http/errors.ts'
 
-const AggregateQuery = v.object({ aggregate: v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'false') })
-
-export function perNodeOrAggregate(query: unknown, node: string, values: Record<string, number>) {
-  const { aggregate } = parseInput(AggregateQuery, query, 'query')
+export function perNodeOrAggregate<T extends object>(query: unknown, node: string, values: T): T | Array<T & { node: string }> {
+  const { aggregate } = parseInput(AggregateQuerySchema, query, 'query')
   return aggregate === 'true' ? values : [{ node, ...values }]
 }
