@@ -227,7 +227,7 @@ export class Broker {
       }
     }
     if (!session) {
-      session = new Session(info.clientid, info, this.options, this.metrics, this.hooks)
+      session = new Session(info.clientid, info, this.options, this.metrics, this.hooks, this.turns)
       this.sessions.set(info.clientid, session)
       this.metrics.inc('session.created')
       this.hooks.run('session.created', info)
@@ -474,12 +474,14 @@ export class Broker {
   private attach(session: Session, channel: Channel): void {
     if (!session.channel) this.liveCount++
     session.channel = channel
+    session.updateBacklog()
     this.highWater.live = Math.max(this.highWater.live, this.liveCount)
   }
 
   private detach(session: Session): void {
     if (session.channel) this.liveCount--
     session.channel = undefined
+    session.updateBacklog()
     session.stopTimers()
   }
 

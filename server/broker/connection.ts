@@ -20,7 +20,7 @@ import { packetProblem } from './packet-check.ts'
 import { decodePacket, nextFrame } from './packet-reader.ts'
 import { connackCodeV3, reasonName, RC } from './reason-codes.ts'
 import type { Session } from './session.ts'
-import type { TurnWriter } from './turns.ts'
+import type { TurnReader, TurnWriter } from './turns.ts'
 import type { WheelItem } from './timer-wheel.ts'
 import type { PendingWill } from './wills.ts'
 
@@ -49,9 +49,15 @@ export const WRITE_BUFFER_LIMIT = 1024 * 1024
 /** Packets that may wait behind one held up by a slow check before the connection stops reading. */
 const INBOX_LIMIT = 256
 
-/** Why reading from the client is paused: bits, since both may hold at once. */
+/** Why reading from the client is paused: bits, since several may hold at once. */
 const PAUSED_FOR_WRITES = 1
 const PAUSED_FOR_INBOX = 2
+/** Over the turn's budget with this much input waiting: no more is read until it is handled. */
+const PAUSED_FOR_INPUT = 4
+const HELD_INPUT_LIMIT = 256 * 1024
+
+/** Packet types that cost no turn budget (turns.ts): acknowledgements and pings. */
+const FREE_TYPES = [false, false, false, false, true, true, true, true, false, false, false, false, true, false, false, false]
 
 const OWNER = Symbol('connection')
 type OwnedStream = Duplex & { [OWNER]: Connection }
@@ -70,7 +76,7 @@ function onStreamDrain(this: OwnedStream): void {
   this[OWNER].drained()
 }
 
-export class Connection implements Channel, TurnWriter, WheelItem {
+export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
   readonly broker: Broker
   readonly stream: Duplex
   readonly meta: ConnectionMeta
@@ -93,9 +99,13 @@ export class Connection implements Channel, TurnWriter, WheelItem {
   maxOutgoingPacketSize = Infinity
   /** The Receive Maximum we announced: incoming QoS 2 messages that may await PUBREL at once. */
   receiveMaximum = 65535
-  /** Bytes of a packet not complete yet; undefined between packets. */
+  /** Bytes of a packet not complete yet, or of packets held back for a later turn; undefined between packets. */
   private input: Buffer | undefined
   private inputAt = 0
+  /** Packets wait in the input for a later turn (turns.ts). */
+  private heldBack = false
+  /** Chunks that arrived while held back, joined to the input only once it runs out (one copy each). */
+  private arrived: Buffer[] | undefined
   /** The keep alive limit in force (1.5 times the client's keep alive, in ms); 0 while there is none. */
   private keepaliveLimitMs = 0
   /** Kept by the broker's timer wheel. */
@@ -169,6 +179,7 @@ export class Connection implements Channel, TurnWriter, WheelItem {
     this.broker.deadlines.cancel(this)
     this.inbox = undefined
     this.input = undefined
+    this.arrived = undefined
     this.stream.end()
     // A peer that never finishes the close handshake must not keep the socket forever.
     const force = setTimeout(() => this.stream.destroy(), 5000)
@@ -336,19 +347,42 @@ export class Connection implements Channel, TurnWriter, WheelItem {
     this.stats.recv_cnt++
     this.stats.recv_oct += chunk.length
     this.broker.metrics.inc('bytes.received', chunk.length)
+    if (this.heldBack) {
+      ;(this.arrived ??= []).push(chunk)
+      if (this.arrived.length * chunk.length > HELD_INPUT_LIMIT) this.pauseReading(PAUSED_FOR_INPUT)
+      return
+    }
     if (this.input === undefined) this.input = chunk
     else this.input = Buffer.concat([this.input.subarray(this.inputAt), chunk])
     this.inputAt = 0
-    this.readPackets()
+    this.readPackets(Infinity)
+    // Its own answers leave now, with the chunk's packets handled: a subscriber's PUBACKs refill its
+    // inflight window, and the messages that refill it should not wait for every other socket's turn.
+    // What this chunk sent to other connections still leaves with their writes at the end of the turn.
+    if (this.corked) this.flush()
   }
 
-  /** Handles the complete packets of the input; keeps the bytes of one not complete yet. */
-  private readPackets(): void {
+  /** A later turn: handles up to `limit` of the packets held back; true while some still are. */
+  readHeldBack(limit: number): boolean {
+    if (this.state === 'closed') return false
+    if (this.readPackets(limit)) return true
+    this.heldBack = false
+    this.resumeReading(PAUSED_FOR_INPUT)
+    return false
+  }
+
+  /**
+   * Handles the complete packets of the input, up to `limit` that cost turn budget; keeps the bytes
+   * of one not complete yet. True when it stopped with packets held back for a later turn.
+   */
+  private readPackets(limit: number): boolean {
+    let handled = 0
     while (this.input !== undefined && this.state !== 'closed') {
       const input = this.input
       if (this.inputAt >= input.length) {
         this.input = undefined
-        break
+        if (!this.joinArrived()) break
+        continue
       }
       const frame = nextFrame(input, this.inputAt)
       if (frame.kind === 'malformed') {
@@ -362,14 +396,36 @@ export class Connection implements Channel, TurnWriter, WheelItem {
           this.close('frame_too_large', RC.PACKET_TOO_LARGE)
           break
         }
+        if (this.joinArrived()) continue
         // Only the partial packet is kept, copied out of the chunk it came in (which may be large).
         if (this.inputAt > 0) this.input = Buffer.from(input.subarray(this.inputAt))
         this.inputAt = 0
         break
       }
+      if (!FREE_TYPES[frame.type]) {
+        if (handled >= limit || !this.broker.turns.take()) {
+          if (!this.heldBack) {
+            this.heldBack = true
+            this.broker.turns.holdBack(this)
+          }
+          return true
+        }
+        handled++
+      }
       this.inputAt += frame.bytes.length
       this.onFrame(frame.bytes, frame.type)
     }
+    return false
+  }
+
+  /** Appends the chunks that arrived while held back to what is left of the input; false when there were none. */
+  private joinArrived(): boolean {
+    const arrived = this.arrived
+    if (!arrived) return false
+    this.arrived = undefined
+    this.input = Buffer.concat(this.input ? [this.input.subarray(this.inputAt), ...arrived] : arrived)
+    this.inputAt = 0
+    return true
   }
 
   private onFrame(bytes: Buffer, type: number): void {

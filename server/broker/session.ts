@@ -4,6 +4,7 @@ import { newChannelStats, type Channel, type ChannelStats } from './channel.ts'
 import type { ClientInfo, Hooks, SubOptions } from './hooks.ts'
 import type { Delivery, Message } from './message.ts'
 import type { Metrics } from './metrics.ts'
+import type { Turns } from './turns.ts'
 
 /** Re-exported for the REST routes that page through a session's queue and inflight window. */
 export type { Delivery } from './message.ts'
@@ -68,16 +69,28 @@ export class Session {
   readonly limits: SessionLimits
   private readonly metrics: Metrics
   private readonly hooks: Hooks
+  private readonly turns: Turns | undefined
+  /** Counted in `turns.backlogged`: connected, with messages queued. */
+  private backlogged = false
   private nextPacketId = 1
   private retryTimer: NodeJS.Timeout | undefined
   private awaitRelTimer: NodeJS.Timeout | undefined
 
-  constructor(clientid: string, info: ClientInfo, limits: SessionLimits, metrics: Metrics, hooks: Hooks) {
+  constructor(clientid: string, info: ClientInfo, limits: SessionLimits, metrics: Metrics, hooks: Hooks, turns?: Turns) {
     this.clientid = clientid
     this.info = info
     this.limits = limits
     this.metrics = metrics
     this.hooks = hooks
+    this.turns = turns
+  }
+
+  /** Tells the broker's turns whether this session is connected with messages queued (turns.ts). */
+  updateBacklog(): void {
+    const backlogged = this.channel !== undefined && this.mqueue.length > 0
+    if (backlogged === this.backlogged || !this.turns) return
+    this.backlogged = backlogged
+    this.turns.backlogged += backlogged ? 1 : -1
   }
 
   /** Keyed by the filter as subscribed, `$share/<group>/` prefix included. */
@@ -323,6 +336,7 @@ export class Session {
       else if (next.qos === 0 && !channel.writable) this.drop(next, 'qos0_msg', true)
       else this.transmit(channel, next)
     }
+    if (this.backlogged) this.updateBacklog()
   }
 
   private transmit(channel: Channel, delivery: Delivery): void {
@@ -350,6 +364,7 @@ export class Session {
         this.drop(this.mqueue.shift()!, 'queue_full')
       }
       this.mqueue.push(delivery)
+      if (!this.backlogged && this.channel) this.updateBacklog()
       return
     }
     // Highest priority first; within a priority, oldest first. Unlisted topics get the default.
@@ -359,6 +374,7 @@ export class Session {
     let at = this.mqueue.length
     while (at > 0 && (this.mqueue[at - 1].priority ?? 0) < priority) at--
     this.mqueue.splice(at, 0, queued)
+    if (!this.backlogged && this.channel) this.updateBacklog()
     if (this.mqueue.length > limit) {
       this.mqueueDropped++
       this.drop(this.removeLowest(), 'queue_full')
