@@ -112,6 +112,8 @@ function decodePublish(frame: Buffer): IPublishPacket | undefined {
   return packet
 }
 
+/** A PUBACK of MQTT 3, with every field mqtt-packet's packet object has. */
 function decodePuback(frame: Buffer): IPubackPacket {
-  return { cmd: 'puback', length: 2, messageId: frame.readUInt16BE(2) }
+  const fields = { cmd: 'puback', retain: false, qos: 0, dup: false, length: 2, topic: null, payload: null, messageId: frame.readUInt16BE(2) } as const
+  return fields
 }
