@@ -1,30 +1,10 @@
 // API keys (`/api_key`): credentials for scripts and the CLI (HTTP Basic key:secret). Only a
 // dashboard login may manage them; EMQX refuses API keys here (401 API_KEY_NOT_ALLOW).
-import * as v from 'valibot'
+import { apiKeyListSchema, apiKeySchema, createdApiKeySchema, type ApiKey, type CreatedApiKey } from '../../contract/api-keys.ts'
 import type { Http } from './http.ts'
 import { pathSegment } from './clients.ts'
 
-/** RFC 3339 in EMQX 5 responses, or 'infinity' (older builds may send nothing) for never. */
-const expiry = v.nullish(v.union([v.string(), v.number()]))
-
-export const apiKeySchema = v.object({
-  name: v.string(),
-  api_key: v.string(),
-  expired_at: expiry,
-  created_at: v.nullish(v.union([v.string(), v.number()])),
-  desc: v.nullish(v.string()),
-  enable: v.boolean(),
-  expired: v.nullish(v.boolean()),
-  /** Enterprise RBAC only. */
-  role: v.nullish(v.string()),
-})
-export type ApiKey = v.InferOutput<typeof apiKeySchema>
-
-/** The answer to a create: the one time EMQX shows the secret. */
-export const createdApiKeySchema = v.object({ ...apiKeySchema.entries, api_secret: v.string() })
-export type CreatedApiKey = v.InferOutput<typeof createdApiKeySchema>
-
-const apiKeyListSchema = v.array(apiKeySchema)
+export { apiKeySchema, createdApiKeySchema, type ApiKey, type CreatedApiKey }
 
 export interface ApiKeyInput {
   name: string

@@ -1,58 +1,16 @@
 // /api_key (list, create) and /api_key/{name} (read, update, delete), as EMQX 5's
 // emqx_mgmt_api_api_keys. Only a dashboard login may call them: auth.ts refuses API keys here.
 import type { FastifyInstance } from 'fastify'
-import * as v from 'valibot'
 import { isExpired, nowSeconds, type ApiKey, type ApiKeyRepository } from './store.ts'
 import { ApiError, badRequest, parseInput } from '../../http/errors.ts'
-import { parseTimeFilter, rfc3339 } from '../../http/time.ts'
-
-/** SPEC section 5: letters, digits, '-' and '_', starting with a letter or a digit. */
-const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/
-const NAME_MAX_BYTES = 256
-const EARLIER_THAN_NOW = 'The selected time cannot be earlier than the current time'
-
-export function apiKeyNameProblem(name: unknown): string | undefined {
-  if (typeof name !== 'string' || name === '') return 'Name is required'
-  if (Buffer.byteLength(name) > NAME_MAX_BYTES) return `Name Length must =< ${NAME_MAX_BYTES}`
-  if (!NAME.test(name)) return `Name should be ${NAME.source}`
-  return undefined
-}
+import { rfc3339 } from '../../http/time.ts'
+import { API_KEY_EARLIER_THAN_NOW, apiKeyNameProblem, ApiKeyCreateBody, ApiKeyUpdateBody } from '../../../contract/api-keys.ts'
 
 function checkName(name: unknown): string {
   const problem = apiKeyNameProblem(name)
   if (problem) throw badRequest(problem)
   return name as string
 }
-
-/** `infinity` (or nothing) for never, else RFC 3339 or epoch seconds, as EMQX's epoch_second type. */
-const expiry = v.nullish(
-  v.union(
-    [
-      v.literal('infinity'),
-      v.pipe(v.number(), v.integer(), v.transform((n) => (n < 1e11 ? n : Math.floor(n / 1000)))),
-      v.pipe(
-        v.string(),
-        v.transform((text) => parseTimeFilter(text)),
-        v.number(),
-        v.transform((ms) => Math.floor(ms / 1000)),
-      ),
-    ],
-    'must be "infinity", an RFC 3339 time or epoch seconds',
-  ),
-)
-
-const CreateBody = v.object({
-  name: v.optional(v.unknown()),
-  desc: v.optional(v.string(), ''),
-  enable: v.optional(v.boolean(), true),
-  expired_at: v.optional(expiry),
-})
-
-const UpdateBody = v.object({
-  desc: v.optional(v.string()),
-  enable: v.optional(v.boolean()),
-  expired_at: v.optional(expiry),
-})
 
 function seconds(value: number | 'infinity' | null | undefined): number | undefined {
   return typeof value === 'number' ? value : undefined
@@ -78,10 +36,10 @@ export async function apiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiKey
   app.get('/api_key', async () => apiKeys.list().map(apiKeyRecord))
 
   app.post('/api_key', async (request) => {
-    const body = parseInput(CreateBody, request.body ?? {}, 'body')
+    const body = parseInput(ApiKeyCreateBody, request.body ?? {}, 'body')
     const name = checkName(body.name)
     const expiredAt = seconds(body.expired_at)
-    if (expiredAt !== undefined && expiredAt < nowSeconds()) throw badRequest(EARLIER_THAN_NOW)
+    if (expiredAt !== undefined && expiredAt < nowSeconds()) throw badRequest(API_KEY_EARLIER_THAN_NOW)
     const created = await apiKeys.create({ name, desc: body.desc, enable: body.enable, expiredAt })
     // EMQX answers with the Erlang term of the reason.
     if (!created.ok) throw badRequest(created.reason === 'exists' ? 'name_already_existed' : 'Maximum number of ApiKeys reached.')
@@ -96,13 +54,13 @@ export async function apiKeyRoutes(app: FastifyInstance, deps: { apiKeys: ApiKey
 
   app.put<{ Params: { name: string } }>('/api_key/:name', async (request) => {
     const name = checkName(request.params.name)
-    const body = parseInput(UpdateBody, request.body ?? {}, 'body')
+    const body = parseInput(ApiKeyUpdateBody, request.body ?? {}, 'body')
     const current = apiKeys.find(name)
     if (!current) throw notFound()
     // As EMQX: an update without `expired_at` makes the key never expire. A past time is refused
     // unless it is the key's own (so an expired key can still be disabled or described).
     const expiredAt = seconds(body.expired_at)
-    if (expiredAt !== undefined && expiredAt < nowSeconds() && expiredAt !== current.expiredAt) throw badRequest(EARLIER_THAN_NOW)
+    if (expiredAt !== undefined && expiredAt < nowSeconds() && expiredAt !== current.expiredAt) throw badRequest(API_KEY_EARLIER_THAN_NOW)
     const updated = apiKeys.update(name, { enable: body.enable, desc: body.desc, expiredAt })
     if (!updated) throw notFound()
     return apiKeyRecord(updated)

@@ -3,6 +3,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Database } from '../../store/db.ts'
 import { saltedHash, verifySaltedHash } from '../../store/secret-hash.ts'
+import { MAX_API_KEYS } from '../../../contract/api-keys.ts'
 
 export interface ApiKey {
   name: string
@@ -30,7 +31,7 @@ export interface ApiKeyChange {
 }
 
 /** EMQX refuses to create more than this many keys. */
-export const MAX_API_KEYS = 100
+export { MAX_API_KEYS }
 
 interface Row {
   name: string

@@ -1,17 +1,11 @@
 // POST /login and POST /logout.
 import type { FastifyInstance } from 'fastify'
-import * as v from 'valibot'
 import type { UserRepository } from './user-store.ts'
 import type { LoginGuard } from './guard.ts'
 import { ApiError, parseInput } from '../../http/errors.ts'
 import { EMQX_VERSION } from '../../http/version.ts'
 import { refusalError, type LoginLock } from './login-lock.ts'
-
-const LoginBody = v.object({ username: v.string(), password: v.string() })
-const LogoutBody = v.object({ username: v.string() })
-
-/** EMQX 5.8 answers `emqx_release:edition()`: `ce` for the open-source build, `ee` for enterprise. */
-const EDITION = 'ce'
+import { LOGIN_EDITION, LoginBody, LogoutBody, loginErrors } from '../../../contract/login.ts'
 
 export async function loginRoutes(app: FastifyInstance, deps: { users: UserRepository; guard: LoginGuard; lock: LoginLock }): Promise<void> {
   const { lock } = deps
@@ -26,15 +20,15 @@ export async function loginRoutes(app: FastifyInstance, deps: { users: UserRepos
     const user = await deps.users.authenticate(username, password)
     if (!user) {
       lock.failed(username, request.ip, deps.users.find(username) !== undefined)
-      throw new ApiError(401, 'BAD_USERNAME_OR_PWD', 'Auth failed')
+      throw new ApiError(loginErrors.badUsernameOrPwd.status, loginErrors.badUsernameOrPwd.code, 'Auth failed')
     }
     lock.succeeded(username)
-    return { token: await deps.guard.issue(username), version: EMQX_VERSION, license: { edition: EDITION }, role: user.role }
+    return { token: await deps.guard.issue(username), version: EMQX_VERSION, license: { edition: LOGIN_EDITION }, role: user.role }
   })
 
   app.post('/logout', async (request, reply) => {
     const { username } = parseInput(LogoutBody, request.body, 'body')
-    if (!deps.guard.logout(request.caller!, username)) throw new ApiError(401, 'WRONG_TOKEN_OR_USERNAME', 'Ensure your token & username')
+    if (!deps.guard.logout(request.caller!, username)) throw new ApiError(loginErrors.wrongTokenOrUsername.status, loginErrors.wrongTokenOrUsername.code, 'Ensure your token & username')
     return reply.status(204).send()
   })
 }

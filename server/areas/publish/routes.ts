@@ -1,34 +1,10 @@
 // POST /publish and POST /publish/bulk: publish messages as the broker, like EMQX's HTTP API.
 import type { FastifyInstance } from 'fastify'
-import * as v from 'valibot'
 import type { Broker } from '../../broker/broker.ts'
 import { createMessage, type PublishProperties } from '../../broker/message.ts'
 import { isValidTopicName } from '../../broker/topic-trie.ts'
 import { parseInput } from '../../http/errors.ts'
-
-const RC_NO_MATCHING_SUBSCRIBERS = 16
-const uint32 = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(4294967295))
-
-const PublishBody = v.object({
-  topic: v.pipe(v.string('is required'), v.minLength(1, 'is required')),
-  clientid: v.optional(v.string()),
-  payload: v.optional(v.string(), ''),
-  payload_encoding: v.optional(v.picklist(['plain', 'base64'], 'must be plain or base64'), 'plain'),
-  qos: v.optional(v.picklist([0, 1, 2], 'must be 0, 1 or 2'), 0),
-  retain: v.optional(v.boolean(), false),
-  properties: v.optional(
-    v.object({
-      payload_format_indicator: v.optional(v.picklist([0, 1], 'must be 0 or 1')),
-      message_expiry_interval: v.optional(uint32),
-      response_topic: v.optional(v.string()),
-      correlation_data: v.optional(v.string()),
-      user_properties: v.optional(v.record(v.string(), v.string())),
-      content_type: v.optional(v.string()),
-    }),
-  ),
-})
-
-type PublishInput = v.InferOutput<typeof PublishBody>
+import { PUBLISH_REASON_CODES, PublishBody, PublishBulkBody, type PublishInput } from '../../../contract/publish.ts'
 
 function toProperties(input: PublishInput['properties']): PublishProperties | undefined {
   if (!input) return undefined
@@ -59,9 +35,7 @@ class Refused extends Error {
   }
 }
 
-const RC_IMPLEMENTATION_SPECIFIC_ERROR = 131
-const RC_TOPIC_NAME_INVALID = 144
-const RC_QUOTA_EXCEEDED = 151
+const RC = PUBLISH_REASON_CODES
 
 interface Checked {
   input: PublishInput
@@ -70,12 +44,12 @@ interface Checked {
 
 /** Checks one body as EMQX does: a valid topic name (no wildcards), a decodable payload, under max_packet_size. */
 function checked(broker: Broker, input: PublishInput): Checked {
-  if (!isValidTopicName(input.topic)) throw new Refused(RC_TOPIC_NAME_INVALID, 'topic_name_invalid')
+  if (!isValidTopicName(input.topic)) throw new Refused(RC.topicNameInvalid, 'topic_name_invalid')
   if (input.payload_encoding === 'base64' && !/^[A-Za-z0-9+/]*={0,2}$/.test(input.payload)) {
-    throw new Refused(RC_IMPLEMENTATION_SPECIFIC_ERROR, 'decode_base64_payload_failed')
+    throw new Refused(RC.implementationSpecificError, 'decode_base64_payload_failed')
   }
   const payload = Buffer.from(input.payload, input.payload_encoding === 'base64' ? 'base64' : 'utf8')
-  if (payload.length + Buffer.byteLength(input.topic) > broker.options.maxPacketSize) throw new Refused(RC_QUOTA_EXCEEDED, 'packet_too_large')
+  if (payload.length + Buffer.byteLength(input.topic) > broker.options.maxPacketSize) throw new Refused(RC.quotaExceeded, 'packet_too_large')
   return { input, payload }
 }
 
@@ -92,7 +66,7 @@ function publish(broker: Broker, { input, payload }: Checked): { status: number;
   const matched = broker.publish(message)
   // A delayed message has no subscribers yet: EMQX answers 200 for it.
   if (matched > 0 || input.topic.startsWith('$delayed/')) return { status: 200, body: { id: message.id } }
-  return { status: 202, body: { reason_code: RC_NO_MATCHING_SUBSCRIBERS, message: 'no_matching_subscribers' } }
+  return { status: 202, body: { reason_code: RC.noMatchingSubscribers, message: 'no_matching_subscribers' } }
 }
 
 export async function publishRoutes(app: FastifyInstance, deps: { broker: Broker }): Promise<void> {
@@ -110,7 +84,7 @@ export async function publishRoutes(app: FastifyInstance, deps: { broker: Broker
   })
 
   app.post('/publish/bulk', async (request, reply) => {
-    const inputs = parseInput(v.pipe(v.array(PublishBody), v.minLength(1, 'empty_batch')), request.body, 'body')
+    const inputs = parseInput(PublishBulkBody, request.body, 'body')
     // Every message is checked before any goes out, so a bad one publishes nothing.
     let messages: Checked[]
     try {
