@@ -62,11 +62,11 @@ const server = kind === 'bare' ? await bareServer() : kind === 'aedes' ? await a
 function memory() {
   const gc = (globalThis as { gc?: () => void }).gc
   for (let i = 0; i < 3; i++) gc?.()
-  const { rss, heapUsed } = process.memoryUsage()
+  const { rss, heapUsed, heapTotal, external } = process.memoryUsage()
   // V8 grows its young generation with the allocation rate (a connection storm) and keeps it: empty
   // after a GC but resident, so the bench shows it apart from the live heap.
   const youngGeneration = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0
-  return { rss, heapUsed, youngGeneration }
+  return { rss, heapUsed, youngGeneration, heapTotal, external }
 }
 
 process.on('message', async (message: { type: string }) => {

@@ -326,8 +326,11 @@ async function brokerTable(): Promise<void> {
   // What Node's own sockets cost, with no MQTT at all (and the same Node flags): the floor under the Node brokers.
   const bareTarget = await startNodeBroker('bare')
   const bare = await idleMemory(bareTarget, IDLE_CONNECTIONS).finally(() => bareTarget.stop())
+  const bareChurnTarget = await startNodeBroker('bare')
+  churn.set('plain node:net, no MQTT (Node floor)', await churnMemory(bareChurnTarget, CHURN_CONNECTIONS).finally(() => bareChurnTarget.stop()))
   const perConnection = (bytes: number | undefined) => (bytes === undefined ? '-' : Math.round(bytes / IDLE_CONNECTIONS))
-  console.log(`\nMemory: growth from a fresh broker, after full GCs. Node brokers run with ${SERVER_NODE_FLAGS.join(' ')}.`)
+  console.log(`\nMemory: growth from a fresh broker, after full GCs. Node brokers run with ${SERVER_NODE_FLAGS.join(' ')}. After churn,`)
+  console.log('the heap shows what accumulates; RSS is the allocator keeping its high-water mark (it does not grow with the count).')
   console.table([
     ...[['embedded', ours], ...PEERS.map((peer) => [peer, memory.get(peer)] as const), ['plain node:net, no MQTT (Node floor)', bare]].map(
       ([name, figures]) => {
@@ -343,7 +346,7 @@ async function brokerTable(): Promise<void> {
         }
       },
     ),
-    ...[['embedded', churn.get('embedded')], ...PEERS.map((peer) => [peer, churn.get(peer)] as const)].map(([name, figures]) => {
+    ...[...churn.entries()].map(([name, figures]) => {
       const m = figures as (MemoryGrowth & { perSecond: number }) | undefined
       return {
         case: `after ${CHURN_CONNECTIONS.toLocaleString('en')} connects and disconnects: ${name}${m ? ` (${m.perSecond}/s)` : ''}`,
