@@ -240,7 +240,7 @@ export class Broker {
     session.connectedAt = Date.now()
     session.disconnectedAt = undefined
     session.stats = channel.stats
-    session.receiveMaximum = request.receiveMaximum ?? Infinity
+    session.receiveMaximum = request.receiveMaximum ?? 65535
     this.attach(session, channel)
     this.highWater.connections = Math.max(this.highWater.connections, this.sessions.size)
     return { session, sessionPresent }

@@ -44,6 +44,12 @@ type ConnectionState = 'idle' | 'connecting' | 'connected' | 'closed'
 const SEND_MSG_QOS = ['send_msg.qos0', 'send_msg.qos1', 'send_msg.qos2'] as const
 const MESSAGES_QOS_SENT = ['messages.qos0.sent', 'messages.qos1.sent', 'messages.qos2.sent'] as const
 
+/** Times a connection keeps count from here, as small integers (epoch milliseconds would be a boxed number each). */
+const CLOCK_EPOCH = Date.now()
+const clock = () => Date.now() - CLOCK_EPOCH
+/** The largest packet MQTT can carry (a Remaining Length of 268,435,455 and its fixed header). */
+const MQTT_MAX_PACKET_SIZE = 268_435_460
+
 /** Bytes a connection may have waiting in its socket buffer before QoS 0 messages to it are dropped. */
 export const WRITE_BUFFER_LIMIT = 1024 * 1024
 /** Packets that may wait behind one held up by a slow check before the connection stops reading. */
@@ -96,7 +102,7 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
   /** The client's Topic Alias Maximum (MQTT 5). */
   outgoingAliasMax = 0
   /** The client's Maximum Packet Size (MQTT 5). */
-  maxOutgoingPacketSize = Infinity
+  maxOutgoingPacketSize = MQTT_MAX_PACKET_SIZE
   /** The Receive Maximum we announced: incoming QoS 2 messages that may await PUBREL at once. */
   receiveMaximum = 65535
   /** Bytes of a packet not complete yet, or of packets held back for a later turn; undefined between packets. */
@@ -116,7 +122,8 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
    * settles. Undefined the rest of the time, which is nearly always.
    */
   private inbox: Array<Packet | string> | undefined
-  private lastReceivedAt = Date.now()
+  /** When the client last sent anything, by clock(). */
+  private lastReceivedAt = clock()
   private paused = 0
   private corked = false
 
@@ -141,9 +148,9 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
       if (this.state === 'idle') this.close('idle_timeout')
       return
     }
-    const quiet = Date.now() - this.lastReceivedAt
+    const quiet = clock() - this.lastReceivedAt
     if (quiet >= this.keepaliveLimitMs) this.close('keepalive_timeout', RC.KEEP_ALIVE_TIMEOUT)
-    else this.broker.deadlines.schedule(this, this.lastReceivedAt + this.keepaliveLimitMs)
+    else this.broker.deadlines.schedule(this, CLOCK_EPOCH + this.lastReceivedAt + this.keepaliveLimitMs)
   }
 
   /**
@@ -343,7 +350,7 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
 
   received(chunk: Buffer): void {
     if (this.state === 'closed') return
-    this.lastReceivedAt = Date.now()
+    this.lastReceivedAt = clock()
     this.stats.recv_cnt++
     this.stats.recv_oct += chunk.length
     this.broker.metrics.inc('bytes.received', chunk.length)

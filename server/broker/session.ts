@@ -65,7 +65,7 @@ export class Session {
   readonly mqueue: Delivery[] = []
   mqueueDropped = 0
   /** The client's Receive Maximum (MQTT 5), which caps our inflight window. */
-  receiveMaximum = Infinity
+  receiveMaximum = 65535
   readonly limits: SessionLimits
   private readonly metrics: Metrics
   private readonly hooks: Hooks

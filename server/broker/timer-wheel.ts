@@ -9,7 +9,9 @@ export interface WheelItem {
 
 export class TimerWheel<T extends WheelItem> {
   private readonly slots = new Map<number, Set<T>>()
-  private lastSlot: number
+  /** Slots count from here, so a slot number stays a small integer (a boxed number per item otherwise). */
+  private readonly epoch = Date.now()
+  private lastSlot = 0
   private timer: NodeJS.Timeout | undefined
   private readonly resolutionMs: number
   private readonly fire: (item: T) => void
@@ -17,18 +19,21 @@ export class TimerWheel<T extends WheelItem> {
   constructor(resolutionMs: number, fire: (item: T) => void) {
     this.resolutionMs = resolutionMs
     this.fire = fire
-    this.lastSlot = Math.floor(Date.now() / resolutionMs)
+  }
+
+  private slotAt(time: number): number {
+    return Math.floor((time - this.epoch) / this.resolutionMs)
   }
 
   /** Fires `item` once `dueAt` (epoch ms) has passed, at most one resolution late; replaces its earlier deadline. */
   schedule(item: T, dueAt: number): void {
     this.cancel(item)
     if (!this.timer) {
-      this.lastSlot = Math.floor(Date.now() / this.resolutionMs)
+      this.lastSlot = this.slotAt(Date.now())
       this.timer = setInterval(this.tick, this.resolutionMs)
       this.timer.unref()
     }
-    const slot = Math.max(this.lastSlot + 1, Math.ceil(dueAt / this.resolutionMs))
+    const slot = Math.max(this.lastSlot + 1, Math.ceil((dueAt - this.epoch) / this.resolutionMs))
     let items = this.slots.get(slot)
     if (!items) this.slots.set(slot, (items = new Set()))
     items.add(item)
@@ -50,7 +55,7 @@ export class TimerWheel<T extends WheelItem> {
   }
 
   private readonly tick = (): void => {
-    const now = Math.floor(Date.now() / this.resolutionMs)
+    const now = this.slotAt(Date.now())
     // After a long stall, walk the slots that exist rather than every slot in between.
     const due =
       now - this.lastSlot > this.slots.size
