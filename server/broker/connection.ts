@@ -110,8 +110,13 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
   private inputAt = 0
   /** Packets wait in the input for a later turn (turns.ts). */
   private heldBack = false
-  /** Chunks that arrived while held back, joined to the input only once it runs out (one copy each). */
+  /**
+   * Chunks not joined to the input yet (one copy each, not one per chunk): those that arrived while
+   * held back, or the pieces of a large packet until it is complete.
+   */
   private arrived: Buffer[] | undefined
+  /** Bytes still missing from the incomplete packet at the end of the input. */
+  private missing = 0
   /** The keep alive limit in force (1.5 times the client's keep alive, in ms); 0 while there is none. */
   private keepaliveLimitMs = 0
   /** Kept by the broker's timer wheel. */
@@ -359,9 +364,17 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
       if (this.arrived.length * chunk.length > HELD_INPUT_LIMIT) this.pauseReading(PAUSED_FOR_INPUT)
       return
     }
-    if (this.input === undefined) this.input = chunk
+    if (this.missing > chunk.length) {
+      // Still not the whole packet: kept aside, so a large packet arriving in many pieces is copied once.
+      ;(this.arrived ??= []).push(chunk)
+      this.missing -= chunk.length
+      return
+    }
+    this.missing = 0
+    if (this.arrived) this.arrived.push(chunk)
+    else if (this.input === undefined) this.input = chunk
     else this.input = Buffer.concat([this.input.subarray(this.inputAt), chunk])
-    this.inputAt = 0
+    if (!this.joinArrived()) this.inputAt = 0
     this.readPackets(Infinity)
     // Its own answers leave now, with the chunk's packets handled: a subscriber's PUBACKs refill its
     // inflight window, and the messages that refill it should not wait for every other socket's turn.
@@ -407,6 +420,7 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
         // Only the partial packet is kept, copied out of the chunk it came in (which may be large).
         if (this.inputAt > 0) this.input = Buffer.from(input.subarray(this.inputAt))
         this.inputAt = 0
+        if (frame.announced !== undefined) this.missing = frame.announced - this.input.length
         break
       }
       if (!FREE_TYPES[frame.type]) {
