@@ -12,7 +12,7 @@
 // (a backlog): otherwise nothing waits on acknowledgements, and slicing the work would only cost.
 
 /** Packets (other than acknowledgements) handled per turn across all connections. */
-export const PACKETS_PER_TURN = Number(process.env.TURN_BUDGET ?? 256)
+export const PACKETS_PER_TURN = 256
 
 export interface TurnReader {
   /** Handles up to `limit` of the packets it holds back; true while some are still held back. */
