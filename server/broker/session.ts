@@ -40,6 +40,21 @@ interface InflightEntry {
 
 type DropReason = 'queue_full' | 'expired' | 'too_large' | 'qos0_msg'
 
+// Counter names by reason, as constants: a name built per drop is a new string to hash each time,
+// and a full queue drops a message for every one that arrives.
+const DROPPED_METRIC = {
+  queue_full: 'delivery.dropped.queue_full',
+  expired: 'delivery.dropped.expired',
+  too_large: 'delivery.dropped.too_large',
+  qos0_msg: 'delivery.dropped.qos0_msg',
+} as const
+const DROPPED_STAT = {
+  queue_full: 'send_msg.dropped.queue_full',
+  expired: 'send_msg.dropped.expired',
+  too_large: 'send_msg.dropped.too_large',
+  qos0_msg: 'send_msg.dropped.queue_full',
+} as const
+
 export class Session {
   readonly clientid: string
   info: ClientInfo
@@ -391,11 +406,10 @@ export class Session {
 
   private drop(delivery: Delivery, reason: DropReason, countForClient = reason !== 'qos0_msg'): void {
     this.metrics.inc('delivery.dropped')
-    this.metrics.inc(`delivery.dropped.${reason}`)
+    this.metrics.inc(DROPPED_METRIC[reason])
     if (countForClient) {
       this.stats['send_msg.dropped']++
-      if (reason !== 'qos0_msg') this.stats[`send_msg.dropped.${reason}`]++
-      else this.stats['send_msg.dropped.queue_full']++
+      this.stats[DROPPED_STAT[reason]]++
     }
     this.hooks.run('delivery.dropped', this.info, delivery.message, reason)
   }
