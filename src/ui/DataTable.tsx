@@ -480,7 +480,13 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [allLeafColumns, visibility.visibility],
   )
-  const onChooserToggle = useCallback((columnId: string, visible: boolean) => table.getColumn(columnId)?.toggleVisibility(visible), [table])
+  // useTable returns a new object on every render (its options are new): callbacks and the kept
+  // header read the latest through this ref instead of depending on it.
+  const tableRef = useRef(table)
+  useLayoutEffect(() => {
+    tableRef.current = table
+  })
+  const onChooserToggle = useCallback((columnId: string, visible: boolean) => tableRef.current.getColumn(columnId)?.toggleVisibility(visible), [])
   const headerGroups = table.getHeaderGroups()
   const currentSelection = rowSelection ?? ownSelection
   const header = useMemo(
@@ -494,14 +500,14 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
               className={cellClass(header.column.columnDef.meta, true)}
               title={header.column.columnDef.meta?.label}
             >
-              {header.isPlaceholder ? null : <table.FlexRender header={header} />}
+              {header.isPlaceholder ? null : <FlexRender header={header} />}
             </div>
           ))}
         </div>
       )),
     // The select-all checkbox reads the selection and the rows from the table.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [headerGroups, gridTemplateColumns, table, currentSelection, rows],
+    [headerGroups, gridTemplateColumns, currentSelection, rows],
   )
 
   const selectedCount = selectable ? Object.keys(rowSelection).length : 0
