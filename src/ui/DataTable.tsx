@@ -460,18 +460,55 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     openRef.current?.(row.original)
   }, [])
 
-  const chooserColumns: ChooserColumn[] = table
-    .getAllLeafColumns()
-    .filter((column) => column.id !== SELECT_COLUMN)
-    .map((column) => {
-      const header = column.columnDef.header
-      return {
-        id: column.id,
-        label: column.columnDef.meta?.label ?? (typeof header === 'string' ? header : column.id),
-        visible: column.getIsVisible(),
-        canHide: column.getCanHide(),
-      }
-    })
+  // What only columns, visibility or selection change stays the same element while the table
+  // scrolls, so a scroll frame renders the rows and nothing else (bar, header, pager).
+  const allLeafColumns = table.getAllLeafColumns()
+  const chooserColumns = useMemo<ChooserColumn[]>(
+    () =>
+      allLeafColumns
+        .filter((column) => column.id !== SELECT_COLUMN)
+        .map((column) => {
+          const header = column.columnDef.header
+          return {
+            id: column.id,
+            label: column.columnDef.meta?.label ?? (typeof header === 'string' ? header : column.id),
+            visible: column.getIsVisible(),
+            canHide: column.getCanHide(),
+          }
+        }),
+    // Visibility is read from the columns: a new choice is a new state object.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [allLeafColumns, visibility.visibility],
+  )
+  // useTable returns a new object on every render (its options are new): callbacks and the kept
+  // header read the latest through this ref instead of depending on it.
+  const tableRef = useRef(table)
+  useLayoutEffect(() => {
+    tableRef.current = table
+  })
+  const onChooserToggle = useCallback((columnId: string, visible: boolean) => tableRef.current.getColumn(columnId)?.toggleVisibility(visible), [])
+  const headerGroups = table.getHeaderGroups()
+  const currentSelection = rowSelection ?? ownSelection
+  const header = useMemo(
+    () =>
+      headerGroups.map((group) => (
+        <div key={group.id} className="dt-row dt-head" role="row" aria-rowindex={1} style={{ gridTemplateColumns, height: HEADER_HEIGHT }}>
+          {group.headers.map((header) => (
+            <div
+              key={header.id}
+              role="columnheader"
+              className={cellClass(header.column.columnDef.meta, true)}
+              title={header.column.columnDef.meta?.label}
+            >
+              {header.isPlaceholder ? null : <FlexRender header={header} />}
+            </div>
+          ))}
+        </div>
+      )),
+    // The select-all checkbox reads the selection and the rows from the table.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [headerGroups, gridTemplateColumns, currentSelection, rows],
+  )
 
   const selectedCount = selectable ? Object.keys(rowSelection).length : 0
   const items = virtualizer.getVirtualItems()
@@ -501,11 +538,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
         </div>
         <div className="dt-bar-end">
           {actions}
-          <ColumnChooser
-            columns={chooserColumns}
-            onToggle={(columnId, visible) => table.getColumn(columnId)?.toggleVisibility(visible)}
-            onReset={visibility.reset}
-          />
+          <MemoColumnChooser columns={chooserColumns} onToggle={onChooserToggle} onReset={visibility.reset} />
         </div>
       </div>
 
@@ -538,20 +571,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
         }}
       >
         <div className="dt-inner" style={{ minWidth }}>
-          {table.getHeaderGroups().map((group) => (
-            <div key={group.id} className="dt-row dt-head" role="row" aria-rowindex={1} style={{ gridTemplateColumns, height: HEADER_HEIGHT }}>
-              {group.headers.map((header) => (
-                <div
-                  key={header.id}
-                  role="columnheader"
-                  className={cellClass(header.column.columnDef.meta, true)}
-                  title={header.column.columnDef.meta?.label}
-                >
-                  {header.isPlaceholder ? null : <table.FlexRender header={header} />}
-                </div>
-              ))}
-            </div>
-          ))}
+          {header}
 
           {showBody ? (
             <div className="dt-body" role="rowgroup" style={{ height: virtualizer.getTotalSize() }} onPointerOver={showCellTitle}>
@@ -599,7 +619,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
         </div>
       </div>
 
-      {paging ? <Pager paging={paging} rowsOnPage={rows.length} /> : null}
+      {paging ? <MemoPager paging={paging} rowsOnPage={rows.length} /> : null}
     </div>
   )
 }
@@ -758,3 +778,7 @@ export function Pager({ paging, rowsOnPage }: { paging: ServerPaging; rowsOnPage
 }
 
 const ALL = 'all'
+
+/** The pager and the column chooser get the same props on every scroll frame: React skips them. */
+const MemoPager = memo(Pager)
+const MemoColumnChooser = memo(ColumnChooser)

@@ -20,9 +20,9 @@ import './subscriptions.css'
 const DEFAULT_LIMIT = 20
 
 /** EMQX sends the MQTT 5 flags as 0/1 or booleans; absent for MQTT 3 clients. */
-function flag(value: number | boolean | undefined, t: (key: string) => string): string {
+function flag(value: number | boolean | undefined, words: { yes: string; no: string }): string {
   if (value === undefined) return '—'
-  return t(value === true || value === 1 ? 'subscriptions.yes' : 'subscriptions.no')
+  return value === true || value === 1 ? words.yes : words.no
 }
 
 function rowId(s: Subscription): string {
@@ -66,6 +66,9 @@ export function SubscriptionList() {
 
   const columns = useMemo(() => {
     const col = dataTableColumns<Subscription>()
+    // Translated once per language, not once per cell: a fast scroll renders ~100 rows a frame.
+    const words = { yes: t('subscriptions.yes'), no: t('subscriptions.no') }
+    const unsubscribeLabel = t('subscriptions.unsubscribe')
     return col.columns([
       col.accessor((s) => s.clientid ?? '', {
         id: 'clientid',
@@ -89,8 +92,8 @@ export function SubscriptionList() {
         enableHiding: false,
       }),
       col.accessor('qos', { header: t('subscriptions.field.qos'), size: 60, meta: { align: 'end' } }),
-      col.accessor((s) => flag(s.nl, t), { id: 'nl', header: t('subscriptions.field.nl'), size: 90 }),
-      col.accessor((s) => flag(s.rap, t), { id: 'rap', header: t('subscriptions.field.rap'), size: 150 }),
+      col.accessor((s) => flag(s.nl, words), { id: 'nl', header: t('subscriptions.field.nl'), size: 90 }),
+      col.accessor((s) => flag(s.rap, words), { id: 'rap', header: t('subscriptions.field.rap'), size: 150 }),
       col.accessor((s) => (s.rh === undefined ? '—' : String(s.rh)), {
         id: 'rh',
         header: t('subscriptions.field.rh'),
@@ -118,7 +121,7 @@ export function SubscriptionList() {
             disabled={!row.original.clientid || busy.has(rowId(row.original))}
             onClick={() => void unsubscribe(row.original)}
           >
-            {t('subscriptions.unsubscribe')}
+            {unsubscribeLabel}
           </button>
         ),
       }),
