@@ -21,6 +21,8 @@ import type { Job, LoadResult } from './mqtt-load.ts'
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
 const IDLE_CONNECTIONS = 10_000
 const CHURN_CONNECTIONS = 100_000
+/** Idle memory is read on this many fresh brokers of each kind and the median shown (one reading varies by 10-20%). */
+const MEMORY_RUNS = 3
 const here = new URL('.', import.meta.url)
 /** Node flags the bench itself runs with (type stripping, SQLite), for the child processes. */
 const nodeFlags = process.execArgv.filter((flag) => !flag.startsWith('--cpu-prof'))
@@ -201,6 +203,23 @@ async function idleMemory(target: Target, connections: number): Promise<MemoryGr
   return growth(before, after)
 }
 
+/** idleMemory on `MEMORY_RUNS` fresh brokers: the median run by RSS, with every run's RSS. */
+async function idleMemoryOfFresh(start: () => Promise<Target>): Promise<{ name: string; figures: MemoryGrowth & { runs: number[] } }> {
+  const runs: MemoryGrowth[] = []
+  let name = ''
+  for (let i = 0; i < MEMORY_RUNS; i++) {
+    const target = await start()
+    name = target.name
+    try {
+      runs.push(await idleMemory(target, IDLE_CONNECTIONS))
+    } finally {
+      await target.stop()
+    }
+  }
+  runs.sort((a, b) => a.rss - b.rss)
+  return { name, figures: { ...runs[Math.floor(runs.length / 2)], runs: runs.map((run) => run.rss) } }
+}
+
 interface Memory {
   rss: number
   heapUsed?: number
@@ -254,15 +273,18 @@ async function brokerTable(): Promise<void> {
   else console.log('mosquitto is not installed (apt-get install -y mosquitto): no mosquitto figures')
   if (!process.env.BENCH_NO_AEDES) targets.push(() => startNodeBroker('aedes'))
   const results = new Map<string, Map<string, LoadResult & { brokerCpu: number }>>()
-  const memory = new Map<string, MemoryGrowth>()
+  const memory = new Map<string, MemoryGrowth & { runs: number[] }>()
   const churn = new Map<string, MemoryGrowth & { perSecond: number }>()
   /** `<case>/<broker>` -> the error the broker died of. */
   const crashes = new Map<string, string>()
   for (const start of targets) {
+    // Memory on fresh brokers of its own, so the load cases' garbage does not blur it.
+    if (!process.env.BENCH_CASES) {
+      const { name, figures } = await idleMemoryOfFresh(start)
+      memory.set(name, figures)
+    }
     let target = await start()
     try {
-      // Memory first, on a fresh broker, so earlier runs' garbage does not blur it.
-      if (!process.env.BENCH_CASES) memory.set(target.name, await idleMemory(target, IDLE_CONNECTIONS))
       for (const { label, job } of CASES) {
         const byTarget = results.get(label) ?? new Map()
         results.set(label, byTarget)
@@ -324,17 +346,16 @@ async function brokerTable(): Promise<void> {
   const ours = memory.get('embedded')
   if (!ours) return
   // What Node's own sockets cost, with no MQTT at all (and the same Node flags): the floor under the Node brokers.
-  const bareTarget = await startNodeBroker('bare')
-  const bare = await idleMemory(bareTarget, IDLE_CONNECTIONS).finally(() => bareTarget.stop())
+  const { figures: bare } = await idleMemoryOfFresh(() => startNodeBroker('bare'))
   const bareChurnTarget = await startNodeBroker('bare')
   churn.set('plain node:net, no MQTT (Node floor)', await churnMemory(bareChurnTarget, CHURN_CONNECTIONS).finally(() => bareChurnTarget.stop()))
   const perConnection = (bytes: number | undefined) => (bytes === undefined ? '-' : Math.round(bytes / IDLE_CONNECTIONS))
-  console.log(`\nMemory: growth from a fresh broker, after full GCs. Node brokers run with ${SERVER_NODE_FLAGS.join(' ')}. After churn,`)
+  console.log(`\nMemory: growth from a fresh broker, after full GCs; idle connections: the median of ${MEMORY_RUNS} fresh brokers. Node brokers run with ${SERVER_NODE_FLAGS.join(' ')}. After churn,`)
   console.log('the heap shows what accumulates; RSS is the allocator keeping its high-water mark (it does not grow with the count).')
   console.table([
     ...[['embedded', ours], ...PEERS.map((peer) => [peer, memory.get(peer)] as const), ['plain node:net, no MQTT (Node floor)', bare]].map(
       ([name, figures]) => {
-        const m = figures as MemoryGrowth | undefined
+        const m = figures as (MemoryGrowth & { runs: number[] }) | undefined
         return {
           case: `${IDLE_CONNECTIONS.toLocaleString('en')} idle connections: ${name}`,
           'RSS MB': m ? mb(m.rss) : '-',
@@ -343,6 +364,7 @@ async function brokerTable(): Promise<void> {
           'bytes/connection (heap)': perConnection(m?.heap),
           'vs Node floor (RSS)': m ? ratio(m.rss, bare.rss) : '-',
           'young gen MB': m?.young !== undefined ? mb(m.young) : '-',
+          [`RSS bytes/connection, ${MEMORY_RUNS} runs`]: m ? m.runs.map(perConnection).join(' ') : '-',
         }
       },
     ),

@@ -227,7 +227,7 @@ export class Broker {
       }
     }
     if (!session) {
-      session = new Session(info.clientid, info, this.options, this.metrics, this.hooks, this.turns)
+      session = new Session(info, this)
       this.sessions.set(info.clientid, session)
       this.metrics.inc('session.created')
       this.hooks.run('session.created', info)
@@ -495,8 +495,7 @@ export class Broker {
 
   private removeSession(session: Session): void {
     clearTimeout(session.expiryTimer)
-    const leftovers = [...session.takeInflight(), ...session.mqueue]
-    session.mqueue.length = 0
+    const leftovers = [...session.takeInflight(), ...session.takeQueued()]
     this.router.removeSession(session)
     if (this.sessions.get(session.clientid) === session) this.sessions.delete(session.clientid)
     this.router.redispatchShared(leftovers)

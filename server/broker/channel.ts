@@ -33,33 +33,30 @@ export interface Channel {
   close(reason: string, reasonCode?: number): void
 }
 
-export const CHANNEL_STAT_NAMES = [
-  'recv_cnt',
-  'recv_oct',
-  'recv_pkt',
-  'recv_msg',
-  'recv_msg.qos0',
-  'recv_msg.qos1',
-  'recv_msg.qos2',
-  'recv_msg.dropped',
-  'recv_msg.dropped.await_pubrel_timeout',
-  'send_cnt',
-  'send_oct',
-  'send_pkt',
-  'send_msg',
-  'send_msg.qos0',
-  'send_msg.qos1',
-  'send_msg.qos2',
-  'send_msg.dropped',
-  'send_msg.dropped.expired',
-  'send_msg.dropped.queue_full',
-  'send_msg.dropped.too_large',
-] as const
-
-export type ChannelStatName = (typeof CHANNEL_STAT_NAMES)[number]
-/** Per-connection traffic counters, named as in EMQX's client info. */
-export type ChannelStats = Record<ChannelStatName, number>
-
-export function newChannelStats(): ChannelStats {
-  return Object.fromEntries(CHANNEL_STAT_NAMES.map((name) => [name, 0])) as ChannelStats
+/**
+ * Per-connection traffic counters, named as in EMQX's client info. A class, so that every
+ * connection's counters share one hidden class and sit inside the object: built from entries they
+ * were an object with a hidden class and property array of its own, 290 bytes per connection.
+ */
+export class ChannelStats {
+  recv_cnt = 0
+  recv_oct = 0
+  recv_pkt = 0
+  recv_msg = 0
+  'recv_msg.qos0' = 0
+  'recv_msg.qos1' = 0
+  'recv_msg.qos2' = 0
+  'recv_msg.dropped' = 0
+  'recv_msg.dropped.await_pubrel_timeout' = 0
+  send_cnt = 0
+  send_oct = 0
+  send_pkt = 0
+  send_msg = 0
+  'send_msg.qos0' = 0
+  'send_msg.qos1' = 0
+  'send_msg.qos2' = 0
+  'send_msg.dropped' = 0
+  'send_msg.dropped.expired' = 0
+  'send_msg.dropped.queue_full' = 0
+  'send_msg.dropped.too_large' = 0
 }

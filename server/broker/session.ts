@@ -1,6 +1,6 @@
 // One client's session: its subscriptions, the QoS 1/2 messages in flight either way, the queue of
 // messages waiting for room (or for the client to come back), and the traffic counters EMQX reports.
-import { newChannelStats, type Channel, type ChannelStats } from './channel.ts'
+import { ChannelStats, type Channel } from './channel.ts'
 import type { ClientInfo, Hooks, SubOptions } from './hooks.ts'
 import type { Delivery, Message } from './message.ts'
 import type { Metrics } from './metrics.ts'
@@ -38,6 +38,15 @@ interface InflightEntry {
   deliverBeginAt: number
 }
 
+/** What every session of a broker shares: one reference per session instead of four. */
+export interface SessionHost {
+  readonly options: SessionLimits
+  readonly metrics: Metrics
+  readonly hooks: Hooks
+  /** Absent where no broker's turns apply (turns.ts). */
+  readonly turns?: Turns
+}
+
 type DropReason = 'queue_full' | 'expired' | 'too_large' | 'qos0_msg'
 
 // Counter names by reason, as constants: a name built per drop is a new string to hash each time,
@@ -56,7 +65,6 @@ const DROPPED_STAT = {
 } as const
 
 export class Session {
-  readonly clientid: string
   info: ClientInfo
   /** The channel of the connected client (an MQTT connection, or a gateway's); undefined while it is away. */
   channel: Channel | undefined
@@ -71,33 +79,45 @@ export class Session {
   disconnectedAt: number | undefined
   expiryTimer: NodeJS.Timeout | undefined
   /** Counters of the current connection (or of the last one, once disconnected). */
-  stats: ChannelStats = newChannelStats()
+  stats: ChannelStats = new ChannelStats()
   // The maps are made on first use and dropped when empty: most of a broker's connections are idle,
   // and three empty maps were a tenth of what each cost.
   private subscriptionMap: Map<string, SubOptions> | undefined
   private inflightMap: Map<number, InflightEntry> | undefined
   private awaitingRelMap: Map<number, number> | undefined
-  readonly mqueue: Delivery[] = []
+  /** Made on first use, like the maps: an idle session never queues. */
+  private queue: Delivery[] | undefined
   mqueueDropped = 0
   /** The client's Receive Maximum (MQTT 5), which caps our inflight window. */
   receiveMaximum = 65535
-  readonly limits: SessionLimits
-  private readonly metrics: Metrics
-  private readonly hooks: Hooks
-  private readonly turns: Turns | undefined
+  private readonly host: SessionHost
   /** Counted in `turns.backlogged`: connected, with messages queued. */
   private backlogged = false
   private nextPacketId = 1
   private retryTimer: NodeJS.Timeout | undefined
   private awaitRelTimer: NodeJS.Timeout | undefined
 
-  constructor(clientid: string, info: ClientInfo, limits: SessionLimits, metrics: Metrics, hooks: Hooks, turns?: Turns) {
-    this.clientid = clientid
+  constructor(info: ClientInfo, host: SessionHost) {
     this.info = info
-    this.limits = limits
-    this.metrics = metrics
-    this.hooks = hooks
-    this.turns = turns
+    this.host = host
+  }
+
+  /** The same on every connection of the session (a field of its own would be one more per session). */
+  get clientid(): string {
+    return this.info.clientid
+  }
+
+  get limits(): SessionLimits {
+    return this.host.options
+  }
+  private get metrics(): Metrics {
+    return this.host.metrics
+  }
+  private get hooks(): Hooks {
+    return this.host.hooks
+  }
+  private get turns(): Turns | undefined {
+    return this.host.turns
   }
 
   /** Tells the broker's turns whether this session is connected with messages queued (turns.ts). */
@@ -106,6 +126,18 @@ export class Session {
     if (backlogged === this.backlogged || !this.turns) return
     this.backlogged = backlogged
     this.turns.backlogged += backlogged ? 1 : -1
+  }
+
+  /** Messages waiting for room in the inflight window or for the client to come back, in send order. */
+  get mqueue(): readonly Delivery[] {
+    return this.queue ?? NO_DELIVERIES
+  }
+
+  /** Empties the queue, returning what waited (the session is going). */
+  takeQueued(): Delivery[] {
+    const queued = this.queue ?? []
+    this.queue = undefined
+    return queued
   }
 
   /** Keyed by the filter as subscribed, `$share/<group>/` prefix included. */
@@ -346,7 +378,7 @@ export class Session {
     while (channel && this.channel === channel && this.mqueue.length > 0) {
       const next = this.mqueue[0]
       if (next.qos > 0 && this.inflight.size >= this.inflightMax) return
-      this.mqueue.shift()
+      this.queue!.shift()
       if (isExpired(next.message)) this.drop(next, 'expired')
       else if (next.qos === 0 && !channel.writable) this.drop(next, 'qos0_msg', true)
       else this.transmit(channel, next)
@@ -372,13 +404,14 @@ export class Session {
     const limit = this.limits.mqueueMax
     if (limit <= 0) return this.drop(delivery, delivery.qos === 0 ? 'qos0_msg' : 'queue_full')
     const priorities = this.limits.mqueuePriorities
+    const queue = (this.queue ??= [])
     if (!priorities) {
-      if (this.mqueue.length >= limit) {
+      if (queue.length >= limit) {
         // EMQX drops the oldest queued message to make room for the newest.
         this.mqueueDropped++
-        this.drop(this.mqueue.shift()!, 'queue_full')
+        this.drop(queue.shift()!, 'queue_full')
       }
-      this.mqueue.push(delivery)
+      queue.push(delivery)
       if (!this.backlogged && this.channel) this.updateBacklog()
       return
     }
@@ -386,11 +419,11 @@ export class Session {
     const priority =
       priorities.get(delivery.message.topic) ?? (this.limits.mqueueDefaultPriority === 'highest' ? 256 : 0)
     const queued = { ...delivery, priority }
-    let at = this.mqueue.length
-    while (at > 0 && (this.mqueue[at - 1].priority ?? 0) < priority) at--
-    this.mqueue.splice(at, 0, queued)
+    let at = queue.length
+    while (at > 0 && (queue[at - 1].priority ?? 0) < priority) at--
+    queue.splice(at, 0, queued)
     if (!this.backlogged && this.channel) this.updateBacklog()
-    if (this.mqueue.length > limit) {
+    if (queue.length > limit) {
       this.mqueueDropped++
       this.drop(this.removeLowest(), 'queue_full')
     }
@@ -398,10 +431,11 @@ export class Session {
 
   /** Takes the oldest message of the lowest priority out of the queue (the one a full queue drops). */
   private removeLowest(): Delivery {
-    const last = this.mqueue[this.mqueue.length - 1]
-    let at = this.mqueue.length - 1
-    while (at > 0 && this.mqueue[at - 1].priority === last.priority) at--
-    return this.mqueue.splice(at, 1)[0]
+    const queue = this.queue!
+    const last = queue[queue.length - 1]
+    let at = queue.length - 1
+    while (at > 0 && queue[at - 1].priority === last.priority) at--
+    return queue.splice(at, 1)[0]
   }
 
   private drop(delivery: Delivery, reason: DropReason, countForClient = reason !== 'qos0_msg'): void {
@@ -426,6 +460,7 @@ export class Session {
 
 /** What an absent map reads as. */
 const NONE: ReadonlyMap<never, never> = new Map<never, never>()
+const NO_DELIVERIES: readonly Delivery[] = []
 
 function isExpired(message: Message): boolean {
   return message.expiresAt !== undefined && Date.now() >= message.expiresAt

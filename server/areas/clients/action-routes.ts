@@ -112,7 +112,7 @@ export async function clientActionRoutes(app: FastifyInstance, deps: { broker: B
    * the first time it is listed: microseconds like EMQX's insert timestamps, unique and rising, so
    * a cursor still points at the right place after the queue's head moved on.
    */
-  function messagesPage(deliveries: Delivery[], rawQuery: unknown, kind: 'mqueue' | 'inflight'): ClientMessagePage {
+  function messagesPage(deliveries: readonly Delivery[], rawQuery: unknown, kind: 'mqueue' | 'inflight'): ClientMessagePage {
     const raw = (rawQuery ?? {}) as Record<string, unknown>
     if (raw.position !== undefined && !POSITION.test(String(raw.position))) {
       throw contractError(INVALID_POSITION)
