@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
 
 const root = new URL('..', import.meta.url).pathname
-const sources = ['src', 'commands', 'locales', 'public', 'index.html', 'vite.config.ts', 'package.json']
+const sources = ['src', 'commands', 'locales', 'public', 'index.html', 'vite.config.ts', 'scripts/locale-parts.ts', 'package.json']
 
 function newest(path: string): number {
   if (!existsSync(path)) return 0

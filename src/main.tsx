@@ -1,8 +1,8 @@
-// Start-up: settings and language first (no flash of the wrong theme), then one store, one API, one router.
+// Start-up: settings and theme first (no flash of the wrong theme), then one store, one HTTP client, one router;
+// the first render waits for the language's strings (no flash of untranslated keys).
 import { createStore } from 'jotai'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { createApi } from './api/index.ts'
 import { createHttp, type Credentials } from './api/http.ts'
 import { App, applyTheme } from './app/App.tsx'
 import { initI18n } from './app/i18n.ts'
@@ -11,13 +11,12 @@ import { loggingOutAtom, sessionAtom, sessionReader } from './state/session.ts'
 import { settingsAtom } from './state/settings.ts'
 import { notify } from './state/notifications.ts'
 import './styles/base.css'
-import './styles/layout.css'
 import './styles/pages.css'
 
 const store = createStore()
 const settings = store.get(settingsAtom)
-initI18n(settings.lang)
 applyTheme(settings)
+const i18nReady = initI18n(settings.lang)
 
 const http = createHttp({
   origin: '',
@@ -27,8 +26,7 @@ const http = createHttp({
   },
   onUnauthorized: () => expireSession(),
 })
-const api = createApi(http)
-const router = createAppRouter({ api, session: sessionReader(store) })
+const router = createAppRouter({ http, session: sessionReader(store) })
 
 /** A 401 from any call: end the session once, say why, and go to /login remembering where we were. */
 function expireSession(): void {
@@ -41,8 +39,9 @@ function expireSession(): void {
     void router.navigate({ to: '/login', search: { to: location.href }, replace: true })
 }
 
+await i18nReady
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App store={store} api={api} router={router} />
+    <App store={store} http={http} router={router} />
   </StrictMode>,
 )

@@ -1,12 +1,12 @@
-// The app root: one jotai store, one API client, the router, and the theme kept in sync with settings.
+// The app root: one jotai store, one HTTP client, the router, and the theme kept in sync with settings.
 import { RouterProvider } from '@tanstack/react-router'
 import { Provider as JotaiProvider, useAtomValue } from 'jotai'
 import type { Store } from 'jotai'
 import { useEffect } from 'react'
-import type { Api } from '../api/index.ts'
+import type { Http } from '../api/http.ts'
 import type { AppRouter } from '../routes/router.tsx'
 import { effectiveTheme, settingsAtom, type Settings } from '../state/settings.ts'
-import { ApiContext } from './useApi.ts'
+import { HttpContext } from './useApi.ts'
 
 const darkQuery = '(prefers-color-scheme: dark)'
 
@@ -29,13 +29,13 @@ function ThemeSync() {
   return null
 }
 
-export function App({ store, api, router }: { store: Store; api: Api; router: AppRouter }) {
+export function App({ store, http, router }: { store: Store; http: Http; router: AppRouter }) {
   return (
     <JotaiProvider store={store}>
-      <ApiContext value={api}>
+      <HttpContext value={http}>
         <ThemeSync />
         <RouterProvider router={router} />
-      </ApiContext>
+      </HttpContext>
     </JotaiProvider>
   )
 }

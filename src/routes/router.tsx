@@ -13,7 +13,8 @@ import type { AnyRoute, RouteComponent } from '@tanstack/react-router'
 import { useAtomValue } from 'jotai'
 import { lazy, Suspense } from 'react'
 import { detailPaths, redirects, screens } from '../../commands/routes.ts'
-import type { Api } from '../api/index.ts'
+import type { Http } from '../api/http.ts'
+import { loadAllLanguages } from '../app/i18n.ts'
 import { sessionAtom, type SessionReader } from '../state/session.ts'
 import { LoginPage } from '../features/login/LoginPage.tsx'
 import { NotBuilt } from '../ui/NotBuilt.tsx'
@@ -31,7 +32,7 @@ declare module '@tanstack/router-core' {
 
 /** What every route's beforeLoad and loader receive (TanStack authenticated-routes pattern). */
 export interface RouterContext {
-  api: Api
+  http: Http
   session: SessionReader
 }
 
@@ -61,7 +62,12 @@ function Root() {
   )
 }
 
-const LazyLayout = lazy(() => import('../app/layout/Layout.tsx').then((module) => ({ default: module.Layout })))
+/** The authenticated shell's code, with every language's strings (its palette matches titles in each). */
+function loadShell() {
+  return Promise.all([import('../app/layout/Layout.tsx'), loadAllLanguages()]).then(([module]) => module)
+}
+
+const LazyLayout = lazy(() => loadShell().then((module) => ({ default: module.Layout })))
 
 /** Unknown paths: inside the shell when logged in, on their own otherwise (no login needed to learn a path is wrong). */
 function RootNotFound() {
@@ -99,7 +105,7 @@ const appRoute = createRoute({
   beforeLoad: ({ context, location }) => {
     if (!context.session.current()) throw redirect({ to: '/login', search: { to: location.href }, replace: true })
   },
-  component: lazyRouteComponent(() => import('../app/layout/Layout.tsx'), 'Layout'),
+  component: lazyRouteComponent(loadShell, 'Layout'),
 })
 
 const redirectRoutes: AnyRoute[] = Object.keys(redirects).map((from) =>

@@ -3,13 +3,24 @@
 import { Outlet } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { useDeepLink } from '../deeplink.ts'
+import { ApiContext, useHttp } from '../useApi.ts'
 import { PaletteHost } from '../palette/PaletteHost.tsx'
 import { TerminalDock } from '../terminal/TerminalDock.tsx'
 import { Header } from './Header.tsx'
 import { Menu } from './Menu.tsx'
+import { shellApi } from './shellApi.ts'
+import '../../styles/layout.css'
 
 /** `children` replaces the matched screen (the not-found page of a logged-in user). */
 export function Layout({ children }: { children?: ReactNode }) {
+  return (
+    <ApiContext value={shellApi(useHttp())}>
+      <Shell>{children}</Shell>
+    </ApiContext>
+  )
+}
+
+function Shell({ children }: { children?: ReactNode }) {
   useDeepLink()
   return (
     <div className="shell">

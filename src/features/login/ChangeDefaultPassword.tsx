@@ -4,7 +4,7 @@ import { useStore } from 'jotai'
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../../contract/api-error.ts'
-import { useApi } from '../../app/useApi.ts'
+import { useLoginApi } from '../../app/useLoginApi.ts'
 import { rememberEdition, sessionAtom } from '../../state/session.ts'
 import { notify } from '../../state/notifications.ts'
 import { checkChangePassword, PASSWORD_MAX, PASSWORD_MIN, type ChangePasswordIssues } from './passwordRules.ts'
@@ -67,7 +67,7 @@ function PasswordField(props: {
 
 function ChangePasswordForm({ username, knownOldPassword, onChanged, secondary, submitLabel, autoFocus }: FormProps) {
   const { t } = useTranslation()
-  const api = useApi()
+  const api = useLoginApi()
   const store = useStore()
   const [values, setValues] = useState({ oldPassword: '', newPassword: '', confirmPassword: '' })
   const [issues, setIssues] = useState<ChangePasswordIssues>({})
@@ -96,7 +96,7 @@ function ChangePasswordForm({ username, knownOldPassword, onChanged, secondary, 
     setBusy(true)
     setFormError(null)
     try {
-      await api.login.changePassword(username, { old_pwd: input.oldPassword, new_pwd: input.newPassword })
+      await api.changePassword(username, { old_pwd: input.oldPassword, new_pwd: input.newPassword })
     } catch (error) {
       setBusy(false)
       if (error instanceof ApiError && error.status === 400 && !knownOldPassword) setOldRejected(true)
@@ -107,7 +107,7 @@ function ChangePasswordForm({ username, knownOldPassword, onChanged, secondary, 
     notify(store, { kind: 'success', text: { key: 'password.changed' } })
     // EMQX may end the user's tokens when the password changes: log in again with the new one.
     try {
-      const login = await api.login.login({ username, password: input.newPassword })
+      const login = await api.login({ username, password: input.newPassword })
       rememberEdition(login.license.edition)
       store.set(sessionAtom, { username, token: login.token })
     } catch {

@@ -6,7 +6,7 @@ import { useId, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../../contract/api-error.ts'
 import { Icon, Logo } from '../../app/layout/icons.tsx'
-import { useApi } from '../../app/useApi.ts'
+import { useLoginApi } from '../../app/useLoginApi.ts'
 import { safeRedirectTarget } from '../../routes/redirectTarget.ts'
 import { rememberEdition, sessionAtom } from '../../state/session.ts'
 import { saveSetting, settingsAtom, type Lang } from '../../state/settings.ts'
@@ -82,7 +82,7 @@ function ForgotPassword() {
 
 export function LoginPage() {
   const { t } = useTranslation()
-  const api = useApi()
+  const api = useLoginApi()
   const store = useStore()
   const router = useRouter()
   const search: { to?: unknown } = useSearch({ strict: false })
@@ -116,7 +116,7 @@ export function LoginPage() {
     setBusy(true)
     const name = username.trim()
     try {
-      const result = await api.login.login({ username: name, password })
+      const result = await api.login({ username: name, password })
       rememberEdition(result.license.edition)
       store.set(sessionAtom, { username: name, token: result.token })
       // The login response does not say the password is the default one; what was typed does.
