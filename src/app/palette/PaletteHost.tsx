@@ -5,7 +5,8 @@
 // entity applies to, one confirmation for all. Mount once inside the router and the jotai Provider.
 import { Command } from 'cmdk'
 import { atom, useAtom, useAtomValue } from 'jotai'
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react'
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react'
+import type { i18n as I18n } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import type { AnyCommand } from '../../../commands/define.ts'
 import { describeArgs, listCommands, validateArgs, type FieldError } from '../../../commands/registry.ts'
@@ -151,17 +152,7 @@ function Palette({ onClose }: { onClose(): void }) {
   const dialogRef = useRef<HTMLDivElement>(null)
   const inputRef = useRef<HTMLInputElement>(null)
 
-  const entries = useMemo<Entry[]>(() => {
-    const en = i18n.getFixedT('en')
-    const zh = i18n.getFixedT('zh')
-    return listCommands().map((command) => ({
-      id: command.id,
-      titles: [...new Set([t(command.title), en(command.title), zh(command.title)])],
-      aliases: command.aliases,
-      command,
-      fieldNames: describeArgs(command).map((f) => f.name),
-    }))
-  }, [i18n, t])
+  const entries = useMemo(() => paletteEntries(i18n), [i18n, i18n.language])
 
   const sections = useMemo(() => buildSections(entries, search, recent, usage), [entries, search, recent, usage])
   const translate = useCallback((k: string, v?: Record<string, string | number>) => t(k, v ?? {}), [t])
@@ -398,6 +389,29 @@ interface Section {
   entries: Entry[]
 }
 
+let entriesCache: { i18n: I18n; language: string; entries: Entry[] } | undefined
+
+/**
+ * Every command with its titles in the UI language first, then English and Chinese, and its argument
+ * names: made once per language, not on every opening (reading each command's argument schema was
+ * most of what opening the palette cost).
+ */
+function paletteEntries(i18n: I18n): Entry[] {
+  if (entriesCache?.i18n === i18n && entriesCache.language === i18n.language) return entriesCache.entries
+  const t = i18n.getFixedT(i18n.language)
+  const en = i18n.getFixedT('en')
+  const zh = i18n.getFixedT('zh')
+  const entries = listCommands().map((command) => ({
+    id: command.id,
+    titles: [...new Set([t(command.title), en(command.title), zh(command.title)])],
+    aliases: command.aliases,
+    command,
+    fieldNames: describeArgs(command).map((f) => f.name),
+  }))
+  entriesCache = { i18n, language: i18n.language, entries }
+  return entries
+}
+
 /** The rows of a bulk run: the form's values with the selected field set to each row's id. */
 function bulkRows(bulk: Bulk, values: FormValues): { key: string; args: Record<string, string> }[] {
   return bulk.ids.map((id) => ({ key: id, args: { ...values, [bulk.field]: id } }))
@@ -422,7 +436,8 @@ export function buildSections(entries: Entry[], search: string, recent: readonly
   return sections
 }
 
-function PaletteRow(props: { entry: Entry; value: string; onSelect(command: AnyCommand): void; bulkCount?: number }) {
+/** Memoized: a keystroke re-renders only the rows whose place or badge changed. */
+const PaletteRow = memo(function PaletteRow(props: { entry: Entry; value: string; onSelect(command: AnyCommand): void; bulkCount?: number }) {
   const { entry, value, onSelect, bulkCount } = props
   const { t } = useTranslation()
   const { command } = entry
@@ -439,7 +454,7 @@ function PaletteRow(props: { entry: Entry; value: string; onSelect(command: AnyC
       {command.shortcut && <Shortcut shortcut={command.shortcut} />}
     </Command.Item>
   )
-}
+})
 
 export function Shortcut({ shortcut }: { shortcut: string }) {
   return (
