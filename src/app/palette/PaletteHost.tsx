@@ -5,7 +5,7 @@
 // entity applies to, one confirmation for all. Mount once inside the router and the jotai Provider.
 import { Command } from 'cmdk'
 import { atom, useAtom, useAtomValue } from 'jotai'
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react'
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react'
 import type { i18n as I18n } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import type { AnyCommand } from '../../../commands/define.ts'
@@ -19,7 +19,7 @@ import { bulkConfirmText, describeRun } from '../commands/runner.ts'
 import { isEditable, isPaletteKey, matchStrokes, parseShortcut, shortcutLabels, strokeOf, type KeyStroke } from '../commands/shortcuts.ts'
 import { useRunBulk, useRunCommand } from '../commands/useRunCommand.ts'
 import { useApi } from '../useApi.ts'
-import { rank, type RankItem, type Usage } from './rank.ts'
+import { buildSections, firstRows, type Entry, type Section } from './sections.ts'
 import { paletteUsage, rememberRecent } from './recent.ts'
 import { HistoryView } from './HistoryView.tsx'
 import { paletteRequestAtom } from './request.ts'
@@ -42,13 +42,9 @@ type Step =
   | { kind: 'script'; text: string }
   | { kind: 'history' }
 
-interface Entry extends RankItem {
-  command: AnyCommand
-  /** Argument names, to tell whether the table selection applies. */
-  fieldNames: string[]
-}
-
-const RECENT_SHOWN = 5
+/** Rows an opening or a keystroke renders at once: more than the list shows; the rest follow in a background render. */
+const FIRST_ROWS = 16
+const NO_SECTIONS: Section[] = []
 const SEQUENCE_MS = 1200
 
 export function PaletteHost() {
@@ -80,6 +76,14 @@ export function PaletteHost() {
   }, [setOpen])
 
   useCommandShortcuts(!open, run)
+
+  // The entries are made while the shell is idle, so the first opening does not wait for them.
+  const { i18n } = useTranslation()
+  useEffect(() => {
+    if (typeof requestIdleCallback !== 'function') return
+    const id = requestIdleCallback(() => paletteEntries(i18n))
+    return () => cancelIdleCallback(id)
+  }, [i18n, i18n.language])
 
   // A deep link, a history command or a re-run asks for a form, the history or a script (request.ts).
   const request = useAtomValue(paletteRequestAtom)
@@ -155,6 +159,11 @@ function Palette({ onClose }: { onClose(): void }) {
   const entries = useMemo(() => paletteEntries(i18n), [i18n, i18n.language])
 
   const sections = useMemo(() => buildSections(entries, search, recent, usage), [entries, search, recent, usage])
+  // The input and the top of the list are painted first; React renders the rows below the fold in
+  // the background (a deferred value lags behind while an urgent render is in progress), so a
+  // keystroke does not wait for a hundred rows nobody sees yet.
+  const settled = useDeferredValue(sections, NO_SECTIONS)
+  const shown = useMemo(() => (settled === sections ? sections : firstRows(sections, FIRST_ROWS)), [settled, sections])
   const translate = useCallback((k: string, v?: Record<string, string | number>) => t(k, v ?? {}), [t])
 
   const execute = useCallback(
@@ -301,7 +310,7 @@ function Palette({ onClose }: { onClose(): void }) {
             )}
             <Command.List className="palette-list" label={t('palette.label')}>
               <Command.Empty className="palette-empty">{t('palette.empty')}</Command.Empty>
-              {sections.map((section) => (
+              {shown.map((section) => (
                 <Command.Group key={section.key} heading={t(section.heading)} value={section.key} className="palette-group">
                   {section.entries.map((entry) => (
                     <PaletteRow
@@ -383,12 +392,6 @@ function Palette({ onClose }: { onClose(): void }) {
   )
 }
 
-interface Section {
-  key: string
-  heading: string
-  entries: Entry[]
-}
-
 let entriesCache: { i18n: I18n; language: string; entries: Entry[] } | undefined
 
 /**
@@ -415,25 +418,6 @@ function paletteEntries(i18n: I18n): Entry[] {
 /** The rows of a bulk run: the form's values with the selected field set to each row's id. */
 function bulkRows(bulk: Bulk, values: FormValues): { key: string; args: Record<string, string> }[] {
   return bulk.ids.map((id) => ({ key: id, args: { ...values, [bulk.field]: id } }))
-}
-
-/** Empty query: recent first, then every group in registry order. Query: groups ordered by their best match. */
-export function buildSections(entries: Entry[], search: string, recent: readonly string[], usage?: ReadonlyMap<string, Usage>): Section[] {
-  const ranked = rank(entries, search, recent, usage)
-  const sections: Section[] = []
-  if (!search.trim()) {
-    const recentEntries = ranked.filter((r) => r.recent >= 0).slice(0, RECENT_SHOWN)
-    if (recentEntries.length) sections.push({ key: 'recent', heading: 'cmdGroup.recent', entries: recentEntries.map((r) => r.item) })
-  }
-  const byGroup = new Map<string, Entry[]>()
-  const source = search.trim() ? ranked.map((r) => r.item) : entries
-  for (const entry of source) {
-    const list = byGroup.get(entry.command.group) ?? []
-    list.push(entry)
-    byGroup.set(entry.command.group, list)
-  }
-  for (const [group, list] of byGroup) sections.push({ key: group, heading: group, entries: list })
-  return sections
 }
 
 /** Memoized: a keystroke re-renders only the rows whose place or badge changed. */
