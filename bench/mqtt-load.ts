@@ -291,23 +291,36 @@ async function fanIn(job: Extract<Job, { kind: 'fan-in' }>): Promise<LoadResult>
   let lost = 0
   const pump = (i: number) => {
     if (run.stopped) return
-    const pub = pubs[i]
-    pub.socket.cork()
+    const packets: Buffer[] = []
     while (outstanding[i] < perPublisher) {
       packetIds[i] = packetIds[i] === 65535 ? 1 : packetIds[i] + 1
-      pub.socket.write(publishPacket(topics[i], job.qos, packetIds[i], i, seq[i]++))
+      packets.push(publishPacket(topics[i], job.qos, packetIds[i], i, seq[i]++))
       outstanding[i]++
       run.sent(1)
     }
-    pub.socket.uncork()
+    if (packets.length > 0) pubs[i].socket.write(packets.length === 1 ? packets[0] : Buffer.concat(packets))
   }
+  // The publishers whose messages arrived in the chunk being read refill their windows once the
+  // chunk is done, a write each: a write per delivered message made the load generator the limit.
+  const refill = new Uint8Array(job.publishers)
+  const refilling: number[] = []
   sub.onPublish = (payload) => {
     const sender = payload.readUInt32LE(8)
     const now = performance.now()
     outstanding[sender]--
     lastProgress[sender] = now
     run.got(payload.readDoubleLE(0), now)
-    pump(sender)
+    if (!refill[sender]) {
+      refill[sender] = 1
+      refilling.push(sender)
+    }
+  }
+  sub.onChunkEnd = () => {
+    for (const sender of refilling) {
+      refill[sender] = 0
+      pump(sender)
+    }
+    refilling.length = 0
   }
   // A message lost on the way (QoS 0) would stall its publisher for good: give up on it after 3 s.
   const stall = setInterval(() => {

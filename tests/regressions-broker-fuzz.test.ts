@@ -100,12 +100,13 @@ describe('broker regressions from the fuzzer', () => {
   })
 
   it('a publisher that never reads its PUBACKs is read no further until it does, instead of making the broker buffer them without end', { timeout: 60_000 }, async () => {
-    // 1.5 million QoS 1 PUBLISHes (10.5 MB) from a client that reads nothing: without flow control the
-    // broker read them all and held 1.5 million PUBACKs (6 MB of packets, hundreds of MB of buffers).
+    // 3 million QoS 1 PUBLISHes (21 MB) from a client that reads nothing: without flow control the
+    // broker read them all and held 3 million PUBACKs (12 MB of packets, hundreds of MB of buffers).
+    // (Loopback's socket buffers take about 4 MB of PUBACKs before the broker's own start to fill.)
     const client = await connected(port(), 4, 'never-reads')
     const socket = [...sockets].at(-1)!
     socket.pause()
-    const total = 1_500_000
+    const total = 3_000_000
     const batch = Buffer.alloc(10_000 * 7)
     let sent = 0
     while (sent < total) {

@@ -1,6 +1,6 @@
 // What the broker does at the end of each turn of the event loop, for all connections at once:
-// the packets each connection gathered during the turn leave in one system call per connection
-// (writev), with one immediate for the whole broker rather than one per connection; and a budget
+// the packets each connection gathered during the turn leave in one write per connection (joined
+// into one buffer), with one immediate for the whole broker rather than one per connection; and a budget
 // of packets to handle is shared out, so that a flood of publishes cannot hold up the
 // acknowledgements that let deliveries go on.
 //
