@@ -33,24 +33,14 @@ export interface Channel {
   close(reason: string, reasonCode?: number): void
 }
 
-/**
- * Per-connection traffic counters, named as in EMQX's client info. A class, so that every
- * connection's counters share one hidden class and sit inside the object: built from entries they
- * were an object with a hidden class and property array of its own, 290 bytes per connection.
- */
-export class ChannelStats {
-  recv_cnt = 0
-  recv_oct = 0
-  recv_pkt = 0
+/** The message counters of a channel, named as in EMQX's client info. */
+export class MessageStats {
   recv_msg = 0
   'recv_msg.qos0' = 0
   'recv_msg.qos1' = 0
   'recv_msg.qos2' = 0
   'recv_msg.dropped' = 0
   'recv_msg.dropped.await_pubrel_timeout' = 0
-  send_cnt = 0
-  send_oct = 0
-  send_pkt = 0
   send_msg = 0
   'send_msg.qos0' = 0
   'send_msg.qos1' = 0
@@ -59,4 +49,33 @@ export class ChannelStats {
   'send_msg.dropped.expired' = 0
   'send_msg.dropped.queue_full' = 0
   'send_msg.dropped.too_large' = 0
+}
+
+const NO_MESSAGES: Readonly<MessageStats> = Object.freeze(new MessageStats())
+
+/**
+ * Per-connection traffic counters, named as in EMQX's client info. Classes, so that every
+ * connection's counters share one hidden class and sit inside the object (built from entries they
+ * were an object with a hidden class and property array of its own); the message counters are made
+ * with the first message either way, since an idle connection only ever connected.
+ */
+export class ChannelStats {
+  recv_cnt = 0
+  recv_oct = 0
+  recv_pkt = 0
+  send_cnt = 0
+  send_oct = 0
+  send_pkt = 0
+  private messages: MessageStats | undefined
+
+  /** The message counters, to count with (made on first use). */
+  get msg(): MessageStats {
+    return (this.messages ??= new MessageStats())
+  }
+
+  /** Every counter, as EMQX's client info lists them. */
+  record(): Omit<ChannelStats, 'msg' | 'record'> & MessageStats {
+    const { recv_cnt, recv_oct, recv_pkt, send_cnt, send_oct, send_pkt } = this
+    return { recv_cnt, recv_oct, recv_pkt, send_cnt, send_oct, send_pkt, ...(this.messages ?? NO_MESSAGES) }
+  }
 }

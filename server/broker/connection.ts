@@ -317,8 +317,9 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
     if (!bytes || bytes.length > this.maxOutgoingPacketSize) return false
     if (newAlias !== undefined) (this.outgoingAliases ??= new Map()).set(message.topic, newAlias)
     this.write('publish', bytes)
-    this.stats.send_msg++
-    this.stats[SEND_MSG_QOS[qos]]++
+    const messages = this.stats.msg
+    messages.send_msg++
+    messages[SEND_MSG_QOS[qos]]++
     this.broker.metrics.inc('messages.sent')
     this.broker.metrics.inc(MESSAGES_QOS_SENT[qos])
     return true

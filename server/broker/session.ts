@@ -290,8 +290,8 @@ export class Session {
     for (const [packetId, arrivedAt] of this.awaitingRel) {
       if (now - arrivedAt < this.limits.awaitRelTimeoutMs) continue
       this.awaitingRelMap!.delete(packetId)
-      this.stats['recv_msg.dropped']++
-      this.stats['recv_msg.dropped.await_pubrel_timeout']++
+      this.stats.msg['recv_msg.dropped']++
+      this.stats.msg['recv_msg.dropped.await_pubrel_timeout']++
       this.metrics.inc('messages.dropped')
       this.metrics.inc('messages.dropped.await_pubrel_timeout')
     }
@@ -442,8 +442,8 @@ export class Session {
     this.metrics.inc('delivery.dropped')
     this.metrics.inc(DROPPED_METRIC[reason])
     if (countForClient) {
-      this.stats['send_msg.dropped']++
-      this.stats[DROPPED_STAT[reason]]++
+      this.stats.msg['send_msg.dropped']++
+      this.stats.msg[DROPPED_STAT[reason]]++
     }
     this.hooks.run('delivery.dropped', this.info, delivery.message, reason)
   }

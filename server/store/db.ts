@@ -1,6 +1,6 @@
 // The embedded server's SQLite database (node:sqlite) and the runner of its named migrations.
 import { join } from 'node:path'
-import { DatabaseSync } from 'node:sqlite'
+import { DatabaseSync, type StatementSync } from 'node:sqlite'
 import { prepareDataDir, tightenDataFiles } from './data-dir.ts'
 
 /**
@@ -38,9 +38,24 @@ const LEGACY_VERSIONS: Record<number, string[]> = {
 
 export class Database {
   readonly sql: DatabaseSync
+  private readonly statements = new Map<string, StatementSync>()
 
   constructor(sql: DatabaseSync) {
     this.sql = sql
+  }
+
+  /**
+   * The prepared statement for `sql`, prepared once and kept: preparing is SQLite's parser and
+   * planner and some seventy allocations, and a connecting client asks the ban list three times.
+   * Stores pass constant SQL (or one of a few built from constants), so the cache stays small.
+   */
+  statement(sql: string): StatementSync {
+    let statement = this.statements.get(sql)
+    if (!statement) {
+      statement = this.sql.prepare(sql)
+      this.statements.set(sql, statement)
+    }
+    return statement
   }
 
   /** Runs `work` atomically: every write in it lands, or none does. */

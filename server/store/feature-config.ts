@@ -11,7 +11,7 @@ export class FeatureConfigRepository {
   }
 
   get<T>(name: string): T | undefined {
-    const row = this.db.sql.prepare('SELECT value FROM settings WHERE key = ?').get(`feature.${name}`) as { value: Uint8Array } | undefined
+    const row = this.db.statement('SELECT value FROM settings WHERE key = ?').get(`feature.${name}`) as { value: Uint8Array } | undefined
     if (!row) return undefined
     try {
       return JSON.parse(Buffer.from(row.value).toString('utf8')) as T
@@ -27,8 +27,8 @@ export class FeatureConfigRepository {
   }
 
   set(name: string, value: unknown): void {
-    this.db.sql
-      .prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+    this.db
+      .statement('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
       .run(`feature.${name}`, Buffer.from(JSON.stringify(value), 'utf8'))
   }
 }

@@ -11,7 +11,7 @@ export class SettingsRepository {
 
   /** The JSON value stored under `key`, or undefined when none (or it is not valid JSON). */
   get<T = unknown>(key: string): T | undefined {
-    const row = this.db.sql.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: Uint8Array | string } | undefined
+    const row = this.db.statement('SELECT value FROM settings WHERE key = ?').get(key) as { value: Uint8Array | string } | undefined
     if (!row) return undefined
     try {
       return JSON.parse(Buffer.from(row.value as Uint8Array).toString('utf8')) as T
@@ -21,12 +21,12 @@ export class SettingsRepository {
   }
 
   set(key: string, value: unknown): void {
-    this.db.sql
-      .prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+    this.db
+      .statement('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
       .run(key, Buffer.from(JSON.stringify(value), 'utf8'))
   }
 
   delete(key: string): void {
-    this.db.sql.prepare('DELETE FROM settings WHERE key = ?').run(key)
+    this.db.statement('DELETE FROM settings WHERE key = ?').run(key)
   }
 }

@@ -111,12 +111,12 @@ export class ApiKeyRepository {
   }
 
   list(): ApiKey[] {
-    const rows = this.db.sql.prepare(`SELECT ${COLUMNS} FROM api_keys ORDER BY created_at, name`).all() as unknown as Row[]
+    const rows = this.db.statement(`SELECT ${COLUMNS} FROM api_keys ORDER BY created_at, name`).all() as unknown as Row[]
     return rows.map(toKey)
   }
 
   find(name: string): ApiKey | undefined {
-    const row = this.db.sql.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE name = ?`).get(name) as Row | undefined
+    const row = this.db.statement(`SELECT ${COLUMNS} FROM api_keys WHERE name = ?`).get(name) as Row | undefined
     return row ? toKey(row) : undefined
   }
 
@@ -127,11 +127,11 @@ export class ApiKeyRepository {
     const apiKey = apiKeyFor(input.name)
     const createdAt = nowSeconds()
     return this.db.transaction((): CreateResult => {
-      if (this.db.sql.prepare('SELECT 1 FROM api_keys WHERE name = ? OR api_key = ?').get(input.name, apiKey)) return { ok: false, reason: 'exists' }
-      const { count } = this.db.sql.prepare('SELECT COUNT(*) AS count FROM api_keys').get() as { count: number }
+      if (this.db.statement('SELECT 1 FROM api_keys WHERE name = ? OR api_key = ?').get(input.name, apiKey)) return { ok: false, reason: 'exists' }
+      const { count } = this.db.statement('SELECT COUNT(*) AS count FROM api_keys').get() as { count: number }
       if (count >= MAX_API_KEYS) return { ok: false, reason: 'full' }
-      this.db.sql
-        .prepare(
+      this.db
+        .statement(
           'INSERT INTO api_keys (name, api_key, secret_salt, secret_hash, enable, description, expired_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         )
         .run(input.name, apiKey, hashed.salt, hashed.hash, input.enable ? 1 : 0, input.desc, input.expiredAt ?? null, createdAt)
@@ -146,8 +146,8 @@ export class ApiKeyRepository {
   update(name: string, change: ApiKeyChange): ApiKey | undefined {
     const current = this.find(name)
     if (!current) return undefined
-    this.db.sql
-      .prepare('UPDATE api_keys SET enable = ?, description = ?, expired_at = ? WHERE name = ?')
+    this.db
+      .statement('UPDATE api_keys SET enable = ?, description = ?, expired_at = ? WHERE name = ?')
       .run((change.enable ?? current.enable) ? 1 : 0, change.desc ?? current.desc, change.expiredAt ?? null, name)
     return this.find(name)
   }
@@ -156,7 +156,7 @@ export class ApiKeyRepository {
   delete(name: string): boolean {
     const current = this.find(name)
     if (!current) return false
-    this.db.sql.prepare('DELETE FROM api_keys WHERE name = ?').run(name)
+    this.db.statement('DELETE FROM api_keys WHERE name = ?').run(name)
     this.verified.delete(current.apiKey)
     return true
   }
@@ -167,7 +167,7 @@ export class ApiKeyRepository {
    */
   readonly verify = async (apiKey: string, secret: string): Promise<string | undefined> => {
     const read = () =>
-      this.db.sql.prepare('SELECT name, enable, expired_at, secret_salt, secret_hash FROM api_keys WHERE api_key = ?').get(apiKey) as
+      this.db.statement('SELECT name, enable, expired_at, secret_salt, secret_hash FROM api_keys WHERE api_key = ?').get(apiKey) as
         | SecretRow
         | undefined
     const row = read()

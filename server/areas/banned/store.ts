@@ -35,27 +35,27 @@ export class BannedRepository {
   }
 
   list(): Ban[] {
-    const rows = this.db.sql.prepare('SELECT as_type, who, by, reason, at, until FROM banned ORDER BY at, as_type, who').all()
+    const rows = this.db.statement('SELECT as_type, who, by, reason, at, until FROM banned ORDER BY at, as_type, who').all()
     return rows.map((row) => fromRow(row as unknown as BanRow))
   }
 
   find(as: BanType, who: string): Ban | undefined {
-    const row = this.db.sql.prepare('SELECT as_type, who, by, reason, at, until FROM banned WHERE as_type = ? AND who = ?').get(as, who)
+    const row = this.db.statement('SELECT as_type, who, by, reason, at, until FROM banned WHERE as_type = ? AND who = ?').get(as, who)
     return row ? fromRow(row as unknown as BanRow) : undefined
   }
 
   /** The pattern bans (regex and CIDR), which cannot be looked up by key. */
   listRules(): Ban[] {
-    const rows = this.db.sql
-      .prepare("SELECT as_type, who, by, reason, at, until FROM banned WHERE as_type IN ('clientid_re', 'username_re', 'peerhost_net')")
+    const rows = this.db
+      .statement("SELECT as_type, who, by, reason, at, until FROM banned WHERE as_type IN ('clientid_re', 'username_re', 'peerhost_net')")
       .all()
     return rows.map((row) => fromRow(row as unknown as BanRow))
   }
 
   /** Inserts or replaces the ban for (as, who). */
   put(ban: Ban): void {
-    this.db.sql
-      .prepare(
+    this.db
+      .statement(
         'INSERT INTO banned (as_type, who, by, reason, at, until) VALUES (?, ?, ?, ?, ?, ?) ' +
           'ON CONFLICT (as_type, who) DO UPDATE SET by = excluded.by, reason = excluded.reason, at = excluded.at, until = excluded.until',
       )
@@ -63,7 +63,7 @@ export class BannedRepository {
   }
 
   delete(as: BanType, who: string): boolean {
-    return Number(this.db.sql.prepare('DELETE FROM banned WHERE as_type = ? AND who = ?').run(as, who).changes) > 0
+    return Number(this.db.statement('DELETE FROM banned WHERE as_type = ? AND who = ?').run(as, who).changes) > 0
   }
 
   clear(): void {
@@ -72,11 +72,11 @@ export class BannedRepository {
 
   /** When the soonest ban ends, epoch ms (bans that never end are left out). */
   nextExpiry(): number | undefined {
-    const row = this.db.sql.prepare('SELECT MIN(until) AS until FROM banned WHERE until IS NOT NULL').get() as { until: number | null }
+    const row = this.db.statement('SELECT MIN(until) AS until FROM banned WHERE until IS NOT NULL').get() as { until: number | null }
     return row.until ?? undefined
   }
 
   removeExpired(now = Date.now()): number {
-    return Number(this.db.sql.prepare('DELETE FROM banned WHERE until IS NOT NULL AND until <= ?').run(now).changes)
+    return Number(this.db.statement('DELETE FROM banned WHERE until IS NOT NULL AND until <= ?').run(now).changes)
   }
 }

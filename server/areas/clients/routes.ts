@@ -59,7 +59,7 @@ export function clientRecord(session: Session, node: string, maxSubscriptions = 
     reductions: session.stats.recv_pkt + session.stats.send_pkt,
     // mailbox_len = packets handed to the socket and not yet written out.
     mailbox_len: channel?.pendingWrites ?? 0,
-    ...session.stats,
+    ...session.stats.record(),
   }
 }
 

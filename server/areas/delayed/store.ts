@@ -63,8 +63,8 @@ export class DelayedRepository {
 
   add(delayed: DelayedMessage): void {
     const { message } = delayed
-    this.db.sql
-      .prepare(`INSERT INTO delayed_messages (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    this.db
+      .statement(`INSERT INTO delayed_messages (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(
         message.id,
         message.topic,
@@ -81,26 +81,26 @@ export class DelayedRepository {
   }
 
   find(msgid: string): DelayedMessage | undefined {
-    const row = this.db.sql.prepare(`SELECT ${COLUMNS} FROM delayed_messages WHERE msgid = ?`).get(msgid)
+    const row = this.db.statement(`SELECT ${COLUMNS} FROM delayed_messages WHERE msgid = ?`).get(msgid)
     return row ? fromRow(row as unknown as DelayedRow) : undefined
   }
 
   /** Soonest first. */
   page(offset: number, limit: number): DelayedMessage[] {
-    const rows = this.db.sql.prepare(`SELECT ${COLUMNS} FROM delayed_messages ORDER BY expected_at, msgid LIMIT ? OFFSET ?`).all(limit, offset)
+    const rows = this.db.statement(`SELECT ${COLUMNS} FROM delayed_messages ORDER BY expected_at, msgid LIMIT ? OFFSET ?`).all(limit, offset)
     return rows.map((row) => fromRow(row as unknown as DelayedRow))
   }
 
   count(): number {
-    return (this.db.sql.prepare('SELECT COUNT(*) AS count FROM delayed_messages').get() as { count: number }).count
+    return (this.db.statement('SELECT COUNT(*) AS count FROM delayed_messages').get() as { count: number }).count
   }
 
   delete(msgid: string): boolean {
-    return Number(this.db.sql.prepare('DELETE FROM delayed_messages WHERE msgid = ?').run(msgid).changes) > 0
+    return Number(this.db.statement('DELETE FROM delayed_messages WHERE msgid = ?').run(msgid).changes) > 0
   }
 
   deleteByTopic(topic: string): number {
-    return Number(this.db.sql.prepare('DELETE FROM delayed_messages WHERE topic = ?').run(topic).changes)
+    return Number(this.db.statement('DELETE FROM delayed_messages WHERE topic = ?').run(topic).changes)
   }
 
   clear(): void {
@@ -109,15 +109,15 @@ export class DelayedRepository {
 
   /** When the next message is due, epoch ms. */
   nextDue(): number | undefined {
-    const row = this.db.sql.prepare('SELECT MIN(expected_at) AS at FROM delayed_messages').get() as { at: number | null }
+    const row = this.db.statement('SELECT MIN(expected_at) AS at FROM delayed_messages').get() as { at: number | null }
     return row.at ?? undefined
   }
 
   /** Removes and returns every message due by `now`, atomically. */
   takeDue(now: number): DelayedMessage[] {
     return this.db.transaction(() => {
-      const rows = this.db.sql.prepare(`SELECT ${COLUMNS} FROM delayed_messages WHERE expected_at <= ? ORDER BY expected_at, msgid`).all(now)
-      this.db.sql.prepare('DELETE FROM delayed_messages WHERE expected_at <= ?').run(now)
+      const rows = this.db.statement(`SELECT ${COLUMNS} FROM delayed_messages WHERE expected_at <= ? ORDER BY expected_at, msgid`).all(now)
+      this.db.statement('DELETE FROM delayed_messages WHERE expected_at <= ?').run(now)
       return rows.map((row) => fromRow(row as unknown as DelayedRow))
     })
   }

@@ -30,29 +30,29 @@ export class UserRepository {
 
   /** Creates `admin` / `public` when no user exists yet (first start). */
   async ensureDefaultUser(): Promise<void> {
-    const { count } = this.db.sql.prepare('SELECT COUNT(*) AS count FROM dashboard_users').get() as { count: number }
+    const { count } = this.db.statement('SELECT COUNT(*) AS count FROM dashboard_users').get() as { count: number }
     if (count > 0) return
     const salt = randomBytes(16)
     const pwdHash = await hash(DEFAULT_USER.password, salt)
-    this.db.sql
-      .prepare('INSERT OR IGNORE INTO dashboard_users (username, pwd_salt, pwd_hash, description, role, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+    this.db
+      .statement('INSERT OR IGNORE INTO dashboard_users (username, pwd_salt, pwd_hash, description, role, created_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(DEFAULT_USER.username, salt, pwdHash, DEFAULT_USER.description, DEFAULT_USER.role, Date.now())
   }
 
   list(): DashboardUser[] {
-    const rows = this.db.sql.prepare('SELECT username, description, role FROM dashboard_users ORDER BY created_at, username').all()
+    const rows = this.db.statement('SELECT username, description, role FROM dashboard_users ORDER BY created_at, username').all()
     return rows.map((row) => ({ ...(row as unknown as DashboardUser) }))
   }
 
   find(username: string): DashboardUser | undefined {
-    const row = this.db.sql.prepare('SELECT username, description, role FROM dashboard_users WHERE username = ?').get(username)
+    const row = this.db.statement('SELECT username, description, role FROM dashboard_users WHERE username = ?').get(username)
     return row ? { ...(row as unknown as DashboardUser) } : undefined
   }
 
   /** The user, when the password is theirs; takes as long for an unknown user as for a wrong password. */
   async authenticate(username: string, password: string): Promise<DashboardUser | undefined> {
-    const row = this.db.sql
-      .prepare('SELECT username, description, role, pwd_salt, pwd_hash FROM dashboard_users WHERE username = ?')
+    const row = this.db
+      .statement('SELECT username, description, role, pwd_salt, pwd_hash FROM dashboard_users WHERE username = ?')
       .get(username) as UserRow | undefined
     if (!row) {
       await hash(password, randomBytes(16))
@@ -72,28 +72,28 @@ export class UserRepository {
 
   /** Stores a hash made by `hashPassword`; returns false when the user does not exist. */
   setPasswordHash(username: string, password: { salt: Buffer; hash: Buffer }): boolean {
-    const result = this.db.sql
-      .prepare('UPDATE dashboard_users SET pwd_salt = ?, pwd_hash = ? WHERE username = ?')
+    const result = this.db
+      .statement('UPDATE dashboard_users SET pwd_salt = ?, pwd_hash = ? WHERE username = ?')
       .run(password.salt, password.hash, username)
     return Number(result.changes) === 1
   }
 
   /** Adds a user with a hash made by `hashPassword`; false when the name is taken. */
   create(user: DashboardUser, password: { salt: Buffer; hash: Buffer }): boolean {
-    const result = this.db.sql
-      .prepare('INSERT OR IGNORE INTO dashboard_users (username, pwd_salt, pwd_hash, description, role, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+    const result = this.db
+      .statement('INSERT OR IGNORE INTO dashboard_users (username, pwd_salt, pwd_hash, description, role, created_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(user.username, password.salt, password.hash, user.description, user.role, Date.now())
     return Number(result.changes) === 1
   }
 
   /** Changes a user's description and role; false when there is no such user. */
   update(username: string, change: { description: string; role: string }): boolean {
-    const result = this.db.sql.prepare('UPDATE dashboard_users SET description = ?, role = ? WHERE username = ?').run(change.description, change.role, username)
+    const result = this.db.statement('UPDATE dashboard_users SET description = ?, role = ? WHERE username = ?').run(change.description, change.role, username)
     return Number(result.changes) === 1
   }
 
   /** False when there is no such user. */
   remove(username: string): boolean {
-    return Number(this.db.sql.prepare('DELETE FROM dashboard_users WHERE username = ?').run(username).changes) === 1
+    return Number(this.db.statement('DELETE FROM dashboard_users WHERE username = ?').run(username).changes) === 1
   }
 }

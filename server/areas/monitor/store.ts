@@ -25,17 +25,17 @@ export class MonitorRepository {
 
   /** Writes (or overwrites) the sample at `sample.time`. */
   store(sample: MonitorSample): void {
-    this.db.sql.prepare('INSERT OR REPLACE INTO monitor_samples (time, data) VALUES (?, ?)').run(sample.time, JSON.stringify(sample.data))
+    this.db.statement('INSERT OR REPLACE INTO monitor_samples (time, data) VALUES (?, ?)').run(sample.time, JSON.stringify(sample.data))
   }
 
   /** Samples at or after `time`, oldest first. */
   since(time: number): MonitorSample[] {
-    const rows = this.db.sql.prepare('SELECT time, data FROM monitor_samples WHERE time >= ? ORDER BY time').all(time) as unknown as MonitorRow[]
+    const rows = this.db.statement('SELECT time, data FROM monitor_samples WHERE time >= ? ORDER BY time').all(time) as unknown as MonitorRow[]
     return rows.map(fromRow)
   }
 
   count(): number {
-    return (this.db.sql.prepare('SELECT COUNT(*) AS n FROM monitor_samples').get() as { n: number }).n
+    return (this.db.statement('SELECT COUNT(*) AS n FROM monitor_samples').get() as { n: number }).n
   }
 
   /**
@@ -44,9 +44,9 @@ export class MonitorRepository {
    */
   rewrite(expireBefore: number, compact: (all: MonitorSample[]) => { deletes: number[]; writes: MonitorSample[] }): { expired: number } {
     return this.db.transaction(() => {
-      const expired = Number(this.db.sql.prepare('DELETE FROM monitor_samples WHERE time < ?').run(expireBefore).changes)
+      const expired = Number(this.db.statement('DELETE FROM monitor_samples WHERE time < ?').run(expireBefore).changes)
       const { deletes, writes } = compact(this.since(0))
-      const remove = this.db.sql.prepare('DELETE FROM monitor_samples WHERE time = ?')
+      const remove = this.db.statement('DELETE FROM monitor_samples WHERE time = ?')
       for (const time of deletes) remove.run(time)
       for (const sample of writes) this.store(sample)
       return { expired }

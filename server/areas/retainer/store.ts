@@ -51,13 +51,13 @@ export class SqliteRetainedStore implements RetainedStore {
   }
 
   get(topic: string): Message | undefined {
-    const row = this.db.sql.prepare(`SELECT ${COLUMNS} FROM retained_messages WHERE topic = ?`).get(topic)
+    const row = this.db.statement(`SELECT ${COLUMNS} FROM retained_messages WHERE topic = ?`).get(topic)
     return row ? fromRow(row as unknown as RetainedRow) : undefined
   }
 
   put(message: Message): void {
-    this.db.sql
-      .prepare(
+    this.db
+      .statement(
         `INSERT INTO retained_messages (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (topic) DO UPDATE SET ` +
           'msgid = excluded.msgid, qos = excluded.qos, payload = excluded.payload, from_clientid = excluded.from_clientid, ' +
           'from_username = excluded.from_username, properties = excluded.properties, publish_at = excluded.publish_at, expires_at = excluded.expires_at',
@@ -76,7 +76,7 @@ export class SqliteRetainedStore implements RetainedStore {
   }
 
   delete(topic: string): boolean {
-    return Number(this.db.sql.prepare('DELETE FROM retained_messages WHERE topic = ?').run(topic).changes) > 0
+    return Number(this.db.statement('DELETE FROM retained_messages WHERE topic = ?').run(topic).changes) > 0
   }
 
   match(filter: string): Message[] {
@@ -87,10 +87,10 @@ export class SqliteRetainedStore implements RetainedStore {
     }
     const rows =
       prefix === ''
-        ? this.db.sql.prepare(`SELECT ${COLUMNS} FROM retained_messages ORDER BY topic`).all()
+        ? this.db.statement(`SELECT ${COLUMNS} FROM retained_messages ORDER BY topic`).all()
         : // Every topic starting with the prefix sorts between it and the prefix with its last character bumped.
-          this.db.sql
-            .prepare(`SELECT ${COLUMNS} FROM retained_messages WHERE topic >= ? AND topic < ? ORDER BY topic`)
+          this.db
+            .statement(`SELECT ${COLUMNS} FROM retained_messages WHERE topic >= ? AND topic < ? ORDER BY topic`)
             .all(prefix, prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1))
     // `a/#` also matches `a` itself, which sorts before `a/`.
     const parent = filter.endsWith('/#') && prefix === filter.slice(0, -1) ? this.get(filter.slice(0, -2)) : undefined
@@ -107,7 +107,7 @@ export class SqliteRetainedStore implements RetainedStore {
       prefix === ''
         ? 'topic > ?'
         : '((topic >= ? AND topic < ?) OR topic = ?) AND topic > ?'
-    const statement = this.db.sql.prepare(`SELECT ${COLUMNS} FROM retained_messages WHERE ${range} ORDER BY topic LIMIT ?`)
+    const statement = this.db.statement(`SELECT ${COLUMNS} FROM retained_messages WHERE ${range} ORDER BY topic LIMIT ?`)
     const upper = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)
     const found: Message[] = []
     let cursor = after ?? ''
@@ -121,12 +121,12 @@ export class SqliteRetainedStore implements RetainedStore {
   }
 
   page(offset: number, limit: number): Message[] {
-    const rows = this.db.sql.prepare(`SELECT ${COLUMNS} FROM retained_messages ORDER BY publish_at, topic LIMIT ? OFFSET ?`).all(limit, offset)
+    const rows = this.db.statement(`SELECT ${COLUMNS} FROM retained_messages ORDER BY publish_at, topic LIMIT ? OFFSET ?`).all(limit, offset)
     return rows.map((row) => fromRow(row as unknown as RetainedRow))
   }
 
   count(): number {
-    return (this.db.sql.prepare('SELECT COUNT(*) AS count FROM retained_messages').get() as { count: number }).count
+    return (this.db.statement('SELECT COUNT(*) AS count FROM retained_messages').get() as { count: number }).count
   }
 
   clear(): void {
@@ -135,8 +135,8 @@ export class SqliteRetainedStore implements RetainedStore {
 
   removeExpired(now: number, rule?: ClearRule): number {
     const override = rule?.overrideMs ?? null
-    const result = this.db.sql
-      .prepare(
+    const result = this.db
+      .statement(
         `DELETE FROM retained_messages WHERE rowid IN (
            SELECT rowid FROM retained_messages WHERE
              (expires_at IS NOT NULL AND MIN(expires_at, COALESCE(publish_at + :override, expires_at)) <= :now)

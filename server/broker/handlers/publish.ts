@@ -88,12 +88,12 @@ export function handlePublish(connection: Connection, packet: IPublishPacket): v
       // More than `max_awaiting_rel`: dropped and DISCONNECT 0x93, as EMQX does (0x93 is no valid PUBREC code).
       metrics.inc('packets.publish.dropped')
       metrics.inc('messages.dropped.receive_maximum')
-      session.stats['recv_msg.dropped']++
+      session.stats.msg['recv_msg.dropped']++
       return connection.close('receive_maximum_exceeded', RC.RECEIVE_MAXIMUM_EXCEEDED)
     }
   }
-  session.stats.recv_msg++
-  session.stats[RECV_MSG_QOS[qos]]++
+  session.stats.msg.recv_msg++
+  session.stats.msg[RECV_MSG_QOS[qos]]++
   metrics.inc('messages.received')
   metrics.inc(MESSAGES_QOS_RECEIVED[qos])
 
@@ -111,7 +111,7 @@ function publishChecked(connection: Connection, session: Session, packet: IPubli
   const v5 = connection.protocolVersion === 5
   if (!allowed) {
     broker.metrics.inc('packets.publish.auth_error')
-    session.stats['recv_msg.dropped']++
+    session.stats.msg['recv_msg.dropped']++
     // EMQX `deny_action = disconnect`: the client goes (MQTT 5 ones told why).
     if (broker.access.settings.denyAction === 'disconnect') {
       if (qos === 2) session.release(messageId!)
@@ -133,7 +133,7 @@ function publishChecked(connection: Connection, session: Session, packet: IPubli
     properties: v5 ? packet.properties : undefined,
   })
   const matched = broker.publish(message)
-  if (matched < 0) session.stats['recv_msg.dropped']++
+  if (matched < 0) session.stats.msg['recv_msg.dropped']++
   acknowledge(connection, qos, messageId, v5 && matched === 0 ? RC.NO_MATCHING_SUBSCRIBERS : RC.SUCCESS)
 }
 
