@@ -7,6 +7,7 @@
 //   BENCH_NO_MOSQUITTO=1   skips mosquitto even when installed
 //   BENCH_NO_AEDES=1       skips aedes
 //   BENCH_CASES=<text>     only the load cases whose label contains <text> (e.g. "fan-in"), and no memory case
+//   BENCH_MEMORY_ONLY=1    only the memory cases
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { connect as netConnect, createServer } from 'node:net'
@@ -23,6 +24,11 @@ const IDLE_CONNECTIONS = 10_000
 const CHURN_CONNECTIONS = 100_000
 /** Idle memory is read on this many fresh brokers of each kind and the median shown (one reading varies by 10-20%). */
 const MEMORY_RUNS = 3
+/**
+ * Connections each broker opens and closes before idle memory is read, so that what is made once
+ * (the code the connect path compiles, caches, tables sized on first use) is not counted per connection.
+ */
+const WARMUP_CONNECTIONS = 1000
 const here = new URL('.', import.meta.url)
 /** Node flags the bench itself runs with (type stripping, SQLite), for the child processes. */
 const nodeFlags = process.execArgv.filter((flag) => !flag.startsWith('--cpu-prof'))
@@ -211,6 +217,7 @@ async function idleMemoryOfFresh(start: () => Promise<Target>): Promise<{ name: 
     const target = await start()
     name = target.name
     try {
+      await idleMemory(target, WARMUP_CONNECTIONS)
       runs.push(await idleMemory(target, IDLE_CONNECTIONS))
     } finally {
       await target.stop()
@@ -261,7 +268,7 @@ const ALL_CASES: Array<{ label: string; job: (port: number) => Job }> = [
 
 /** p50 / p99; a percentile whose messages had not arrived 3 s after the run reads "late". */
 const latencyText = (result: LoadResult | undefined) => (result ? `${result.p50 ?? 'late'} / ${result.p99 ?? 'late'}` : '-')
-const CASES = ALL_CASES.filter(({ label }) => !process.env.BENCH_CASES || label.includes(process.env.BENCH_CASES))
+const CASES = process.env.BENCH_MEMORY_ONLY ? [] : ALL_CASES.filter(({ label }) => !process.env.BENCH_CASES || label.includes(process.env.BENCH_CASES))
 
 const mb = (bytes: number) => +(bytes / 1024 / 1024).toFixed(1)
 const ratio = (ours: number, theirs: number | undefined) => (theirs ? +(ours / theirs).toFixed(2) : '-')
@@ -350,7 +357,7 @@ async function brokerTable(): Promise<void> {
   const bareChurnTarget = await startNodeBroker('bare')
   churn.set('plain node:net, no MQTT (Node floor)', await churnMemory(bareChurnTarget, CHURN_CONNECTIONS).finally(() => bareChurnTarget.stop()))
   const perConnection = (bytes: number | undefined) => (bytes === undefined ? '-' : Math.round(bytes / IDLE_CONNECTIONS))
-  console.log(`\nMemory: growth from a fresh broker, after full GCs; idle connections: the median of ${MEMORY_RUNS} fresh brokers. Node brokers run with ${SERVER_NODE_FLAGS.join(' ')}. After churn,`)
+  console.log(`\nMemory: growth after full GCs; idle connections: from a broker that opened and closed ${WARMUP_CONNECTIONS.toLocaleString('en')} connections first, the median of ${MEMORY_RUNS} fresh brokers. Node brokers run with ${SERVER_NODE_FLAGS.join(' ')}. After churn,`)
   console.log('the heap shows what accumulates; RSS is the allocator keeping its high-water mark (it does not grow with the count).')
   console.table([
     ...[['embedded', ours], ...PEERS.map((peer) => [peer, memory.get(peer)] as const), ['plain node:net, no MQTT (Node floor)', bare]].map(
@@ -431,5 +438,5 @@ async function restTable(): Promise<void> {
 
 export default async function run(): Promise<void> {
   await brokerTable()
-  if (!process.env.BENCH_CASES) await restTable()
+  if (!process.env.BENCH_CASES && !process.env.BENCH_MEMORY_ONLY) await restTable()
 }
