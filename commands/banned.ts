@@ -1,7 +1,8 @@
-// Banned clients: ban by client id, username or source address until a time; lift one ban or all.
+// Banned clients: ban by client id, username or source address (or, as EMQX 5.6+, a client id or
+// username regular expression or an address range) until a time; lift one ban or all.
 import * as v from 'valibot'
 import { defineCommand } from './define.ts'
-import { banKinds } from '../src/api/banned.ts'
+import { banTypes } from '../src/api/banned.ts'
 import { completeClientId, completePeerhost, completeUsername } from './clients.ts'
 import type { Completer } from './define.ts'
 
@@ -32,11 +33,13 @@ export function parseUntil(text: string, now: number = Date.now()): string {
 const completeWho: Completer = (api, query, signal, args) => {
   if (args?.as === 'username') return completeUsername(api, query, signal)
   if (args?.as === 'peerhost') return completePeerhost(api, query, signal)
+  // A regular expression or an address range names no one client: nothing to suggest.
+  if (args?.as && args.as !== 'clientid') return Promise.resolve([])
   return completeClientId(api, query, signal)
 }
 
 const who = () => v.pipe(v.string(), v.title('form.field.banWho'), v.minLength(1, 'err.bannedValue'))
-const as = () => v.optional(v.pipe(v.picklist(banKinds, 'err.oneOf'), v.title('form.field.banAs')), 'clientid')
+const as = () => v.optional(v.pipe(v.picklist(banTypes, 'err.oneOf'), v.title('form.field.banAs')), 'clientid')
 
 export const createBan = defineCommand({
   id: 'banned.create',

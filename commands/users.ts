@@ -1,14 +1,17 @@
-// Dashboard users: add one, change its description, delete it (the Users screen is a later issue).
-// EMQX refuses to delete the default user or yourself, and deleting a user ends its logins.
+// Dashboard users: add one, change its description or password, delete it. EMQX refuses to delete
+// the default user or yourself; deleting a user or changing their password ends their logins.
 import * as v from 'valibot'
 import { passwordIssue, USERNAME } from '../contract/users.ts'
-import { defineCommand, type Completer } from './define.ts'
+import { CommandError, defineCommand, type Completer } from './define.ts'
 
 const username = () =>
   v.pipe(v.string(), v.title('form.field.username'), v.minLength(1, 'err.required'), v.regex(USERNAME, 'err.username'))
 const description = () => v.optional(v.pipe(v.string(), v.title('form.field.desc')))
 
 const completeUsername: Completer = (api, query, signal) => api.users.suggest(query, signal)
+
+const newPassword = (title: string) =>
+  v.pipe(v.string(), v.title(title), v.minLength(1, 'err.required'), v.check((p: string) => passwordIssue(p) === undefined, 'err.password'))
 
 export const createUser = defineCommand({
   id: 'user.create',
@@ -17,7 +20,7 @@ export const createUser = defineCommand({
   changes: ['users'],
   args: v.object({
     username: username(),
-    password: v.pipe(v.string(), v.title('form.field.password'), v.minLength(1, 'err.required'), v.check((p: string) => passwordIssue(p) === undefined, 'err.password')),
+    password: newPassword('form.field.password'),
     description: description(),
   }),
   positional: ['username'],
@@ -53,4 +56,27 @@ export const deleteUser = defineCommand({
   run: (ctx, { username }) => ctx.api.users.delete(username),
 })
 
-export const userCommands = [createUser, updateUser, deleteUser]
+export const changeUserPassword = defineCommand({
+  id: 'user.changePassword',
+  title: 'cmd.user.changePassword',
+  group: 'cmdGroup.users',
+  changes: ['users'],
+  args: v.object({
+    username: username(),
+    old_pwd: v.pipe(v.string(), v.title('form.field.oldPassword'), v.minLength(1, 'password.oldRequired')),
+    new_pwd: newPassword('form.field.newPassword'),
+  }),
+  positional: ['username'],
+  secretArgs: ['old_pwd', 'new_pwd'],
+  aliases: ['change password', 'password', 'reset password', '修改密码', '密码'],
+  complete: { username: completeUsername },
+  // EMQX ends every login of the user whose password changes: yours too.
+  confirm: true,
+  describe: ({ username }) => ({ key: 'cmd.user.changePasswordDescribe', values: { username } }),
+  run: (ctx, { username, old_pwd, new_pwd }) => {
+    if (old_pwd === new_pwd) return Promise.reject(new CommandError({ key: 'password.sameAsOld' }))
+    return ctx.api.login.changePassword(username, { old_pwd, new_pwd })
+  },
+})
+
+export const userCommands = [createUser, updateUser, changeUserPassword, deleteUser]

@@ -43,10 +43,11 @@ const operations: Record<string, string> = {
   'disable an API key (PUT /api_key/{name} enable=false)': 'apiKey.disable',
   'delete an API key (DELETE /api_key/{name})': 'apiKey.delete',
 
-  // Issue 11: dashboard users (the Users screen is a later issue).
+  // Issue 11: dashboard users; issue 13 their screen and the password change.
   'add a dashboard user (POST /users)': 'user.create',
   'change a dashboard user\'s description (PUT /users/{username})': 'user.update',
   'delete a dashboard user, not the default one nor yourself (DELETE /users/{username})': 'user.delete',
+  "change a dashboard user's password, ending their logins (POST /users/{username}/change_pwd)": 'user.changePassword',
 
   // Issue 4: the command history and the script view (browser only).
   'show the command history': 'history.show',

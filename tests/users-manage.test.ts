@@ -81,4 +81,23 @@ describe('managing dashboard users', () => {
     expect((await consoleSide.users.list()).map((u) => u.username)).not.toContain('cmd_user')
     await expect(runCommand(consoleSide, 'user.delete', { username: 'admin' })).rejects.toMatchObject({ code: 'NOT_ALLOWED' })
   })
+
+  it('runs user.changePassword: the rules first, then the old password checked, and the user signs in with the new one', async () => {
+    const consoleSide = await consoleApi(t)
+    await api.post('/users', { username: 'pwd_user', password: 'oldPass123' })
+    expect(invalidArgs('user.changePassword', { username: 'pwd_user', old_pwd: '', new_pwd: 'short' })).toEqual([
+      'old_pwd:password.oldRequired',
+      'new_pwd:err.password',
+    ])
+    await expect(runCommand(consoleSide, 'user.changePassword', { username: 'pwd_user', old_pwd: 'oldPass123', new_pwd: 'oldPass123' })).rejects.toMatchObject({
+      text: { key: 'password.sameAsOld' },
+    })
+    await expect(runCommand(consoleSide, 'user.changePassword', { username: 'pwd_user', old_pwd: 'wrongPass1', new_pwd: 'newPass456' })).rejects.toMatchObject({
+      code: 'ERROR_PWD_NOT_MATCH',
+    })
+    const before = await t.login('pwd_user', 'oldPass123')
+    await runCommand(consoleSide, 'user.changePassword', { username: 'pwd_user', old_pwd: 'oldPass123', new_pwd: 'newPass456' })
+    expect((await before.get('/nodes')).status).toBe(401)
+    expect((await t.login('pwd_user', 'newPass456')).token).toBeTruthy()
+  })
 })

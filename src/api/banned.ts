@@ -1,12 +1,17 @@
 // Banned clients (`/banned`): who is refused at CONNECT (0x8A, v3 code 5) and kicked if connected.
-import { BanCreatedSchema, BanPageSchema, type Ban, type BanKind, type BanPage } from '../../contract/banned.ts'
+import { BanCreatedSchema, BanPageSchema, type Ban, type BanType, type BanPage } from '../../contract/banned.ts'
+import * as v from 'valibot'
 import type { Http } from './http.ts'
+import { queryPaging } from './listQuery.ts'
 import { pathSegment } from './clients.ts'
 
-export { banKinds, type Ban, type BanKind, type BanPage } from '../../contract/banned.ts'
+export { banKinds, BAN_TYPES as banTypes, type Ban, type BanKind, type BanType, type BanPage } from '../../contract/banned.ts'
+
+/** The ban list's URL: the page and its size. */
+export const bannedSearch = v.object({ ...queryPaging })
 
 export interface BanInput {
-  as: BanKind
+  as: BanType
   who: string
   reason?: string
   /** RFC 3339; absent (or null) means EMQX 5's default, `infinity`: the ban never ends. */

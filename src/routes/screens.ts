@@ -20,5 +20,9 @@ export const screenComponents: Record<string, RouteComponent> = {
   '/alarm/current-alarm': lazyRouteComponent(() => import('../features/alarms/CurrentAlarms.tsx'), 'CurrentAlarms'),
   '/alarm/history-alarm': lazyRouteComponent(() => import('../features/alarms/AlarmHistory.tsx'), 'AlarmHistory'),
   '/websocket': lazyRouteComponent(() => import('../features/websocket/WebSocketClient.tsx'), 'WebSocketClient'),
+  '/banned-clients': lazyRouteComponent(() => import('../features/banned/BannedList.tsx'), 'BannedList'),
+  '/flapping-detect': lazyRouteComponent(() => import('../features/flapping/FlappingSettings.tsx'), 'FlappingSettings'),
+  '/api-key': lazyRouteComponent(() => import('../features/apiKeys/ApiKeyList.tsx'), 'ApiKeyList'),
+  '/users': lazyRouteComponent(() => import('../features/users/UserList.tsx'), 'UserList'),
   '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
 }
