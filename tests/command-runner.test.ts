@@ -171,3 +171,31 @@ describe('translatable errors', () => {
     )
   })
 })
+
+describe('a result the caller shows itself', () => {
+  const makeKey = defineCommand({
+    id: 'apiKey.create',
+    title: 'cmd.apiKey.create',
+    group: 'cmdGroup.apiKeys',
+    args: v.object({}),
+    secretResult: true,
+    resultText: (secret: string) => ({ key: 'created', values: { secret } }),
+    run: async () => 's3cret',
+  })
+
+  it('keeps the secret out of the notification and the terminal line when the screen shows it', async () => {
+    const { deps, notes, log } = setup()
+    expect(await executeCommand(makeKey, {}, deps, { showsResult: true })).toEqual({ ok: true, result: 's3cret' })
+    expect(JSON.stringify(notes)).not.toContain('s3cret')
+    expect(notes[0]).not.toHaveProperty('timeout')
+    expect(JSON.stringify(log.entries())).not.toContain('s3cret')
+  })
+
+  it('shows it, until dismissed, when run from the palette', async () => {
+    const { deps, notes, log } = setup()
+    await executeCommand(makeKey, {}, deps)
+    expect(notes[0]).toMatchObject({ kind: 'success', timeout: 0 })
+    expect(JSON.stringify(notes)).toContain('s3cret')
+    expect(JSON.stringify(log.entries())).toContain('s3cret')
+  })
+})

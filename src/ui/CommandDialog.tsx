@@ -106,7 +106,8 @@ export function CommandDialog<S extends ArgsSchema, R>(props: CommandDialogProps
             label={title ?? t(command.title)}
             fields={fields}
             values={values}
-            errors={errors}
+            // A form-only field shows its own error (extra), not as the whole form's.
+            errors={errors.filter((e) => !formOnly.includes(e.field))}
             onChange={onChange}
             onSubmit={() => void onSubmit()}
             autoFocus

@@ -17,6 +17,11 @@ export interface RunOptions {
   notifySuccess?: boolean
   /** Who started it, for the history; default 'button'. */
   source?: HistorySource
+  /**
+   * The caller shows the result itself (the API Key screen shows a new secret in its dialog, once):
+   * the notification and the terminal line say only that it succeeded.
+   */
+  showsResult?: boolean
 }
 
 export type RunError =
@@ -107,7 +112,7 @@ export async function executeCommand<S extends ArgsSchema, R>(
 
   try {
     const result = await command.run(deps.ctx, args)
-    const said = command.resultText?.(result)
+    const said = options.showsResult ? undefined : command.resultText?.(result)
     const resultMessage = said ? translateText(said, t) : undefined
     log.append({ source: command.id, args: argText, status: 'ok', ...(resultMessage ? { message: resultMessage } : {}) })
     // A secret (an API key's) is shown once, here: never kept in the history (localStorage).
@@ -117,7 +122,7 @@ export async function executeCommand<S extends ArgsSchema, R>(
       deps.notify({
         kind: 'success',
         text: resultMessage ? t('notify.succeededWith', { title, result: resultMessage }) : t('notify.succeeded', { title }),
-        ...(command.secretResult ? { timeout: 0 } : {}),
+        ...(command.secretResult && resultMessage ? { timeout: 0 } : {}),
       })
     return { ok: true, result }
   } catch (error) {

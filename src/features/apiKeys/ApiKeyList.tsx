@@ -121,8 +121,8 @@ export function ApiKeyList() {
           command={createApiKey}
           title={t('apiKeys.create')}
           testId="api-key-create"
-          // The secret is shown in its own dialog, once; a notification would keep it on screen.
-          runOptions={{ notifySuccess: false }}
+          // The secret is shown in its own dialog, once: not in the notification nor the terminal.
+          runOptions={{ showsResult: true }}
           onDone={(result) => {
             setCreating(false)
             setCreated(result)
