@@ -123,7 +123,7 @@ for (const lang of ['en', 'zh'] as const) {
     await open(page, lang, '/banned-clients')
     const ban = async (as: string | null, who: string, reason?: string) => {
       await page.getByRole('button', { name: L.ban, exact: true }).click()
-      const dialog = page.getByRole('dialog', { name: L.ban })
+      const dialog = page.getByTestId('ban-create')
       if (as) await dialog.getByLabel(L.banAs).selectOption({ label: as })
       await dialog.getByLabel(L.banWho).fill(who)
       if (reason) await dialog.getByLabel(L.reason).fill(reason)
@@ -134,7 +134,7 @@ for (const lang of ['en', 'zh'] as const) {
 
     // The banned value is required, in the operator's language.
     await page.getByRole('button', { name: L.ban, exact: true }).click()
-    const dialog = page.getByRole('dialog', { name: L.ban })
+    const dialog = page.getByTestId('ban-create')
     await dialog.getByRole('button', { name: L.confirm, exact: true }).click()
     await expect(dialog.getByText(L.bannedValue)).toBeVisible()
     await page.keyboard.press('Escape')
@@ -145,7 +145,8 @@ for (const lang of ['en', 'zh'] as const) {
     await expect(row(page, `^e2e-${lang}-`)).toContainText('flaky sensors')
     await expect(row(page, `^e2e-${lang}-`)).toContainText(L.never)
     await ban(null, `e2e-${lang}-client`)
-    await ban(L.cidr, lang === 'en' ? '10.1.0.0/16' : '10.2.0.0/16')
+    const range = lang === 'en' ? '10.1.0.0/16' : '10.2.0.0/16'
+    await ban(L.cidr, range)
 
     // One row's Delete, confirmed.
     await row(page, `e2e-${lang}-client`).getByRole('button', { name: L.delete, exact: true }).click()
@@ -154,11 +155,11 @@ for (const lang of ['en', 'zh'] as const) {
 
     // The two left, selected and deleted at once.
     await row(page, `^e2e-${lang}-`).getByRole('checkbox').check()
-    await row(page, '/16').getByRole('checkbox').check()
+    await row(page, range).getByRole('checkbox').check()
     await page.getByRole('button', { name: L.deleteSelected }).click()
     await confirm(page, lang)
     await expect(row(page, `^e2e-${lang}-`)).toBeHidden()
-    await expect(row(page, '/16')).toBeHidden()
+    await expect(row(page, range)).toBeHidden()
 
     await ban(null, `e2e-${lang}-last`)
     await page.getByRole('button', { name: L.clearAll }).click()
@@ -170,7 +171,7 @@ for (const lang of ['en', 'zh'] as const) {
     await open(page, lang, '/api-key')
     const name = `e2e-${lang}-key`
     await page.getByRole('button', { name: L.createKey, exact: true }).click()
-    const dialog = page.getByRole('dialog', { name: L.createKey })
+    const dialog = page.getByTestId('api-key-create')
     const submit = dialog.getByRole('button', { name: L.confirm, exact: true })
     await submit.click()
     await expect(dialog.getByText(L.nameRequired)).toBeVisible()
@@ -236,7 +237,7 @@ for (const lang of ['en', 'zh'] as const) {
 
     const username = `e2e_${lang}_user`
     await page.getByRole('button', { name: L.createUser }).click()
-    const dialog = page.getByRole('dialog', { name: L.createUser })
+    const dialog = page.getByTestId('user-create')
     const submit = dialog.getByRole('button', { name: L.confirm, exact: true })
     await dialog.getByLabel(L.username, { exact: true }).fill('root')
     await expect(dialog.getByText(L.reserved)).toBeVisible()

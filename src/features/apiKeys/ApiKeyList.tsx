@@ -119,7 +119,6 @@ export function ApiKeyList() {
       {creating ? (
         <CommandDialog
           command={createApiKey}
-          title={t('apiKeys.create')}
           testId="api-key-create"
           // The secret is shown in its own dialog, once: not in the notification nor the terminal.
           runOptions={{ showsResult: true }}

@@ -84,7 +84,7 @@ export function BannedList() {
         meta: { mono: true, grow: true },
         cell: ({ getValue }) => escapeControl(getValue()),
       }),
-      col.accessor((ban) => t(`form.option.as.${ban.as}`, { defaultValue: ban.as }), { id: 'as', header: t('banned.col.as'), size: 170 }),
+      col.accessor((ban) => t(`form.option.as.${ban.as}`, { defaultValue: ban.as }), { id: 'as', header: t('banned.col.as'), size: 230 }),
       col.accessor((ban) => ban.reason ?? '', { id: 'reason', header: t('banned.col.reason'), size: 200, cell: ({ getValue }) => getValue() || '—' }),
       col.accessor((ban) => (ban.until === 'infinity' || ban.until == null ? t('banned.never') : formatTime(ban.until).text), {
         id: 'until',
@@ -149,7 +149,7 @@ export function BannedList() {
       />
 
       {creating ? (
-        <CommandDialog command={createBan} title={t('banned.create')} testId="ban-create" onDone={() => setCreating(false)} onClose={() => setCreating(false)} />
+        <CommandDialog command={createBan} testId="ban-create" onDone={() => setCreating(false)} onClose={() => setCreating(false)} />
       ) : null}
     </div>
   )

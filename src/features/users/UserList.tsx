@@ -17,6 +17,7 @@ import { useRowBusy } from '../../ui/useRowBusy.ts'
 import { isReservedUsername } from '../login/passwordRules.ts'
 import { ConfirmPasswordField } from './passwordForm.tsx'
 import { passwordFormErrors } from './passwordErrors.ts'
+import './users.css'
 
 type Dialog = { kind: 'create' } | { kind: 'edit'; user: DashboardUser } | { kind: 'password'; user: DashboardUser }
 
@@ -115,7 +116,6 @@ export function UserList() {
       {dialog?.kind === 'create' ? (
         <CommandDialog
           command={createUser}
-          title={t('users.create')}
           testId="user-create"
           formOnly={['confirm_pwd']}
           values={{ confirm_pwd: '' }}
