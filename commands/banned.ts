@@ -4,7 +4,8 @@ import * as v from 'valibot'
 import { defineCommand } from './define.ts'
 import { banTypes } from '../src/api/banned.ts'
 import { completeClientId, completePeerhost, completeUsername } from './clients.ts'
-import type { Completer } from './define.ts'
+import type { Completer, Text } from './define.ts'
+import type { Api } from '../src/api/index.ts'
 
 const RELATIVE = /^\+(\d+)(s|m|h|d|w)$/
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$/
@@ -68,12 +69,26 @@ export const createBan = defineCommand({
     }),
 })
 
+/**
+ * The kind of the ban on `who` when it is not given: a client id ban first, else the one there is
+ * (among the first 1000 bans, as the completer reads them); none: client id, and the API's 404.
+ */
+export async function banKindOf(api: Api, who: string): Promise<string> {
+  const bans = (await api.banned.list({ page: 1, limit: 1000 })).data.filter((ban) => ban.who === who)
+  return (bans.find((ban) => ban.as === 'clientid') ?? bans[0])?.as ?? 'clientid'
+}
+
 export const deleteBan = defineCommand({
   id: 'banned.delete',
   title: 'cmd.banned.delete',
   group: 'cmdGroup.banned',
   changes: ['banned'],
-  args: v.object({ as: as(), who: who() }),
+  // Left out, `as` is the kind of the ban on `who` (a client id ban first): a selection of rows of
+  // several kinds can be deleted from the palette by their banned values alone.
+  args: v.object({
+    as: v.optional(v.pipe(v.picklist(banTypes, 'err.oneOf'), v.title('form.field.banAs'), v.description('form.hint.banAsAny'))),
+    who: who(),
+  }),
   positional: ['as', 'who'],
   danger: true,
   aliases: ['unban', 'unblock', '解封'],
@@ -88,8 +103,8 @@ export const deleteBan = defineCommand({
         .slice(0, 10)
     },
   },
-  describe: ({ as, who }) => ({ key: 'cmd.banned.deleteDescribe', values: { as, who } }),
-  run: (ctx, { as, who }) => ctx.api.banned.delete(as, who),
+  describe: ({ as, who }): Text => (as ? { key: 'cmd.banned.deleteDescribe', values: { as, who } } : { key: 'cmd.banned.deleteAnyDescribe', values: { who } }),
+  run: async (ctx, { as, who }) => ctx.api.banned.delete(as ?? (await banKindOf(ctx.api, who)), who),
 })
 
 export const clearBans = defineCommand({

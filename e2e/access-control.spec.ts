@@ -303,3 +303,26 @@ for (const lang of ['en', 'zh'] as const) {
     }
   })
 }
+
+test('bans of two kinds selected on the screen are lifted from the palette with one confirmation', async ({ page, request }) => {
+  const headers = await apiHeaders(request)
+  await request.post('/api/v5/banned', { headers, data: { as: 'username', who: 'pal-user' } })
+  await request.post('/api/v5/banned', { headers, data: { as: 'peerhost', who: '192.0.2.7' } })
+  await login(page, '/banned-clients')
+  for (const who of ['pal-user', '192.0.2.7']) await row(page, who).getByRole('checkbox').check()
+
+  await page.keyboard.press('Control+k')
+  const palette = page.locator('.dialog.palette')
+  await page.keyboard.type('remove a ban')
+  await expect(palette.getByRole('option').first()).toContainText('× 2')
+  await page.keyboard.press('Enter')
+  // `as` left out: each value's own kind is found.
+  await expect(palette.getByRole('note')).toContainText('Applies to 2 selected bans')
+  await page.keyboard.press('Enter')
+  await expect(palette.getByRole('alert')).toContainText('2 selected rows')
+  await page.keyboard.press('Enter')
+
+  await expect(row(page, 'pal-user')).toBeHidden()
+  await expect(row(page, '192.0.2.7')).toBeHidden()
+  expect((await (await request.get('/api/v5/banned', { headers })).json()).data).toEqual([])
+})

@@ -103,6 +103,18 @@ describe('banned clients', () => {
     expect(await refusedWith({ clientId: 'victim', username: 'mallory', protocolVersion: 5 })).toBeUndefined()
   })
 
+  it('banned.delete without `as` lifts the ban on that value, a client id ban first (a palette selection of mixed kinds)', async () => {
+    await run('banned.create', { as: 'username_re', who: '^guest_' })
+    await run('banned.create', { as: 'clientid', who: 'twice' })
+    await run('banned.create', { as: 'username', who: 'twice' })
+    await run('banned.delete', { who: '^guest_' })
+    await run('banned.delete', { who: 'twice' })
+    expect((await api.banned.list()).data.map((ban) => `${ban.as}:${ban.who}`)).toEqual(['username:twice'])
+    await run('banned.delete', { who: 'twice' })
+    expect((await api.banned.list()).data).toEqual([])
+    await expect(run('banned.delete', { who: 'twice' })).rejects.toBeInstanceOf(ApiError)
+  })
+
   it('banned.delete of an unknown ban fails with the API error', async () => {
     await expect(run('banned.delete', { as: 'clientid', who: 'nobody' })).rejects.toBeInstanceOf(ApiError)
   })

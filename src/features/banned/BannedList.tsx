@@ -52,6 +52,7 @@ export function BannedList() {
   const selected = useMemo(() => data.filter((ban) => selection[key(ban)]), [data, selection])
   const tableSelection = useMemo<TableSelection | null>(() => {
     if (selected.length === 0) return null
+    // banned.delete finds each value's kind (`as` left out).
     const byWho = new Map(selected.map((ban) => [ban.who, key(ban)]))
     return { field: 'who', ids: [...byWho.keys()], entity: 'banned.entity', onDone: (ids) => unselect(ids.map((id) => byWho.get(id) ?? id)) }
   }, [selected, unselect])
