@@ -1,12 +1,13 @@
 // A command's argument form in a dialog, for a screen's Create / Edit / Change password buttons:
 // the fields, labels, checks and live completion are the command's own (as in the palette), and
 // submitting runs it through useRunCommand, so its confirmation and notification are the same too.
-import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useMemo, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { describeArgs, validateArgs, type FieldError } from '../../commands/args.ts'
 import type { ArgsSchema, Command } from '../../commands/define.ts'
 import { useRunCommand, type RunOptions } from '../app/commands/useRunCommand.ts'
 import { useApi } from '../app/useApi.ts'
+import { Dialog } from './Dialog.tsx'
 import { SchemaForm, initialValues, type FormValues } from './SchemaForm.tsx'
 
 export interface CommandDialogProps<S extends ArgsSchema, R> {
@@ -35,18 +36,11 @@ export function CommandDialog<S extends ArgsSchema, R>(props: CommandDialogProps
   const { t } = useTranslation()
   const api = useApi()
   const run = useRunCommand()
-  const titleId = useId()
-  const ref = useRef<HTMLDivElement>(null)
   const allFields = useMemo(() => describeArgs(command), [command])
   const fields = useMemo(() => allFields.filter((field) => !fixed.includes(field.name)), [allFields, fixed])
   const [values, setValues] = useState<FormValues>(() => ({ ...initialValues(allFields), ...props.values }))
   const [errors, setErrors] = useState<FieldError[]>([])
   const [running, setRunning] = useState(false)
-
-  useEffect(() => {
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null
-    return () => previous?.focus({ preventScroll: true })
-  }, [])
 
   const onChange = (name: string, value: string) => {
     setValues((current) => ({ ...current, [name]: value }))
@@ -83,53 +77,35 @@ export function CommandDialog<S extends ArgsSchema, R>(props: CommandDialogProps
   }
 
   return (
-    <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div
-        ref={ref}
-        className="dialog command-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        data-testid={testId}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') {
-            event.stopPropagation()
-            onClose()
-          }
-        }}
-      >
-        <div className="dialog-header" id={titleId}>
-          {title ?? t(command.title)}
-        </div>
-        <div className="dialog-body">
-          <SchemaForm
-            label={title ?? t(command.title)}
-            fields={fields}
-            values={values}
-            // A form-only field shows its own error (extra), not as the whole form's.
-            errors={errors.filter((e) => !formOnly.includes(e.field))}
-            onChange={onChange}
-            onSubmit={() => void onSubmit()}
-            autoFocus
-            variant="settings"
-            completable={Object.keys(command.complete ?? {})}
-            complete={(field, query, signal, current) => {
-              const completer = command.complete?.[field as keyof typeof command.complete]
-              return completer ? completer(api, query, signal, current) : Promise.resolve([])
-            }}
-          >
-            {extra?.(values, errors, onChange)}
-            <div className="form-actions command-dialog-actions">
-              <button type="button" className="btn" onClick={onClose}>
-                {t('common.cancel')}
-              </button>
-              <button type="submit" className={command.danger ? 'btn btn-danger' : 'btn btn-primary'} disabled={running}>
-                {submitLabel ?? t('common.confirm')}
-              </button>
-            </div>
-          </SchemaForm>
-        </div>
+    <Dialog title={title ?? t(command.title)} className="command-dialog" testId={testId} onClose={onClose}>
+      <div className="dialog-body">
+        <SchemaForm
+          label={title ?? t(command.title)}
+          fields={fields}
+          values={values}
+          // A form-only field shows its own error (extra), not as the whole form's.
+          errors={errors.filter((e) => !formOnly.includes(e.field))}
+          onChange={onChange}
+          onSubmit={() => void onSubmit()}
+          autoFocus
+          variant="settings"
+          completable={Object.keys(command.complete ?? {})}
+          complete={(field, query, signal, current) => {
+            const completer = command.complete?.[field as keyof typeof command.complete]
+            return completer ? completer(api, query, signal, current) : Promise.resolve([])
+          }}
+        >
+          {extra?.(values, errors, onChange)}
+          <div className="form-actions command-dialog-actions">
+            <button type="button" className="btn" onClick={onClose}>
+              {t('common.cancel')}
+            </button>
+            <button type="submit" className={command.danger ? 'btn btn-danger' : 'btn btn-primary'} disabled={running}>
+              {submitLabel ?? t('common.confirm')}
+            </button>
+          </div>
+        </SchemaForm>
       </div>
-    </div>
+    </Dialog>
   )
 }

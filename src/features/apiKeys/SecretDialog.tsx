@@ -1,9 +1,10 @@
 // A new API key's secret, shown this once: EMQX never answers it again and the console keeps it
 // nowhere, so it is gone when this dialog closes. Key and secret each copy with a button.
-import { useEffect, useId, useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { CreatedApiKey } from '../../api/apiKeys.ts'
 import { copyText } from '../../app/palette/request.ts'
+import { Dialog } from '../../ui/Dialog.tsx'
 
 function CopyRow({ label, value, testId }: { label: string; value: string; testId: string }) {
   const { t } = useTranslation()
@@ -29,40 +30,22 @@ function CopyRow({ label, value, testId }: { label: string; value: string; testI
 
 export function SecretDialog({ created, onClose }: { created: CreatedApiKey; onClose(): void }) {
   const { t } = useTranslation()
-  const titleId = useId()
   const closeRef = useRef<HTMLButtonElement>(null)
   useEffect(() => closeRef.current?.focus(), [])
   return (
-    <div className="dialog-backdrop">
-      <div
-        className="dialog secret-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        data-testid="api-key-secret"
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') {
-            event.stopPropagation()
-            onClose()
-          }
-        }}
-      >
-        <div className="dialog-header" id={titleId}>
-          {t('apiKeys.createdTitle', { name: created.name })}
-        </div>
-        <div className="dialog-body">
-          <p className="secret-warning" role="note">
-            {t('apiKeys.secretOnce')}
-          </p>
-          <CopyRow label={t('apiKeys.col.key')} value={created.api_key} testId="api-key-key" />
-          <CopyRow label={t('apiKeys.secret')} value={created.api_secret} testId="api-key-secret-value" />
-        </div>
-        <div className="dialog-footer">
-          <button ref={closeRef} type="button" className="btn btn-primary" onClick={onClose}>
-            {t('apiKeys.done')}
-          </button>
-        </div>
+    <Dialog title={t('apiKeys.createdTitle', { name: created.name })} className="secret-dialog" testId="api-key-secret" keepOpen onClose={onClose}>
+      <div className="dialog-body">
+        <p className="secret-warning" role="note">
+          {t('apiKeys.secretOnce')}
+        </p>
+        <CopyRow label={t('apiKeys.col.key')} value={created.api_key} testId="api-key-key" />
+        <CopyRow label={t('apiKeys.secret')} value={created.api_secret} testId="api-key-secret-value" />
       </div>
-    </div>
+      <div className="dialog-footer">
+        <button ref={closeRef} type="button" className="btn btn-primary" onClick={onClose}>
+          {t('apiKeys.done')}
+        </button>
+      </div>
+    </Dialog>
   )
 }

@@ -11,7 +11,8 @@ import { listPaging, useServerList } from '../../app/useServerList.ts'
 import { useListSearch } from '../../routes/searchValues.ts'
 import { useTableSelection, type TableSelection } from '../../state/commandContext.ts'
 import { CommandDialog } from '../../ui/CommandDialog.tsx'
-import { DataTable, dataTableColumns, type RowSelectionState } from '../../ui/DataTable.tsx'
+import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
+import { useRowSelection } from '../../ui/useRowSelection.ts'
 import { escapeControl } from '../../ui/escapeControl.ts'
 import { PageHeader } from '../../ui/PageHeader.tsx'
 import { useRowBusy } from '../../ui/useRowBusy.ts'
@@ -39,17 +40,9 @@ export function BannedList() {
   )
   const data = list.data?.data ?? EMPTY
   const [creating, setCreating] = useState(false)
-  const [selection, setSelection] = useState<RowSelectionState>({})
   const { busy, during } = useRowBusy()
 
-  const unselect = useCallback((keys: readonly string[]) => {
-    setSelection((current) => {
-      const next = { ...current }
-      for (const k of keys) delete next[k]
-      return next
-    })
-  }, [])
-  const selected = useMemo(() => data.filter((ban) => selection[key(ban)]), [data, selection])
+  const { selection, setSelection, selected, unselect } = useRowSelection(data, key)
   const tableSelection = useMemo<TableSelection | null>(() => {
     if (selected.length === 0) return null
     // banned.delete finds each value's kind (`as` left out).

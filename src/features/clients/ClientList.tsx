@@ -9,7 +9,8 @@ import { useRunBulk, useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useTableSelection, type TableSelection } from '../../state/commandContext.ts'
 import { useApi } from '../../app/useApi.ts'
 import { listPaging, useServerList } from '../../app/useServerList.ts'
-import { DataTable, dataTableColumns, type RowSelectionState } from '../../ui/DataTable.tsx'
+import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
+import { useRowSelection } from '../../ui/useRowSelection.ts'
 import { escapeControl } from '../../ui/escapeControl.ts'
 import {
   formatAddress,
@@ -39,25 +40,13 @@ export function ClientList() {
   const [autoRefresh, setAutoRefresh] = useState(false)
   const poll = { intervalMs: autoRefresh ? AUTO_REFRESH_MS : undefined }
   const list = useServerList(['clients'], (page, limit, signal) => api.clients.browse({ ...search, page, limit }, signal), search, DEFAULT_LIMIT, [api, search], poll)
-  const [selection, setSelection] = useState<RowSelectionState>({})
   const [kicking, setKicking] = useState<ReadonlySet<string>>(() => new Set())
   const runBulk = useRunBulk()
   const filterRef = useRef<HTMLInputElement>(null)
 
-  const unselect = useCallback((ids: readonly string[]) => {
-    if (ids.length === 0) return
-    setSelection((current) => {
-      const next = { ...current }
-      for (const id of ids) delete next[id]
-      return next
-    })
-  }, [])
-
   // The selected rows, in table order, for the palette (client commands apply to them) and the bulk button.
-  const selectedIds = useMemo(
-    () => (list.data?.data ?? []).map((c) => c.clientid).filter((id) => selection[id]),
-    [list.data, selection],
-  )
+  const { selection, setSelection, selected, unselect } = useRowSelection(list.data?.data ?? EMPTY, clientIdOf)
+  const selectedIds = useMemo(() => selected.map(clientIdOf), [selected])
   const tableSelection = useMemo<TableSelection | null>(
     () => (selectedIds.length ? { field: 'clientid', ids: selectedIds, entity: 'clients.entity', onDone: unselect } : null),
     [selectedIds, unselect],
@@ -324,3 +313,4 @@ export function ClientList() {
 }
 
 const EMPTY: readonly Client[] = []
+const clientIdOf = (c: Client) => c.clientid

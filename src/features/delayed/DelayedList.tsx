@@ -12,7 +12,8 @@ import { useApi } from '../../app/useApi.ts'
 import { useServerData } from '../../app/useServerData.ts'
 import { listPaging, useServerList } from '../../app/useServerList.ts'
 import { useCommandDefaults, useTableSelection, type TableSelection } from '../../state/commandContext.ts'
-import { DataTable, dataTableColumns, type RowSelectionState } from '../../ui/DataTable.tsx'
+import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
+import { useRowSelection } from '../../ui/useRowSelection.ts'
 import { escapeControl } from '../../ui/escapeControl.ts'
 import { formatTime } from '../clients/clientFields.ts'
 import { base64Bytes, PayloadDialog, type PayloadState } from '../retained/PayloadDialog.tsx'
@@ -76,7 +77,6 @@ export function DelayedList() {
   const [busy, setBusy] = useState<ReadonlySet<string>>(() => new Set())
   const [now, setNow] = useState(() => Date.now())
   const runBulk = useRunBulk()
-  const [selection, setSelection] = useState<RowSelectionState>({})
 
   const [open, setOpen] = useState<DelayedMessage | null>(null)
   const [detail, setDetail] = useState<{ key: string; message: DelayedMessage | null; payload: PayloadState } | null>(null)
@@ -131,15 +131,7 @@ export function DelayedList() {
 
   // Palette commands: delayed.delete starts with the open message, or applies to the selected rows.
   useCommandDefaults(open ? { msgid: String(open.msgid), node: open.node } : null)
-  const unselect = useCallback((keys: readonly string[]) => {
-    if (keys.length === 0) return
-    setSelection((current) => {
-      const next = { ...current }
-      for (const k of keys) delete next[k]
-      return next
-    })
-  }, [])
-  const selected = useMemo(() => data.filter((m) => selection[key(m)]), [data, selection])
+  const { selection, setSelection, selected, unselect } = useRowSelection(data, key)
   const tableSelection = useMemo<TableSelection | null>(() => {
     if (selected.length === 0) return null
     // The palette fills msgid; delayed.delete finds each one's node.

@@ -12,7 +12,8 @@ import { useApi } from '../../app/useApi.ts'
 import { useServerData } from '../../app/useServerData.ts'
 import { listPaging, useServerList } from '../../app/useServerList.ts'
 import { useCommandDefaults, useTableSelection, type TableSelection } from '../../state/commandContext.ts'
-import { DataTable, dataTableColumns, type RowSelectionState } from '../../ui/DataTable.tsx'
+import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
+import { useRowSelection } from '../../ui/useRowSelection.ts'
 import { escapeControl } from '../../ui/escapeControl.ts'
 import { formatTime } from '../clients/clientFields.ts'
 import { base64Bytes, PayloadDialog, type PayloadState } from './PayloadDialog.tsx'
@@ -48,7 +49,6 @@ export function RetainedList() {
   const [busy, setBusy] = useState<ReadonlySet<string>>(() => new Set())
   const filterRef = useRef<HTMLInputElement>(null)
   const runBulk = useRunBulk()
-  const [selection, setSelection] = useState<RowSelectionState>({})
 
   // The open message: its topic, and what was read for it.
   const [open, setOpen] = useState<string | null>(null)
@@ -78,15 +78,8 @@ export function RetainedList() {
 
   // Palette commands: retained.delete starts with the open message's topic, or applies to the selected rows.
   useCommandDefaults(open !== null ? { topic: open } : null)
-  const unselect = useCallback((ids: readonly string[]) => {
-    if (ids.length === 0) return
-    setSelection((current) => {
-      const next = { ...current }
-      for (const id of ids) delete next[id]
-      return next
-    })
-  }, [])
-  const selectedIds = useMemo(() => (list.data?.data ?? []).map((m) => m.topic).filter((id) => selection[id]), [list.data, selection])
+  const { selection, setSelection, selected, unselect } = useRowSelection(list.data?.data ?? EMPTY, topicOf)
+  const selectedIds = useMemo(() => selected.map(topicOf), [selected])
   const tableSelection = useMemo<TableSelection | null>(
     () => (selectedIds.length ? { field: 'topic', ids: selectedIds, entity: 'retained.entity', onDone: unselect } : null),
     [selectedIds, unselect],
@@ -231,3 +224,4 @@ export function RetainedList() {
 }
 
 const EMPTY: readonly RetainedSummary[] = []
+const topicOf = (m: RetainedSummary) => m.topic

@@ -15,8 +15,7 @@ import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
 import { PageHeader } from '../../ui/PageHeader.tsx'
 import { useRowBusy } from '../../ui/useRowBusy.ts'
 import { isReservedUsername } from '../login/passwordRules.ts'
-import { ConfirmPasswordField } from './passwordForm.tsx'
-import { passwordFormErrors } from './passwordErrors.ts'
+import { confirmedPassword } from './passwordForm.tsx'
 import './users.css'
 
 type Dialog = { kind: 'create' } | { kind: 'edit'; user: DashboardUser } | { kind: 'password'; user: DashboardUser }
@@ -117,19 +116,15 @@ export function UserList() {
         <CommandDialog
           command={createUser}
           testId="user-create"
-          formOnly={['confirm_pwd']}
-          values={{ confirm_pwd: '' }}
-          check={(values) => passwordFormErrors({ field: 'password', password: values.password ?? '', confirm: values.confirm_pwd ?? '' })}
-          extra={(values, errors, onChange) => (
-            <>
-              <ConfirmPasswordField value={values.confirm_pwd ?? ''} errors={errors} onChange={(value) => onChange('confirm_pwd', value)} />
-              {isReservedUsername(values.username ?? '') ? (
-                <p className="field-hint user-reserved" role="note">
+          {...confirmedPassword({
+            field: 'password',
+            note: (values) =>
+              isReservedUsername(values.username ?? '') ? (
+                <p className="field-hint" role="note">
                   {t('users.reserved', { name: values.username })}
                 </p>
-              ) : null}
-            </>
-          )}
+              ) : null,
+          })}
           onDone={close}
           onClose={close}
         />
@@ -153,21 +148,17 @@ export function UserList() {
           title={t('users.passwordTitle', { username: dialog.user.username })}
           testId="user-password"
           fixed={['username']}
-          formOnly={['confirm_pwd']}
-          values={{ username: dialog.user.username, confirm_pwd: '' }}
-          check={(values) =>
-            passwordFormErrors({ field: 'new_pwd', password: values.new_pwd ?? '', old: values.old_pwd ?? '', confirm: values.confirm_pwd ?? '' })
-          }
-          extra={(values, errors, onChange) => (
-            <>
-              <ConfirmPasswordField value={values.confirm_pwd ?? ''} errors={errors} onChange={(value) => onChange('confirm_pwd', value)} />
-              {dialog.user.username === me ? (
+          values={{ username: dialog.user.username }}
+          {...confirmedPassword({
+            field: 'new_pwd',
+            oldField: 'old_pwd',
+            note: () =>
+              dialog.user.username === me ? (
                 <p className="field-hint" role="note">
                   {t('users.ownPasswordNote')}
                 </p>
-              ) : null}
-            </>
-          )}
+              ) : null,
+          })}
           onDone={close}
           onClose={close}
         />

@@ -1,8 +1,25 @@
-// The box where a new password is typed again (user.create, user.changePassword).
-import { useId } from 'react'
+// A new password typed twice in a command's dialog (user.create, user.changePassword): the second
+// box, and SPEC 5's rules checked before the command runs.
+import { useId, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { FieldError } from '../../../commands/args.ts'
-import { CONFIRM_FIELD } from './passwordErrors.ts'
+import type { FormValues } from '../../ui/SchemaForm.tsx'
+import { CONFIRM_FIELD, passwordFormErrors } from './passwordErrors.ts'
+
+/** CommandDialog's props for a command whose `field` is a new password (and `oldField` the old one); `note` goes under the boxes. */
+export function confirmedPassword({ field, oldField, note }: { field: string; oldField?: string; note?(values: FormValues): ReactNode }) {
+  return {
+    formOnly: [CONFIRM_FIELD],
+    check: (values: FormValues) =>
+      passwordFormErrors({ field, password: values[field] ?? '', old: oldField ? (values[oldField] ?? '') : undefined, confirm: values[CONFIRM_FIELD] ?? '' }),
+    extra: (values: FormValues, errors: FieldError[], onChange: (name: string, value: string) => void) => (
+      <>
+        <ConfirmPasswordField value={values[CONFIRM_FIELD] ?? ''} errors={errors} onChange={(value) => onChange(CONFIRM_FIELD, value)} />
+        {note?.(values)}
+      </>
+    ),
+  }
+}
 
 export function ConfirmPasswordField({ value, errors, onChange }: { value: string; errors: readonly FieldError[]; onChange(value: string): void }) {
   const { t } = useTranslation()
