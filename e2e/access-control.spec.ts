@@ -304,11 +304,15 @@ for (const lang of ['en', 'zh'] as const) {
   })
 }
 
-test('bans of two kinds selected on the screen are lifted from the palette with one confirmation', async ({ page, request }) => {
+test('g b opens the banned clients, and bans of two kinds selected there are lifted from the palette with one confirmation', async ({ page, request }) => {
   const headers = await apiHeaders(request)
   await request.post('/api/v5/banned', { headers, data: { as: 'username', who: 'pal-user' } })
   await request.post('/api/v5/banned', { headers, data: { as: 'peerhost', who: '192.0.2.7' } })
-  await login(page, '/banned-clients')
+  // g then b goes to the list.
+  await login(page, '/dashboard/overview')
+  await page.keyboard.press('g')
+  await page.keyboard.press('b')
+  await expect(page).toHaveURL(/\/banned-clients/)
   for (const who of ['pal-user', '192.0.2.7']) await row(page, who).getByRole('checkbox').check()
 
   await page.keyboard.press('Control+k')
