@@ -105,26 +105,36 @@ export const deleteAuthzSource = defineCommand({
 
 const WHO_KINDS = ['clientid', 'username', 'all'] as const
 
+/** Whose built-in rules: a kind, and the client id or username (not used for `all`). */
+const whoArgs = {
+  kind: v.pipe(v.picklist(WHO_KINDS, 'err.oneOf'), v.title('form.field.authzWhoKind')),
+  who: v.optional(v.pipe(v.string(), v.title('form.field.authzWho'))),
+}
+
+/** The client id or username a kind other than `all` needs. */
+function required(kind: string, who: string | undefined): string {
+  if (!who) throw new ApiError(400, 'BAD_REQUEST', `${kind} is required`)
+  return who
+}
+
 export const addAuthzRule = defineCommand({
   id: 'authz.addRule',
   title: 'cmd.authz.addRule',
   group: 'cmdGroup.authz',
   changes: ['authz'],
   args: v.object({
-    kind: v.pipe(v.picklist(WHO_KINDS, 'err.oneOf'), v.title('form.field.authzWhoKind')),
-    /** The client id or username; not used for `all`. */
-    who: v.optional(v.pipe(v.string(), v.title('form.field.authzWho'))),
+    ...whoArgs,
     permission: v.pipe(v.picklist(['allow', 'deny'], 'err.oneOf'), v.title('form.field.permission')),
     action: v.pipe(v.picklist(['publish', 'subscribe', 'all'], 'err.oneOf'), v.title('form.field.authzAction')),
     topic: v.pipe(v.string(), v.title('form.field.topic'), v.description('form.hint.authzTopic'), v.minLength(1, 'err.topicRequired')),
   }),
   positional: ['kind', 'who', 'permission', 'action', 'topic'],
   aliases: ['acl rule', '授权规则'],
-  run: async (ctx, { kind, who, permission, action, topic }) => {
+  run: async (ctx, { kind, who: given, permission, action, topic }) => {
     const rule: AuthzRuleInput = { permission, action, topic }
     const authz = ctx.api.authz
     if (kind === 'all') return authz.setAllRules([...(await authz.allRules()), rule])
-    if (!who) throw new ApiError(400, 'BAD_REQUEST', `${kind} is required`)
+    const who = required(kind, given)
     const existing = await (kind === 'clientid' ? authz.clientRulesOf(who) : authz.userRulesOf(who)).catch((error: unknown) => {
       if (error instanceof ApiError && error.status === 404 && error.code === 'NOT_FOUND') return undefined
       throw error
@@ -139,18 +149,14 @@ export const deleteAuthzRules = defineCommand({
   title: 'cmd.authz.deleteRules',
   group: 'cmdGroup.authz',
   changes: ['authz'],
-  args: v.object({
-    kind: v.pipe(v.picklist(WHO_KINDS, 'err.oneOf'), v.title('form.field.authzWhoKind')),
-    who: v.optional(v.pipe(v.string(), v.title('form.field.authzWho'))),
-  }),
+  args: v.object(whoArgs),
   positional: ['kind', 'who'],
   danger: true,
   describe: ({ kind, who }) => ({ key: 'cmd.authz.deleteRulesDescribe', values: { kind, who: who ?? '' } }),
   run: (ctx, { kind, who }) => {
     const authz = ctx.api.authz
     if (kind === 'all') return authz.setAllRules([])
-    if (!who) throw new ApiError(400, 'BAD_REQUEST', `${kind} is required`)
-    return kind === 'clientid' ? authz.deleteClientRules(who) : authz.deleteUserRules(who)
+    return kind === 'clientid' ? authz.deleteClientRules(required(kind, who)) : authz.deleteUserRules(required(kind, who))
   },
 })
 

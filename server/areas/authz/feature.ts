@@ -42,10 +42,12 @@ export class AuthzFeature {
   readonly rules: BuiltInRules
   private readonly repository: AuthzRepository
   private sources: Installed[] = []
-  private readonly unhook: () => void
+  private readonly broker: Broker
+  private unhook: (() => void) | undefined
   private readonly timer: NodeJS.Timeout
 
   constructor(broker: Broker, repository: AuthzRepository) {
+    this.broker = broker
     this.access = broker.access
     this.repository = repository
     this.rules = new BuiltInRules(repository)
@@ -56,7 +58,7 @@ export class AuthzFeature {
         console.error(`authorization source ${config.type} could not be restored:`, error)
       }
     }
-    this.unhook = broker.hooks.add('client.authorize', (info, action, topic, detail) => this.check(this.sources, 0, info, action, topic, detail), HP.AUTHZ)
+    this.hookWhileConfigured()
     this.timer = setInterval(() => {
       for (const source of this.sources) {
         source.counters.tick()
@@ -68,8 +70,19 @@ export class AuthzFeature {
 
   stop(): void {
     clearInterval(this.timer)
-    this.unhook()
+    this.unhook?.()
+    this.unhook = undefined
     for (const source of this.sources) source.runner.stop?.()
+  }
+
+  /** On `client.authorize` only while a source exists: without one, a check costs the broker no call. */
+  private hookWhileConfigured(): void {
+    if (this.sources.length > 0 && !this.unhook) {
+      this.unhook = this.broker.hooks.add('client.authorize', (info, action, topic, detail) => this.check(this.sources, 0, info, action, topic, detail), HP.AUTHZ)
+    } else if (this.sources.length === 0 && this.unhook) {
+      this.unhook()
+      this.unhook = undefined
+    }
   }
 
   /** Builds what runs a source; a bad configuration (an acl.conf error) is a 400 naming its line. */
@@ -142,6 +155,7 @@ export class AuthzFeature {
     this.repository.saveSources(next.map((source) => source.config))
     for (const gone of this.sources) if (!next.includes(gone)) gone.runner.stop?.()
     this.sources = next
+    this.hookWhileConfigured()
     // Answers given by the old sources no longer hold, as EMQX drains the cache on a change.
     this.access.cache.clear()
   }

@@ -4,6 +4,7 @@
 import { BlockList, isIP } from 'node:net'
 import type { AuthzAction, AuthzDetail, AuthzResult, ClientInfo } from '../../broker/hooks.ts'
 import type { LinearRegex } from '../../broker/linear-regex.ts'
+import { plainAddress } from '../../broker/listeners.ts'
 import { matchesFilter, parseShare } from '../../broker/topic-trie.ts'
 
 export type RuleAction = 'publish' | 'subscribe' | 'all'
@@ -48,11 +49,6 @@ export function renderTopic(template: string, info: Pick<ClientInfo, 'username' 
   return unresolved ? undefined : rendered
 }
 
-/** IPv4 clients on a dual-stack socket show up as `::ffff:a.b.c.d`. */
-export function plainHost(host: string): string {
-  return host.startsWith('::ffff:') && isIP(host.slice(7)) === 4 ? host.slice(7) : host
-}
-
 /** Adds an address or CIDR to a BlockList; false when it is neither. */
 export function addAddress(list: BlockList, text: string): boolean {
   const [address, bits] = text.split('/')
@@ -81,7 +77,7 @@ export function whoMatches(who: Who, info: ClientInfo): boolean {
     case 'clientid_re':
       return who.re.test(info.clientid)
     case 'ipaddrs': {
-      const host = plainHost(info.peerhost)
+      const host = plainAddress(info.peerhost)
       const version = isIP(host)
       return version !== 0 && who.list.check(host, version === 4 ? 'ipv4' : 'ipv6')
     }

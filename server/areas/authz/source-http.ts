@@ -6,6 +6,7 @@ import * as v from 'valibot'
 import type { HttpSourceBody } from '../../../contract/authz.ts'
 import { parseDuration } from '../../../contract/units.ts'
 import type { AuthzAction, AuthzDetail, ClientInfo } from '../../broker/hooks.ts'
+import { plainAddress } from '../../broker/listeners.ts'
 import { RateMeter, type ResourceMetrics, type SourceAnswer, type SourceRunner } from './source.ts'
 
 export type HttpSourceConfig = v.InferOutput<typeof HttpSourceBody>
@@ -27,7 +28,7 @@ export function httpVariables(info: ClientInfo, action: AuthzAction, topic: stri
   return {
     username: info.username ?? '',
     clientid: info.clientid,
-    peerhost: info.peerhost.startsWith('::ffff:') ? info.peerhost.slice(7) : info.peerhost,
+    peerhost: plainAddress(info.peerhost),
     proto_name: info.protoVer === 3 ? 'MQIsdp' : 'MQTT',
     mountpoint: info.mountpoint ?? '',
     topic,
