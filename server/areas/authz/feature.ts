@@ -2,14 +2,12 @@
 // enabled sources in their order; the first that allows or denies decides, nomatch and ignore go on
 // to the next (and past the last, `no_match` decides in AccessControl). Each source counts its
 // checks. The list is kept in SQLite and restored at start.
-import type { AuthzSourceConfig, EmbeddedSourceType, SourceStatus } from '../../../contract/authz.ts'
-import { EMBEDDED_SOURCE_TYPES } from '../../../contract/authz.ts'
+import { authzErrors, EMBEDDED_SOURCE_TYPES, type AuthzSourceConfig, type EmbeddedSourceType, type SourceStatus } from '../../../contract/authz.ts'
 import type { AccessControl } from '../../broker/access-control.ts'
 import type { Broker } from '../../broker/broker.ts'
 import { HP } from '../../broker/hook-priorities.ts'
 import { isPromise, type AuthzAction, type AuthzAnswer, type AuthzDetail, type AuthzVerdict, type ClientInfo, type MaybePromise } from '../../broker/hooks.ts'
 import { badRequest, contractError } from '../../http/errors.ts'
-import { authzErrors } from '../../../contract/authz.ts'
 import { AclError, DEFAULT_ACL_CONF } from './acl-conf.ts'
 import { BuiltInRules } from './built-in-rules.ts'
 import { BuiltInSource } from './source-built-in.ts'

@@ -1,6 +1,6 @@
 // What every authorization source is to the chain: something that answers a check (at once, or
 // later for a backend) with allow, deny, `ignore` or nothing (nomatch), plus its counters.
-import type { AuthzSourceConfig, SourceMetrics } from '../../../contract/authz.ts'
+import type { SourceMetrics } from '../../../contract/authz.ts'
 import type { AuthzAction, AuthzDetail, AuthzResult, ClientInfo, MaybePromise } from '../../broker/hooks.ts'
 
 /** A source's answer: undefined is nomatch; `ignore` (a backend that could not say) goes on as nomatch does. */
@@ -69,11 +69,4 @@ export interface ResourceMetrics {
   rate: number
   rate_max: number
   rate_last5m: number
-}
-
-/** A configured source: its configuration as the API shows it, what runs it, and its counters. */
-export interface InstalledSource {
-  config: AuthzSourceConfig
-  runner: SourceRunner
-  counters: SourceCounters
 }
