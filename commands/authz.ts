@@ -7,7 +7,7 @@ import type { AuthzRuleInput } from '../src/api/authz.ts'
 import { ApiError } from '../contract/api-error.ts'
 
 const EMBEDDED = ['file', 'built_in_database', 'http'] as const
-const POSITIONS = /^(front|rear|(before|after):.+)$/
+const POSITIONS = ['front', 'rear', 'before', 'after'] as const
 
 /** The configured source types. */
 const completeSource: Completer = async (api, query, signal) =>
@@ -83,11 +83,17 @@ export const moveAuthzSource = defineCommand({
   changes: ['authz'],
   args: v.object({
     type: sourceType(),
-    position: v.pipe(v.string(), v.title('form.field.authzPosition'), v.description('form.hint.authzPosition'), v.regex(POSITIONS, 'err.format')),
+    position: v.pipe(v.picklist(POSITIONS, 'err.oneOf'), v.title('form.field.authzPosition')),
+    /** The source to go before or after. */
+    target: v.optional(v.pipe(v.string(), v.title('form.field.authzTarget'), v.description('form.hint.authzTarget'))),
   }),
-  positional: ['type', 'position'],
-  complete: { type: completeSource },
-  run: (ctx, { type, position }) => ctx.api.authz.move(type, position as 'front'),
+  positional: ['type', 'position', 'target'],
+  complete: { type: completeSource, target: completeSource },
+  run: (ctx, { type, position, target }) => {
+    if (position === 'front' || position === 'rear') return ctx.api.authz.move(type, position)
+    if (!target) throw new ApiError(400, 'BAD_REQUEST', `Invalid parameter. Cannot be placed ${position} an empty target`)
+    return ctx.api.authz.move(type, `${position}:${target}`)
+  },
 })
 
 export const deleteAuthzSource = defineCommand({

@@ -107,7 +107,8 @@ describe('authz contract', () => {
     const console = await consoleApi(suite.t)
     await runCommand(console, 'authz.createSource', { type: 'built_in_database' })
     await runCommand(console, 'authz.createSource', { type: 'file' })
-    await runCommand(console, 'authz.moveSource', { type: 'built_in_database', position: 'front' })
+    expect((await console.authz.sources()).map((s) => s.type)).toEqual(['file', 'built_in_database'])
+    await runCommand(console, 'authz.moveSource', { type: 'file', position: 'after', target: 'built_in_database' })
     expect((await console.authz.sources()).map((s) => [s.type, s.enable])).toEqual([
       ['built_in_database', true],
       ['file', true],
