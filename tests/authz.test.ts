@@ -130,6 +130,20 @@ describe('authorization sources', () => {
     expect(status.node_metrics[0].metrics.total).toBe(3)
   })
 
+  it('applies the cache settings live: a repeated check is a cache hit, a change of source empties the cache', async () => {
+    await api().post('/authorization/sources', { type: 'file', rules: '{allow, all, subscribe, ["c/#"]}.\n' })
+    await api().request('PUT', '/authorization/settings', { cache: { enable: true, max_size: 8, ttl: '1m' } })
+    const client = await suite.t.connect({ clientId: 'cached', protocolVersion: 5 })
+    const hits = await counter('authorization.cache_hit')
+    expect(await subackCodes(client, ['c/1'], { qos: 0 })).toEqual([0])
+    expect(await subackCodes(client, ['c/1'], { qos: 0 })).toEqual([0])
+    expect(await counter('authorization.cache_hit')).toBe(hits + 1)
+    expect((await api().get('/clients/cached/authorization/cache')).body).toHaveLength(1)
+    await api().request('PUT', '/authorization/sources/file', { type: 'file', rules: '{deny, all, subscribe, ["c/#"]}.\n' })
+    expect((await api().get('/clients/cached/authorization/cache')).body).toEqual([])
+    expect(await subackCodes(client, ['c/1'], { qos: 0 })).toEqual([0x87])
+  })
+
   it('answers 400 for sources the embedded server does not run, and for bad acl.conf text with its line', async () => {
     for (const type of ['mysql', 'postgresql', 'mongodb', 'redis']) {
       const response = await api().post('/authorization/sources', { type, enable: true })
