@@ -84,6 +84,11 @@ describe('acl.conf', () => {
     expect(check(text, info, 'publish', 'c/c2')).toBe('deny')
     // No username: the placeholder is not rendered as empty, the topic does not match.
     expect(check(text, client({ username: undefined }), 'subscribe', '/x')).toBe('deny')
+    // A placeholder EMQX does not know is left as written; one without a value never matches.
+    const others = '{allow, all, all, ["${nope}/x", "${cert_common_name}/y", "z/${zone}"]}.\n'
+    expect(check(others, info, 'publish', '${nope}/x')).toBe('allow')
+    expect(check(others, info, 'publish', '/y')).toBeUndefined()
+    expect(check(others, info, 'publish', 'z/default')).toBe('allow')
   })
 
   it('reports each kind of error with its line', () => {

@@ -221,7 +221,7 @@ describe('the http source', () => {
     const created = await api().post('/authorization/sources', {
       type: 'http',
       method: 'get',
-      url: `${base}/authz/\${clientid}?topic=\${topic}&action=\${action}&qos=\${qos}&retain=\${retain}&user=\${username}&host=\${peerhost}`,
+      url: `${base}/authz/\${clientid}?topic=\${topic}&action=\${action}&qos=\${qos}&retain=\${retain}&user=\${username}&host=\${peerhost}&kept=\${nope}`,
       request_timeout: '300ms',
     })
     expect(created.status).toBe(204)
@@ -231,7 +231,7 @@ describe('the http source', () => {
     expect(seen[0].method).toBe('GET')
     const url = new URL(seen[0].url, base)
     expect(url.pathname).toBe('/authz/web%20client')
-    expect(Object.fromEntries(url.searchParams)).toEqual({ topic: 'allow/a', action: 'publish', qos: '1', retain: 'true', user: 'u1', host: '127.0.0.1' })
+    expect(Object.fromEntries(url.searchParams)).toEqual({ topic: 'allow/a', action: 'publish', qos: '1', retain: 'true', user: 'u1', host: '127.0.0.1', kept: '${nope}' })
     await expect(client.publishAsync('deny/a', 'x', { qos: 1 })).rejects.toThrow(/Not authorized/)
     expect(await subackCodes(client, ['formdeny/a', 'ignore/a', 'other/a', 'slow/a'], { qos: 1 })).toEqual([0x87, 0x87, 0x87, 0x87])
     await api().request('PUT', '/authorization/settings', { no_match: 'allow' })

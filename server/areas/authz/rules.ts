@@ -37,12 +37,25 @@ export const ALL_QOS: readonly number[] = [0, 1, 2]
 
 const PLACEHOLDER = /\$\{([a-z_.]+)\}/g
 
-/** The topic with `${username}` and `${clientid}` filled in; undefined when one cannot be (EMQX: no match then). */
+/** What a placeholder of a rule's topic stands for; undefined when the client has no such value. */
+function topicVariable(name: string, info: Pick<ClientInfo, 'username' | 'clientid'>): string | undefined {
+  if (name === 'username') return info.username
+  if (name === 'clientid') return info.clientid
+  // The embedded broker has one zone and neither TLS client certificates nor client attributes.
+  if (name === 'zone') return 'default'
+  return undefined
+}
+
+/** The placeholders EMQX allows in a rule's topic; any other is left as it is written. */
+const isTopicVariable = (name: string) => ['username', 'clientid', 'zone', 'cert_common_name'].includes(name) || name.startsWith('client_attrs.')
+
+/** The topic with its placeholders filled in; undefined when one has no value (EMQX: no match then). */
 export function renderTopic(template: string, info: Pick<ClientInfo, 'username' | 'clientid'>): string | undefined {
   if (!template.includes('${')) return template
   let unresolved = false
-  const rendered = template.replace(PLACEHOLDER, (_whole, name: string) => {
-    const value = name === 'username' ? info.username : name === 'clientid' ? info.clientid : undefined
+  const rendered = template.replace(PLACEHOLDER, (whole, name: string) => {
+    if (!isTopicVariable(name)) return whole
+    const value = topicVariable(name, info)
     if (value === undefined) unresolved = true
     return value ?? ''
   })

@@ -40,12 +40,12 @@ export function httpVariables(info: ClientInfo, action: AuthzAction, topic: stri
     cert_subject: '',
     cert_common_name: '',
     cert_pem: '',
-    zone: 'default',
   }
 }
 
+/** Fills in the placeholders; one EMQX does not allow in a request is left as written, as EMQX renders it. */
 export function renderTemplate(template: string, vars: Record<string, string>, encode: (value: string) => string = (value) => value): string {
-  return template.replace(PLACEHOLDER, (_whole, name: string) => encode(vars[name] ?? ''))
+  return template.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(vars, name) ? encode(vars[name]) : whole))
 }
 
 function renderBody(body: Record<string, unknown>, vars: Record<string, string>): Record<string, string> {
