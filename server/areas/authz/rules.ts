@@ -109,23 +109,29 @@ function actionMatches(rule: Rule, action: AuthzAction, detail: AuthzDetail): bo
   return action === 'subscribe' || rule.retain === 'all' || rule.retain === detail.retain
 }
 
-function topicMatches(match: TopicMatch, info: ClientInfo, topic: string): boolean {
+/** `realTopic`: a shared subscription's real filter, which rules other than `eq` are matched against. */
+function topicMatches(match: TopicMatch, info: ClientInfo, topic: string, realTopic: string): boolean {
   if (match.kind === 'all') return true
   const rendered = renderTopic(match.template, info)
   if (rendered === undefined) return false
   if (match.kind === 'eq') return rendered === topic
-  // A shared subscription is authorized on its real filter, as EMQX matches `#share{}` topics.
-  return matchesFilter(rendered, parseShare(topic)?.filter ?? topic)
+  return matchesFilter(rendered, realTopic)
 }
 
+/** A shared subscription is authorized on its real filter, as EMQX matches `#share{}` topics. */
+const realTopicOf = (topic: string): string => parseShare(topic)?.filter ?? topic
+
 /** Whether one rule applies to this check. */
-export function ruleMatches(rule: Rule, info: ClientInfo, action: AuthzAction, topic: string, detail: AuthzDetail): boolean {
-  return whoMatches(rule.who, info) && actionMatches(rule, action, detail) && rule.topics.some((match) => topicMatches(match, info, topic))
+export function ruleMatches(rule: Rule, info: ClientInfo, action: AuthzAction, topic: string, detail: AuthzDetail, realTopic = realTopicOf(topic)): boolean {
+  if (!whoMatches(rule.who, info) || !actionMatches(rule, action, detail)) return false
+  for (const match of rule.topics) if (topicMatches(match, info, topic, realTopic)) return true
+  return false
 }
 
 /** The permission of the first rule that applies; undefined (nomatch) when none does. */
 export function matchRules(rules: readonly Rule[], info: ClientInfo, action: AuthzAction, topic: string, detail: AuthzDetail): AuthzResult | undefined {
-  for (const rule of rules) if (ruleMatches(rule, info, action, topic, detail)) return rule.permission
+  const realTopic = realTopicOf(topic)
+  for (const rule of rules) if (ruleMatches(rule, info, action, topic, detail, realTopic)) return rule.permission
   return undefined
 }
 
