@@ -16,6 +16,8 @@ export type BrokerKind = 'embedded' | 'aedes' | 'bare'
 
 interface Running {
   mqttPort: number
+  /** The embedded server's console and REST API. */
+  httpPort?: number
   close(): Promise<void>
 }
 
@@ -52,7 +54,7 @@ async function aedesServer(): Promise<Running> {
 
 async function embeddedServer(dataDir: string): Promise<Running> {
   const server = await startServer({ port: 0, mqttPort: 0, wsPort: 0, host: '127.0.0.1', dataDir })
-  return { mqttPort: server.mqttPort, close: () => server.close() }
+  return { mqttPort: server.mqttPort, httpPort: server.port, close: () => server.close() }
 }
 
 const kind = (process.argv[2] ?? 'embedded') as BrokerKind
@@ -78,4 +80,4 @@ process.on('message', async (message: { type: string }) => {
     process.exit(0)
   }
 })
-process.send?.({ type: 'ready', mqttPort: server.mqttPort })
+process.send?.({ type: 'ready', mqttPort: server.mqttPort, httpPort: server.httpPort })

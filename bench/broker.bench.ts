@@ -8,15 +8,14 @@
 //   BENCH_NO_AEDES=1       skips aedes
 //   BENCH_CASES=<text>     only the load cases whose label contains <text> (e.g. "fan-in"), and no memory case
 //   BENCH_MEMORY_ONLY=1    only the memory cases
-import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { connect as netConnect, createServer } from 'node:net'
+import { fork } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import mqtt, { type MqttClient } from 'mqtt'
 import { SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs'
 import { startServer } from '../server/start.ts'
-import type { BrokerKind } from './broker-process.ts'
+import { BrokerCrash, here, load, message, mosquittoInstalled, nodeFlags, startMosquitto, startNodeBroker, type Target } from './broker-targets.ts'
 import type { Job, LoadResult } from './mqtt-load.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
@@ -29,171 +28,6 @@ const MEMORY_RUNS = 3
  * (the code the connect path compiles, caches, tables sized on first use) is not counted per connection.
  */
 const WARMUP_CONNECTIONS = 1000
-const here = new URL('.', import.meta.url)
-/** Node flags the bench itself runs with (type stripping, SQLite), for the child processes. */
-const nodeFlags = process.execArgv.filter((flag) => !flag.startsWith('--cpu-prof'))
-
-interface Target {
-  name: string
-  port: number
-  pid: number
-  /** Resident memory, and the JS heap and V8's young generation where there are (after a full GC). */
-  memory(): Promise<{ rss: number; heapUsed?: number; youngGeneration?: number }>
-  stop(): Promise<void>
-  /** Settles with the error it printed if the broker's process ends on its own (a crash under load). */
-  crashed: Promise<string>
-}
-
-/** The first error line a child prints, once it has exited. */
-function crashOf(child: ChildProcess): Promise<string> {
-  let text = ''
-  child.stderr?.on('data', (chunk: Buffer) => {
-    text += chunk.toString()
-    process.stderr.write(chunk)
-  })
-  return new Promise((resolve) =>
-    child.once('exit', (code, signal) => resolve(/^\w*Error.*$/m.exec(text)?.[0] ?? `exited (${signal ?? code})`)),
-  )
-}
-
-function message<T>(child: ChildProcess, type: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (data: { type: string; message?: string }) => {
-      if (data.type === 'error') reject(new Error(data.message))
-      if (data.type !== type) return
-      child.off('message', onMessage)
-      resolve(data as T)
-    }
-    child.on('message', onMessage)
-    child.once('exit', (code) => reject(new Error(`process exited (${code}) before '${type}'`)))
-  })
-}
-
-/** A Node broker (or the bare socket floor) in its own process, with the server's Node flags. */
-async function startNodeBroker(kind: BrokerKind): Promise<Target> {
-  const profile = kind === 'embedded' ? process.env.BENCH_CPU_PROF : undefined
-  const child = fork(new URL('broker-process.ts', here), [kind], {
-    execArgv: [...nodeFlags, ...SERVER_NODE_FLAGS, '--expose-gc', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])],
-    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
-  })
-  let stopping = false
-  const crashed = crashOf(child).then((reason) => (stopping ? new Promise<string>(() => {}) : reason))
-  const { mqttPort } = await message<{ mqttPort: number }>(child, 'ready')
-  return {
-    name: kind,
-    port: mqttPort,
-    pid: child.pid!,
-    crashed,
-    async memory() {
-      const reply = message<{ rss: number; heapUsed: number; youngGeneration: number }>(child, 'memory')
-      child.send({ type: 'memory' })
-      const { rss, heapUsed, youngGeneration } = await reply
-      return { rss, heapUsed, youngGeneration }
-    },
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return
-      stopping = true
-      const exited = new Promise((resolve) => child.once('exit', resolve))
-      child.send({ type: 'stop' })
-      await exited
-    },
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
-
-async function waitForPort(port: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = netConnect(port, '127.0.0.1')
-      socket.once('connect', () => {
-        socket.destroy()
-        resolve(true)
-      })
-      socket.once('error', () => resolve(false))
-    })
-    if (open) return
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`nothing listens on ${port}`)
-}
-
-function rssOf(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024
-}
-
-/** Seconds of CPU a process has used so far (user + system), from /proc. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / 100
-}
-
-function mosquittoInstalled(): boolean {
-  return !process.env.BENCH_NO_MOSQUITTO && spawnSync('mosquitto', ['-h']).error === undefined
-}
-
-async function startMosquitto(): Promise<Target> {
-  const port = await freePort()
-  const dir = mkdtempSync(join(tmpdir(), 'emqx-console-bench-mosquitto-'))
-  const config = join(dir, 'mosquitto.conf')
-  // Its default queue (max_queued_messages 1000) drops QoS 1 messages under the fan-in load, which a
-  // closed-loop run cannot tell from slowness; raised so that, like the embedded broker, it drops nothing.
-  writeFileSync(config, `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest none\nmax_queued_messages 100000\n`)
-  const child = spawn('mosquitto', ['-c', config], { stdio: 'ignore' })
-  await waitForPort(port)
-  return {
-    name: 'mosquitto',
-    port,
-    pid: child.pid!,
-    crashed: new Promise(() => {}),
-    memory: async () => ({ rss: rssOf(child.pid!) }),
-    async stop() {
-      const exited = new Promise((resolve) => child.once('exit', resolve))
-      child.kill('SIGTERM')
-      await exited
-      rmSync(dir, { recursive: true, force: true })
-    },
-  }
-}
-
-class BrokerCrash extends Error {}
-
-/** Runs one job in a fresh load process; returns its figures and the broker's CPU use meanwhile. */
-async function load(target: Target, job: Job): Promise<LoadResult & { brokerCpu: number }> {
-  const child = fork(new URL('mqtt-load.ts', here), { execArgv: nodeFlags, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-  // The broker's CPU time over the measured window only (set-up and warm-up excluded).
-  let cpuBefore = 0
-  let started = 0
-  let brokerCpu = NaN
-  child.on('message', (data: { type: string }) => {
-    if (data.type === 'measuring') {
-      cpuBefore = cpuSeconds(target.pid)
-      started = performance.now()
-    }
-    if (data.type === 'measured') brokerCpu = +((cpuSeconds(target.pid) - cpuBefore) / ((performance.now() - started) / 1000)).toFixed(2)
-  })
-  const reply = message<{ result: LoadResult }>(child, 'result')
-  child.send(job)
-  const outcome = await Promise.race([reply, target.crashed.then((reason) => ({ crash: reason }))])
-  if ('crash' in outcome) {
-    child.kill()
-    throw new BrokerCrash(outcome.crash)
-  }
-  const { result } = outcome
-  await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))
-  return { ...result, brokerCpu }
-}
-
 /** Memory the broker holds for `connections` idle MQTT connections, measured between two full GCs. */
 async function idleMemory(target: Target, connections: number): Promise<MemoryGrowth> {
   const before = await target.memory()

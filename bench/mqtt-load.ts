@@ -13,6 +13,7 @@ export type Job =
   | { kind: 'idle'; port: number; connections: number }
   | { kind: 'flood'; port: number; publishers: number; inflight: number; seconds: number }
   | { kind: 'churn'; port: number; connections: number }
+  | { kind: 'connect-rate'; port: number; seconds: number; parallel: number; username?: string; password?: string }
 
 export interface LoadResult {
   /** Messages received by subscribers per second (deliveries). */
@@ -28,6 +29,8 @@ export interface LoadResult {
   lost: number
   /** CPU the load generator used, as a share of one core. */
   loadCpu: number
+  /** Connections the broker refused (connect-rate: a CONNACK other than success). */
+  refused?: number
 }
 
 function send(message: object): void {
@@ -45,7 +48,7 @@ class Client {
   onAck: (type: number) => void = () => {}
   /** After the packets of one chunk were handled, to answer them all in one write. */
   onChunkEnd: () => void = () => {}
-  private waiting: Array<{ type: number; resolve: () => void }> = []
+  private waiting: Array<{ type: number; resolve: (body: Buffer) => void }> = []
   readonly closed: Promise<void>
 
   constructor(port: number) {
@@ -55,12 +58,22 @@ class Client {
     this.closed = new Promise((resolve) => this.socket.once('close', () => resolve()))
   }
 
-  async connect(clientId: string): Promise<void> {
-    const id = Buffer.from(clientId)
-    const body = Buffer.concat([Buffer.from([0, 4, 0x4d, 0x51, 0x54, 0x54, 4, 0x02, 0, 0, id.length >> 8, id.length & 0xff]), id])
+  /** Sends CONNECT (clean session, no keep alive) and resolves with the CONNACK's return code. */
+  async connect(clientId: string, username?: string, password?: string): Promise<number> {
+    const field = (text: string) => {
+      const bytes = Buffer.from(text)
+      return Buffer.concat([Buffer.from([bytes.length >> 8, bytes.length & 0xff]), bytes])
+    }
+    const flags = 0x02 | (username !== undefined ? 0x80 : 0) | (password !== undefined ? 0x40 : 0)
+    const body = Buffer.concat([
+      Buffer.from([0, 4, 0x4d, 0x51, 0x54, 0x54, 4, flags, 0, 0]),
+      field(clientId),
+      ...(username !== undefined ? [field(username)] : []),
+      ...(password !== undefined ? [field(password)] : []),
+    ])
     const acked = this.expect(0x20)
     this.socket.write(Buffer.concat([Buffer.from([0x10]), varint(body.length), body]))
-    await acked
+    return (await acked)[1] ?? 0
   }
 
   async subscribe(filter: string, qos: number): Promise<void> {
@@ -76,7 +89,7 @@ class Client {
     return this.closed
   }
 
-  private expect(type: number): Promise<void> {
+  private expect(type: number): Promise<Buffer> {
     return new Promise((resolve) => this.waiting.push({ type, resolve }))
   }
 
@@ -116,7 +129,7 @@ class Client {
         this.onPublish(data.subarray(payloadAt, pos + length), qos, packetId)
       } else {
         const waiter = this.waiting.findIndex((w) => w.type === type)
-        if (waiter >= 0) this.waiting.splice(waiter, 1)[0].resolve()
+        if (waiter >= 0) this.waiting.splice(waiter, 1)[0].resolve(data.subarray(pos, pos + length))
         else this.onAck(type)
       }
       at = pos + length
@@ -481,6 +494,35 @@ async function churn(job: Extract<Job, { kind: 'churn' }>): Promise<LoadResult> 
   return { perSecond, publishedPerSecond: 0, p50: null, p99: null, late: 0, lost: 0, loadCpu: NaN }
 }
 
+/**
+ * Connects and disconnects as fast as `parallel` clients at a time can for `seconds`, with the
+ * credentials given: successes per second, and the connections refused.
+ */
+async function connectRate(job: Extract<Job, { kind: 'connect-rate' }>): Promise<LoadResult> {
+  const id = Date.now().toString(36)
+  const cpu = process.cpuUsage()
+  const started = performance.now()
+  const until = started + job.seconds * 1000
+  let next = 0
+  let accepted = 0
+  let refused = 0
+  await Promise.all(
+    Array.from({ length: job.parallel }, async () => {
+      while (performance.now() < until) {
+        const client = new Client(job.port)
+        const code = await client.connect(`bench-connect-${id}-${next++}`, job.username, job.password)
+        if (code === 0) accepted++
+        else refused++
+        if (code === 0) await client.end()
+        else client.socket.destroy()
+      }
+    }),
+  )
+  const elapsed = (performance.now() - started) / 1000
+  const used = process.cpuUsage(cpu)
+  return { perSecond: Math.round(accepted / elapsed), publishedPerSecond: 0, p50: null, p99: null, late: 0, lost: 0, refused, loadCpu: +((used.user + used.system) / 1e6 / elapsed).toFixed(2) }
+}
+
 /** Opens `connections` idle clients, says so, and holds them until told to let go. */
 async function idle(job: Extract<Job, { kind: 'idle' }>): Promise<void> {
   const run = Date.now().toString(36)
@@ -503,7 +545,9 @@ process.once('message', async (job: Job) => {
               ? await flood(job)
               : job.kind === 'churn'
                 ? await churn(job)
-                : await latency(job)
+                : job.kind === 'connect-rate'
+                  ? await connectRate(job)
+                  : await latency(job)
       send({ type: 'result', result })
     }
   } catch (error) {

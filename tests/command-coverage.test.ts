@@ -86,6 +86,17 @@ const operations: Record<string, string> = {
 
   // Issue 4: keyboard help.
   'show every keyboard shortcut (the ? sheet)': 'help.shortcuts',
+
+  // Issue 13: MQTT authorization (the screens are a later part).
+  'authorization settings: no_match, deny_action, cache (PUT /authorization/settings)': 'authz.settings',
+  'add an authorization source at the front (POST /authorization/sources)': 'authz.createSource',
+  'enable an authorization source (PUT /authorization/sources/{type} enable=true)': 'authz.enableSource',
+  'disable an authorization source (PUT /authorization/sources/{type} enable=false)': 'authz.disableSource',
+  'move an authorization source (POST /authorization/sources/{type}/move)': 'authz.moveSource',
+  'delete an authorization source (DELETE /authorization/sources/{type})': 'authz.deleteSource',
+  'add a built-in authorization rule for a client id, username or all (POST/PUT .../built_in_database/rules/...)': 'authz.addRule',
+  'delete the built-in rules of a client id, username or all (DELETE .../built_in_database/rules/...)': 'authz.deleteRules',
+  'clear the authorization cache (DELETE /authorization/cache)': 'authz.clearCache',
 }
 
 /**
@@ -105,6 +116,7 @@ const readOnly = [
   'GET /monitor, GET /monitor/nodes/{node}, GET /monitor_current, GET /monitor_current/nodes/{node}',
   'Issue 6: GET /slow_subscriptions, GET /slow_subscriptions/settings',
   'Issue 6: GET /mqtt/topic_metrics, GET /mqtt/topic_metrics/{topic}, GET /alarms?activated=true|false, GET /configs/sysmon, GET /configs/alarm',
+  'Issue 13: GET /authorization/settings, GET /authorization/sources, GET /authorization/sources/{type}, GET .../{type}/status, GET .../built_in_database/rules/{clients,users,all}',
 ]
 
 const ids = new Set(allCommands.map((command) => command.id))

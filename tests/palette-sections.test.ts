@@ -17,7 +17,7 @@ describe('the rows a palette render shows at once', () => {
   })
 
   it('is every section when they all fit, and nothing for no rows', () => {
-    expect(firstRows(sections, 6)).toEqual(sections)
+    expect(firstRows(sections, 6)).toBe(sections)
     expect(firstRows(sections, 0)).toEqual([])
   })
 })

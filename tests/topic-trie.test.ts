@@ -109,3 +109,41 @@ describe('topic trie', () => {
     expect(visits).toEqual([[1, 's/+', 'k1']])
   })
 })
+
+describe('matchesFilter', () => {
+  /** MQTT's matching written the plain way, level arrays and all: what the fast walk must agree with. */
+  function byLevels(filter: string, topic: string): boolean {
+    const f = filter.split('/')
+    const t = topic.split('/')
+    if (t[0].startsWith('$') && (f[0] === '+' || f[0] === '#')) return false
+    for (let i = 0; i < f.length; i++) {
+      if (f[i] === '#') return true
+      if (i >= t.length) return false
+      if (f[i] !== '+' && f[i] !== t[i]) return false
+    }
+    return f.length === t.length
+  }
+
+  /** Every string of 1 to `depth` levels drawn from `levels`. */
+  function paths(levels: string[], depth: number): string[] {
+    let out = levels.slice()
+    let last = levels.slice()
+    for (let d = 2; d <= depth; d++) {
+      last = last.flatMap((path) => levels.map((level) => `${path}/${level}`))
+      out = out.concat(last)
+    }
+    return out
+  }
+
+  it('agrees with level-by-level matching on every filter and topic of up to three levels', () => {
+    const topics = paths(['a', 'ab', '', '$s'], 3)
+    const filters = paths(['a', 'ab', '', '$s', '+', '#'], 3)
+    let compared = 0
+    for (const filter of filters)
+      for (const topic of topics) {
+        expect(matchesFilter(filter, topic), `${filter} ~ ${topic}`).toBe(byLevels(filter, topic))
+        compared++
+      }
+    expect(compared).toBeGreaterThan(10_000)
+  })
+})

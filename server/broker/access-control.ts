@@ -3,7 +3,7 @@
 // answers at once when every callback does (built-in rules, a cache hit), and with a promise when a
 // backend answers later, so the common case never allocates a promise per message.
 import { AuthzCache } from './authz-cache.ts'
-import { isPromise, type AuthDecision, type AuthzAction, type AuthzAnswer, type AuthzResult, type ClientInfo, type Hooks, type MaybePromise } from './hooks.ts'
+import { isPromise, NO_AUTHZ_DETAIL, type AuthDecision, type AuthzAction, type AuthzDetail, type AuthzAnswer, type AuthzResult, type ClientInfo, type Hooks, type MaybePromise } from './hooks.ts'
 import type { Metrics } from './metrics.ts'
 import { reasonName, RC } from './reason-codes.ts'
 
@@ -88,7 +88,7 @@ export class AccessControl {
    * Decides whether a client may publish to or subscribe to `topic`: true or false at once when
    * every source answers at once, a promise of it when one answers later.
    */
-  authorize(info: ClientInfo, action: AuthzAction, topic: string): MaybePromise<boolean> {
+  authorize(info: ClientInfo, action: AuthzAction, topic: string, detail: AuthzDetail = NO_AUTHZ_DETAIL): MaybePromise<boolean> {
     // As EMQX: a delayed publish is authorized on the topic it will be published to.
     if (topic.startsWith('$delayed/')) {
       const real = delayedTopic(topic)
@@ -98,30 +98,30 @@ export class AccessControl {
       }
       topic = real
     }
-    const cached = this.cache.covers(topic) ? this.cache.get(info.clientid, action, topic) : undefined
+    const cached = this.cache.covers(topic) ? this.cache.get(info.clientid, action, topic, undefined, detail) : undefined
     if (cached !== undefined) {
       this.metrics.inc('authorization.cache_hit')
-      return this.decided(info, action, topic, { result: cached, source: 'cache' })
+      return this.decided(info, action, topic, { result: cached, source: 'cache' }, detail)
     }
     if (this.cache.settings.enable) this.metrics.inc('authorization.cache_miss')
     this.metrics.inc('client.authorize')
     if (info.isSuperuser) {
       this.metrics.inc('authorization.superuser')
-      return this.decided(info, action, topic, { result: 'allow', source: 'superuser' })
+      return this.decided(info, action, topic, { result: 'allow', source: 'superuser' }, detail)
     }
     let answer: MaybePromise<AuthzAnswer | undefined>
     try {
-      answer = this.hooks.authorize(info, action, topic)
+      answer = this.hooks.authorize(info, action, topic, detail)
     } catch (error) {
       console.error('client.authorize hook failed:', error)
-      return this.decided(info, action, topic, AUTHZ_FAILED)
+      return this.decided(info, action, topic, AUTHZ_FAILED, detail)
     }
-    if (!isPromise(answer)) return this.decided(info, action, topic, this.matched(answer))
+    if (!isPromise(answer)) return this.decided(info, action, topic, this.matched(answer), detail)
     return answer.then(
-      (later) => this.decided(info, action, topic, this.matched(later)),
+      (later) => this.decided(info, action, topic, this.matched(later), detail),
       (error: unknown) => {
         console.error('client.authorize hook failed:', error)
-        return this.decided(info, action, topic, AUTHZ_FAILED)
+        return this.decided(info, action, topic, AUTHZ_FAILED, detail)
       },
     )
   }
@@ -136,10 +136,10 @@ export class AccessControl {
     return answer
   }
 
-  private decided(info: ClientInfo, action: AuthzAction, topic: string, answer: AuthzAnswer): boolean {
+  private decided(info: ClientInfo, action: AuthzAction, topic: string, answer: AuthzAnswer, detail: AuthzDetail): boolean {
     const { result, source } = answer
     this.metrics.inc(result === 'allow' ? 'authorization.allow' : 'authorization.deny')
-    if (source !== 'cache' && source !== 'error' && this.cache.covers(topic)) this.cache.put(info.clientid, action, topic, result)
+    if (source !== 'cache' && source !== 'error' && this.cache.covers(topic)) this.cache.put(info.clientid, action, topic, result, undefined, detail)
     this.hooks.run('client.check_authz_complete', info, action, topic, result, source)
     return result === 'allow'
   }

@@ -1,7 +1,7 @@
 // Each client's recent authorization answers, as EMQX's authorization cache (`authorization.cache`):
 // per client, at most `maxSize` answers kept for `ttlMs` each, the oldest evicted first; topics that
 // match an excluded filter are always asked again. It lives as long as the client's connection.
-import type { AuthzAction, AuthzResult } from './hooks.ts'
+import type { AuthzAction, AuthzDetail, AuthzResult } from './hooks.ts'
 import { matchesFilter } from './topic-trie.ts'
 
 export interface AuthzCacheSettings {
@@ -32,9 +32,9 @@ export class AuthzCache {
     return this.settings.enable && !this.settings.excludes.some((filter) => matchesFilter(filter, topic))
   }
 
-  get(clientid: string, action: AuthzAction, topic: string, now = Date.now()): AuthzResult | undefined {
+  get(clientid: string, action: AuthzAction, topic: string, now = Date.now(), detail?: AuthzDetail): AuthzResult | undefined {
     const answers = this.clients.get(clientid)
-    const key = cacheKey(action, topic)
+    const key = cacheKey(action, topic, detail)
     const cached = answers?.get(key)
     if (!cached) return undefined
     if (now - cached.updatedAt >= this.settings.ttlMs) {
@@ -44,10 +44,10 @@ export class AuthzCache {
     return cached.result
   }
 
-  put(clientid: string, action: AuthzAction, topic: string, result: AuthzResult, now = Date.now()): void {
+  put(clientid: string, action: AuthzAction, topic: string, result: AuthzResult, now = Date.now(), detail?: AuthzDetail): void {
     let answers = this.clients.get(clientid)
     if (!answers) this.clients.set(clientid, (answers = new Map()))
-    const key = cacheKey(action, topic)
+    const key = cacheKey(action, topic, detail)
     answers.delete(key)
     answers.set(key, { action, topic, result, updatedAt: now })
     // A Map keeps insertion order: the first entries are the oldest.
@@ -69,6 +69,7 @@ export class AuthzCache {
   }
 }
 
-function cacheKey(action: AuthzAction, topic: string): string {
-  return `${action}\u0000${topic}`
+/** As EMQX keys its cache by the rich action: an answer about a QoS 0 publish says nothing about a retained QoS 1 one. */
+function cacheKey(action: AuthzAction, topic: string, detail: AuthzDetail | undefined): string {
+  return detail ? `${action}\u0000${detail.qos}${detail.retain ? 'r' : ''}\u0000${topic}` : `${action}\u0000${topic}`
 }

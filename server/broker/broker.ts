@@ -10,7 +10,7 @@ import type { ISubscription, QoS } from 'mqtt-packet'
 import { AccessControl } from './access-control.ts'
 import type { Channel } from './channel.ts'
 import { Connection, type ConnectionMeta } from './connection.ts'
-import { Hooks, isPromise, type ClientInfo, type SubOptions } from './hooks.ts'
+import { authzDetail, Hooks, isPromise, type ClientInfo, type SubOptions } from './hooks.ts'
 import { startListeners, type Listeners, type ListenerState, type ListenOptions } from './listeners.ts'
 import { createMessage, type Message } from './message.ts'
 import { Metrics } from './metrics.ts'
@@ -280,7 +280,7 @@ export class Broker {
       // The Message Expiry Interval of a will counts from when it is published.
       this.publish(createMessage({ ...message, properties: message.properties }))
     }
-    const allowed = this.access.authorize(info, 'publish', message.topic)
+    const allowed = this.access.authorize(info, 'publish', message.topic, authzDetail(message.qos, message.retain))
     if (isPromise(allowed)) allowed.then(publish, () => {})
     else publish(allowed)
   }

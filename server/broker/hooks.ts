@@ -41,6 +41,26 @@ export type AuthDecision =
 
 export type AuthzAction = 'publish' | 'subscribe'
 
+/** What a check knows besides the action and topic, as EMQX's rich action: a PUBLISH's QoS and retain flag, a SUBSCRIBE's QoS. */
+export interface AuthzDetail {
+  qos: QoS
+  retain: boolean
+}
+
+// Made once: a PUBLISH's check allocates nothing for its detail.
+const DETAILS: ReadonlyArray<readonly [AuthzDetail, AuthzDetail]> = ([0, 1, 2] as const).map((qos) => [
+  Object.freeze({ qos, retain: false }),
+  Object.freeze({ qos, retain: true }),
+] as const)
+
+/** The (shared, frozen) detail of a check of this QoS and retain flag. */
+export function authzDetail(qos: QoS, retain: boolean): AuthzDetail {
+  return DETAILS[qos][retain ? 1 : 0]
+}
+
+/** What a check is given when the caller knows no more (EMQX's defaults for a bare action). */
+export const NO_AUTHZ_DETAIL: AuthzDetail = authzDetail(0, false)
+
 export type AuthzResult = 'allow' | 'deny'
 
 /** An authorization answer that names its source (`file`, `http`, `built_in_database`...), as EMQX's `from`. */
@@ -98,7 +118,7 @@ export interface HookPoints {
    * callback may answer later (a promise): the client's later packets wait, in order. One that
    * throws or rejects denies: a source that cannot answer is no open door.
    */
-  'client.authorize': (info: ClientInfo, action: AuthzAction, topic: string) => MaybePromise<AuthzVerdict>
+  'client.authorize': (info: ClientInfo, action: AuthzAction, topic: string, detail: AuthzDetail) => MaybePromise<AuthzVerdict>
   /** Authentication finished, either way (EMQX `client.check_authn_complete`; not for banned clients, refused before it). */
   'client.check_authn_complete': (info: ClientInfo, outcome: AuthnOutcome) => void
   /**
@@ -228,8 +248,8 @@ export class Hooks {
    * callback asked answers at once, so a PUBLISH with only built-in sources never waits on a promise.
    * A callback that throws or rejects makes the whole check fail (the caller decides what that means).
    */
-  authorize(info: ClientInfo, action: AuthzAction, topic: string): MaybePromise<AuthzAnswer | undefined> {
-    return askAuthorizers(this.callbacks('client.authorize'), 0, info, action, topic)
+  authorize(info: ClientInfo, action: AuthzAction, topic: string, detail: AuthzDetail = NO_AUTHZ_DETAIL): MaybePromise<AuthzAnswer | undefined> {
+    return askAuthorizers(this.callbacks('client.authorize'), 0, info, action, topic, detail)
   }
 
   /** Folds the message through every `message.publish` callback; null means dropped, 'stop' taken over. */
@@ -263,12 +283,13 @@ function askAuthorizers(
   info: ClientInfo,
   action: AuthzAction,
   topic: string,
+  detail: AuthzDetail,
 ): MaybePromise<AuthzAnswer | undefined> {
   for (let i = from; i < callbacks.length; i++) {
-    const verdict = callbacks[i](info, action, topic)
+    const verdict = callbacks[i](info, action, topic, detail)
     if (verdict === undefined) continue
     if (!isPromise(verdict)) return answerOf(verdict)
-    return verdict.then((later) => (later === undefined ? askAuthorizers(callbacks, i + 1, info, action, topic) : answerOf(later)))
+    return verdict.then((later) => (later === undefined ? askAuthorizers(callbacks, i + 1, info, action, topic, detail) : answerOf(later)))
   }
   return undefined
 }

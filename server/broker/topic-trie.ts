@@ -62,16 +62,36 @@ export function parseShare(topic: string): SharedFilter | undefined {
  * is not matched by a leading wildcard (MQTT 4.7.2).
  */
 export function matchesFilter(filter: string, topic: string): boolean {
-  const f = filter.split('/')
-  const t = topic.split('/')
-  if (t[0].startsWith('$') && (f[0] === '+' || f[0] === '#')) return false
-  for (let i = 0; i < f.length; i++) {
-    if (f[i] === '#') return true
-    if (i >= t.length) return false
-    if (f[i] !== '+' && f[i] !== t[i]) return false
+  // Walks both strings level by level without splitting them: authorization runs this for every
+  // rule on every publish.
+  const first = filter.charCodeAt(0)
+  if (topic.charCodeAt(0) === DOLLAR && (first === PLUS || first === HASH) && (filter.length === 1 || filter.charCodeAt(1) === SLASH)) return false
+  let f = 0
+  let t = 0
+  let topicLeft = true
+  for (;;) {
+    const fSlash = filter.indexOf('/', f)
+    const fEnd = fSlash === -1 ? filter.length : fSlash
+    const single = fEnd - f === 1
+    if (single && filter.charCodeAt(f) === HASH) return true
+    if (!topicLeft) return false
+    const tSlash = topic.indexOf('/', t)
+    const tEnd = tSlash === -1 ? topic.length : tSlash
+    if (!(single && filter.charCodeAt(f) === PLUS)) {
+      if (tEnd - t !== fEnd - f) return false
+      for (let k = 0; k < fEnd - f; k++) if (filter.charCodeAt(f + k) !== topic.charCodeAt(t + k)) return false
+    }
+    if (tSlash === -1) topicLeft = false
+    else t = tSlash + 1
+    if (fSlash === -1) return !topicLeft
+    f = fSlash + 1
   }
-  return f.length === t.length
 }
+
+const DOLLAR = 0x24
+const PLUS = 0x2b
+const HASH = 0x23
+const SLASH = 0x2f
 
 class TrieNode<V> {
   readonly children = new Map<string, TrieNode<V>>()

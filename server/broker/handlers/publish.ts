@@ -2,7 +2,7 @@
 // (at once, or later when a backend answers), then routing and the acknowledgement.
 import type { IPublishPacket, QoS } from 'mqtt-packet'
 import type { Connection } from '../connection.ts'
-import { isPromise } from '../hooks.ts'
+import { authzDetail, isPromise } from '../hooks.ts'
 import { createMessage } from '../message.ts'
 import { RC } from '../reason-codes.ts'
 import type { Session } from '../session.ts'
@@ -97,7 +97,7 @@ export function handlePublish(connection: Connection, packet: IPublishPacket): v
   metrics.inc('messages.received')
   metrics.inc(MESSAGES_QOS_RECEIVED[qos])
 
-  const allowed = broker.access.authorize(session.info, 'publish', topic)
+  const allowed = broker.access.authorize(session.info, 'publish', topic, authzDetail(qos, packet.retain))
   if (!isPromise(allowed)) return publishChecked(connection, session, packet, topic, allowed)
   // Handled even if the server closed the connection meanwhile (a kick, a takeover), as EMQX's
   // channel finishes a packet before it takes the next request: a QoS 2 id stays received, so the

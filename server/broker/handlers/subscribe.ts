@@ -4,7 +4,7 @@
 import type { ISubscribePacket } from 'mqtt-packet'
 import type { CheckedSubscription, SubscribeResult } from '../broker.ts'
 import type { Connection } from '../connection.ts'
-import { isPromise, type MaybePromise } from '../hooks.ts'
+import { authzDetail, isPromise, type MaybePromise } from '../hooks.ts'
 import { RC } from '../reason-codes.ts'
 
 /** Per filter: the checked subscription and whether it may be added, or the code it was refused with. */
@@ -25,7 +25,7 @@ export function handleSubscribe(connection: Connection, packet: ISubscribePacket
   const verdicts: Array<MaybePromise<Verdict>> = packet.subscriptions.map((subscription) => {
     const checked = broker.checkSubscription(session, subscription, subid)
     if (typeof checked === 'number') return checked
-    const allowed = broker.access.authorize(session.info, 'subscribe', checked.topic)
+    const allowed = broker.access.authorize(session.info, 'subscribe', checked.topic, authzDetail(subscription.qos, false))
     if (!isPromise(allowed)) return { checked, allowed }
     waits = true
     return allowed.then((later) => ({ checked, allowed: later }))

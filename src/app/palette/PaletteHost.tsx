@@ -5,7 +5,7 @@
 // entity applies to, one confirmation for all. Mount once inside the router and the jotai Provider.
 import { Command } from 'cmdk'
 import { atom, useAtom, useAtomValue } from 'jotai'
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react'
+import { memo, startTransition, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react'
 import type { i18n as I18n } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import type { AnyCommand } from '../../../commands/define.ts'
@@ -44,7 +44,16 @@ type Step =
 
 /** Rows an opening or a keystroke renders at once: more than the list shows; the rest follow in a background render. */
 const FIRST_ROWS = 16
-const NO_SECTIONS: Section[] = []
+
+/** Runs `work` once the next frame has been produced; the returned function cancels it. */
+function afterNextFrame(work: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const frame = requestAnimationFrame(() => (timer = setTimeout(work, 0)))
+  return () => {
+    cancelAnimationFrame(frame)
+    clearTimeout(timer)
+  }
+}
 const SEQUENCE_MS = 1200
 
 export function PaletteHost() {
@@ -159,11 +168,15 @@ function Palette({ onClose }: { onClose(): void }) {
   const entries = useMemo(() => paletteEntries(i18n), [i18n, i18n.language])
 
   const sections = useMemo(() => buildSections(entries, search, recent, usage), [entries, search, recent, usage])
-  // The input and the top of the list are painted first; React renders the rows below the fold in
-  // the background (a deferred value lags behind while an urgent render is in progress), so a
-  // keystroke does not wait for a hundred rows nobody sees yet.
-  const settled = useDeferredValue(sections, NO_SECTIONS)
-  const shown = useMemo(() => (settled === sections ? sections : firstRows(sections, FIRST_ROWS)), [settled, sections])
+  // An opening or a keystroke paints the input and the top of the list first; the rows below the
+  // fold are rendered once that frame is out, as a transition that typing interrupts. (A deferred
+  // value was rendered before the first frame, which then waited for every row.)
+  const [fullFor, setFullFor] = useState<Section[] | null>(null)
+  const shown = useMemo(() => (fullFor === sections ? sections : firstRows(sections, FIRST_ROWS)), [fullFor, sections])
+  useEffect(() => {
+    if (shown === sections) return
+    return afterNextFrame(() => startTransition(() => setFullFor(sections)))
+  }, [shown, sections])
   const translate = useCallback((k: string, v?: Record<string, string | number>) => t(k, v ?? {}), [t])
 
   const execute = useCallback(

@@ -16,8 +16,9 @@ export interface Section {
   entries: Entry[]
 }
 
-/** The sections cut to their first `rows` rows in all. */
+/** The sections cut to their first `rows` rows in all (the same array when they all fit). */
 export function firstRows(sections: Section[], rows: number): Section[] {
+  if (sections.reduce((sum, section) => sum + section.entries.length, 0) <= rows) return sections
   const cut: Section[] = []
   let left = rows
   for (const section of sections) {

@@ -1,0 +1,189 @@
+// MQTT client authorization: the settings, the sources (add, enable, disable, move, delete) and the
+// built-in database's rules (add one, delete a client's or user's), and clearing the cache.
+import * as v from 'valibot'
+import { durationArg } from './args.ts'
+import { defineCommand, type Completer } from './define.ts'
+import type { AuthzRuleInput } from '../src/api/authz.ts'
+import { ApiError } from '../contract/api-error.ts'
+
+const EMBEDDED = ['file', 'built_in_database', 'http'] as const
+const POSITIONS = ['front', 'rear', 'before', 'after'] as const
+
+/** The configured source types. */
+const completeSource: Completer = async (api, query, signal) =>
+  (await api.authz.sources(signal)).map((source) => source.type).filter((type) => type.includes(query.trim()))
+
+const sourceType = () => v.pipe(v.string(), v.title('form.field.authzSource'), v.minLength(1, 'err.required'))
+
+export const updateAuthzSettings = defineCommand({
+  id: 'authz.settings',
+  title: 'cmd.authz.settings',
+  group: 'cmdGroup.authz',
+  changes: ['authz'],
+  args: v.object({
+    no_match: v.optional(v.pipe(v.picklist(['allow', 'deny'], 'err.oneOf'), v.title('form.field.noMatch'))),
+    deny_action: v.optional(v.pipe(v.picklist(['ignore', 'disconnect'], 'err.oneOf'), v.title('form.field.denyAction'))),
+    cache_enable: v.optional(v.pipe(v.boolean('err.boolean'), v.title('form.field.authzCacheEnable'))),
+    cache_max_size: v.optional(v.pipe(v.number('err.number'), v.title('form.field.authzCacheMaxSize'), v.integer('err.integer'), v.minValue(1))),
+    cache_ttl: v.optional(durationArg('form.field.authzCacheTtl')),
+  }),
+  aliases: ['authorization', 'acl', 'no match', '授权'],
+  run: (ctx, { no_match, deny_action, cache_enable, cache_max_size, cache_ttl }) =>
+    ctx.api.authz.updateSettings({
+      ...(no_match ? { no_match } : {}),
+      ...(deny_action ? { deny_action } : {}),
+      cache: {
+        ...(cache_enable !== undefined ? { enable: cache_enable } : {}),
+        ...(cache_max_size !== undefined ? { max_size: cache_max_size } : {}),
+        ...(cache_ttl ? { ttl: cache_ttl } : {}),
+      },
+    }),
+})
+
+export const createAuthzSource = defineCommand({
+  id: 'authz.createSource',
+  title: 'cmd.authz.createSource',
+  group: 'cmdGroup.authz',
+  changes: ['authz'],
+  args: v.object({
+    type: v.pipe(v.picklist(EMBEDDED, 'err.oneOf'), v.title('form.field.authzSource')),
+    /** The http source's server; required for http. */
+    url: v.optional(v.pipe(v.string(), v.title('form.field.url'), v.regex(/^https?:\/\//i, 'err.format'))),
+    method: v.optional(v.pipe(v.picklist(['get', 'post'], 'err.oneOf'), v.title('form.field.httpMethod')), 'post'),
+  }),
+  positional: ['type', 'url'],
+  aliases: ['add authorization source', '添加授权源'],
+  run: (ctx, { type, url, method }) => {
+    if (type !== 'http') return ctx.api.authz.create({ type })
+    if (!url) throw new ApiError(400, 'BAD_REQUEST', 'url is required for an http source')
+    return ctx.api.authz.create({ type, url, method, body: { username: '${username}', clientid: '${clientid}', topic: '${topic}', action: '${action}' } })
+  },
+})
+
+function toggleSource(enable: boolean) {
+  return defineCommand({
+    id: enable ? 'authz.enableSource' : 'authz.disableSource',
+    title: enable ? 'cmd.authz.enableSource' : 'cmd.authz.disableSource',
+    group: 'cmdGroup.authz',
+    changes: ['authz'],
+    args: v.object({ type: sourceType() }),
+    positional: ['type'],
+    complete: { type: completeSource },
+    run: (ctx, { type }) => ctx.api.authz.setEnabled(type, enable),
+  })
+}
+
+export const enableAuthzSource = toggleSource(true)
+export const disableAuthzSource = toggleSource(false)
+
+export const moveAuthzSource = defineCommand({
+  id: 'authz.moveSource',
+  title: 'cmd.authz.moveSource',
+  group: 'cmdGroup.authz',
+  changes: ['authz'],
+  args: v.object({
+    type: sourceType(),
+    position: v.pipe(v.picklist(POSITIONS, 'err.oneOf'), v.title('form.field.authzPosition')),
+    /** The source to go before or after. */
+    target: v.optional(v.pipe(v.string(), v.title('form.field.authzTarget'), v.description('form.hint.authzTarget'))),
+  }),
+  positional: ['type', 'position', 'target'],
+  complete: { type: completeSource, target: completeSource },
+  run: (ctx, { type, position, target }) => {
+    if (position === 'front' || position === 'rear') return ctx.api.authz.move(type, position)
+    if (!target) throw new ApiError(400, 'BAD_REQUEST', `Invalid parameter. Cannot be placed ${position} an empty target`)
+    return ctx.api.authz.move(type, `${position}:${target}`)
+  },
+})
+
+export const deleteAuthzSource = defineCommand({
+  id: 'authz.deleteSource',
+  title: 'cmd.authz.deleteSource',
+  group: 'cmdGroup.authz',
+  changes: ['authz'],
+  args: v.object({ type: sourceType() }),
+  positional: ['type'],
+  danger: true,
+  complete: { type: completeSource },
+  describe: ({ type }) => ({ key: 'cmd.authz.deleteSourceDescribe', values: { type } }),
+  run: (ctx, { type }) => ctx.api.authz.delete(type),
+})
+
+const WHO_KINDS = ['clientid', 'username', 'all'] as const
+
+/** Whose built-in rules: a kind, and the client id or username (not used for `all`). */
+const whoArgs = {
+  kind: v.pipe(v.picklist(WHO_KINDS, 'err.oneOf'), v.title('form.field.authzWhoKind')),
+  who: v.optional(v.pipe(v.string(), v.title('form.field.authzWho'))),
+}
+
+/** The client id or username a kind other than `all` needs. */
+function required(kind: string, who: string | undefined): string {
+  if (!who) throw new ApiError(400, 'BAD_REQUEST', `${kind} is required`)
+  return who
+}
+
+export const addAuthzRule = defineCommand({
+  id: 'authz.addRule',
+  title: 'cmd.authz.addRule',
+  group: 'cmdGroup.authz',
+  changes: ['authz'],
+  args: v.object({
+    ...whoArgs,
+    permission: v.pipe(v.picklist(['allow', 'deny'], 'err.oneOf'), v.title('form.field.permission')),
+    action: v.pipe(v.picklist(['publish', 'subscribe', 'all'], 'err.oneOf'), v.title('form.field.authzAction')),
+    topic: v.pipe(v.string(), v.title('form.field.topic'), v.description('form.hint.authzTopic'), v.minLength(1, 'err.topicRequired')),
+  }),
+  positional: ['kind', 'who', 'permission', 'action', 'topic'],
+  aliases: ['acl rule', '授权规则'],
+  run: async (ctx, { kind, who: given, permission, action, topic }) => {
+    const rule: AuthzRuleInput = { permission, action, topic }
+    const authz = ctx.api.authz
+    if (kind === 'all') return authz.setAllRules([...(await authz.allRules()), rule])
+    const who = required(kind, given)
+    const existing = await (kind === 'clientid' ? authz.clientRulesOf(who) : authz.userRulesOf(who)).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 404 && error.code === 'NOT_FOUND') return undefined
+      throw error
+    })
+    const rules = [...(existing?.rules ?? []), rule]
+    return kind === 'clientid' ? authz.setClientRules(who, rules, existing !== undefined) : authz.setUserRules(who, rules, existing !== undefined)
+  },
+})
+
+export const deleteAuthzRules = defineCommand({
+  id: 'authz.deleteRules',
+  title: 'cmd.authz.deleteRules',
+  group: 'cmdGroup.authz',
+  changes: ['authz'],
+  args: v.object(whoArgs),
+  positional: ['kind', 'who'],
+  danger: true,
+  describe: ({ kind, who }) => ({ key: 'cmd.authz.deleteRulesDescribe', values: { kind, who: who ?? '' } }),
+  run: (ctx, { kind, who }) => {
+    const authz = ctx.api.authz
+    if (kind === 'all') return authz.setAllRules([])
+    return kind === 'clientid' ? authz.deleteClientRules(required(kind, who)) : authz.deleteUserRules(required(kind, who))
+  },
+})
+
+export const clearAuthzCache = defineCommand({
+  id: 'authz.clearCache',
+  title: 'cmd.authz.clearCache',
+  group: 'cmdGroup.authz',
+  changes: ['authz', 'clients'],
+  args: v.object({}),
+  aliases: ['clear acl cache', '清除授权缓存'],
+  run: (ctx) => ctx.api.authz.clearCache(),
+})
+
+export const authzCommands = [
+  updateAuthzSettings,
+  createAuthzSource,
+  enableAuthzSource,
+  disableAuthzSource,
+  moveAuthzSource,
+  deleteAuthzSource,
+  addAuthzRule,
+  deleteAuthzRules,
+  clearAuthzCache,
+]

@@ -1,0 +1,49 @@
+// The built-in database's rules (EMQX emqx_authz_mnesia): per client id, per username and for all,
+// kept in SQLite and, compiled, in memory, so a check reads no table.
+import type { AuthzRule } from '../../../contract/authz.ts'
+import type { AuthzAction, AuthzDetail, ClientInfo } from '../../broker/hooks.ts'
+import { matchRules, topicOf, type Rule } from './rules.ts'
+import type { AuthzRepository, RulesKind } from './store.ts'
+
+/** A rule as the API gives it -> the rule a check matches. */
+export function compileRule(rule: AuthzRule): Rule {
+  return { permission: rule.permission, who: { kind: 'all' }, action: rule.action, qos: rule.qos, retain: rule.retain, topics: [topicOf(rule.topic)] }
+}
+
+export class BuiltInRules {
+  readonly repository: AuthzRepository
+  private readonly compiled: Record<RulesKind, Map<string, Rule[]>> = { clientid: new Map(), username: new Map(), all: new Map() }
+
+  constructor(repository: AuthzRepository) {
+    this.repository = repository
+    for (const kind of ['clientid', 'username', 'all'] as const) {
+      for (const entry of repository.entries(kind)) this.compiled[kind].set(entry.who, entry.rules.map(compileRule))
+    }
+  }
+
+  put(kind: RulesKind, who: string, rules: readonly AuthzRule[]): void {
+    this.repository.put(kind, who, rules)
+    this.compiled[kind].set(who, rules.map(compileRule))
+  }
+
+  delete(kind: RulesKind, who: string): boolean {
+    this.compiled[kind].delete(who)
+    return this.repository.delete(kind, who)
+  }
+
+  purge(): void {
+    this.repository.purge()
+    for (const map of Object.values(this.compiled)) map.clear()
+  }
+
+  /** As EMQX: the client's rules, then its username's, then the rules for all. */
+  authorize(info: ClientInfo, action: AuthzAction, topic: string, detail: AuthzDetail) {
+    const { compiled } = this
+    const lists = [compiled.clientid.get(info.clientid), info.username === undefined ? undefined : compiled.username.get(info.username), compiled.all.get('')]
+    for (const rules of lists) {
+      const answer = rules && matchRules(rules, info, action, topic, detail)
+      if (answer) return answer
+    }
+    return undefined
+  }
+}

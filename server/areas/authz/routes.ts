@@ -1,0 +1,71 @@
+// /authorization/settings and /authorization/sources (list, create, one source, status, move,
+// order). Bodies are the contract's; what the embedded server does not run answers 400.
+import type { FastifyInstance } from 'fastify'
+import * as v from 'valibot'
+import { AUTHZ_SOURCE_TYPES, AuthzSourceBody, MoveBody, OrderBody, type AuthzSource, type SourceStatus } from '../../../contract/authz.ts'
+import type { Broker } from '../../broker/broker.ts'
+import { badRequest, parseInput } from '../../http/errors.ts'
+import { objectBody, settingsRoute, type SettingsStore } from '../../http/settings-route.ts'
+import { isEmbeddedType, sourceNotFound, type AuthzFeature } from './feature.ts'
+import { authzSettings } from './settings.ts'
+
+/** A source body, or the 400 saying the embedded server does not run that type (yet). */
+export function parseSource(body: unknown): v.InferOutput<typeof AuthzSourceBody> {
+  const type = objectBody(body, 'body').type
+  if (typeof type === 'string' && (AUTHZ_SOURCE_TYPES as readonly string[]).includes(type) && !isEmbeddedType(type)) {
+    throw badRequest(`The embedded server does not support the ${type} authorization source yet (supported: file, built_in_database, http)`)
+  }
+  const source = parseInput(AuthzSourceBody, body, 'body')
+  if (source.type === 'http' && source.method === 'get' && Object.keys(source.headers ?? {}).some((name) => name.toLowerCase() === 'content-type')) {
+    throw badRequest('HTTP GET requests cannot include content-type header.')
+  }
+  return source
+}
+
+export async function authzRoutes(app: FastifyInstance, deps: { feature: AuthzFeature; broker: Broker; configs: SettingsStore }): Promise<void> {
+  const authz = deps.feature
+  settingsRoute(app, '/authorization/settings', authzSettings(authz.access, deps.configs))
+
+  app.get('/authorization/sources', async (): Promise<{ sources: AuthzSource[] }> => ({ sources: authz.list() as AuthzSource[] }))
+
+  app.post('/authorization/sources', async (request, reply) => {
+    authz.create(parseSource(request.body))
+    return reply.status(204).send()
+  })
+
+  // Registered before `:type` so that `order` is not taken for a type.
+  app.put('/authorization/sources/order', async (request, reply) => {
+    const order = parseInput(OrderBody, request.body, 'body')
+    authz.reorder(order.map((entry) => entry.type))
+    return reply.status(204).send()
+  })
+
+  app.get<{ Params: { type: string } }>('/authorization/sources/:type', async (request): Promise<AuthzSource> => {
+    const { type } = request.params
+    const config = authz.find(type)
+    if (!config) throw sourceNotFound(type)
+    return config as AuthzSource
+  })
+
+  app.put<{ Params: { type: string } }>('/authorization/sources/:type', async (request, reply) => {
+    const { type } = request.params
+    if (!authz.has(type)) throw sourceNotFound(type)
+    if (objectBody(request.body, 'body').type !== type) throw badRequest('Type mismatch')
+    authz.update(type, parseSource(request.body))
+    return reply.status(204).send()
+  })
+
+  app.delete<{ Params: { type: string } }>('/authorization/sources/:type', async (request, reply) => {
+    authz.delete(request.params.type)
+    return reply.status(204).send()
+  })
+
+  app.get<{ Params: { type: string } }>('/authorization/sources/:type/status', async (request): Promise<SourceStatus> => authz.status(request.params.type, deps.broker.node))
+
+  app.post<{ Params: { type: string } }>('/authorization/sources/:type/move', async (request, reply) => {
+    const { type } = request.params
+    if (!authz.has(type)) throw sourceNotFound(type)
+    authz.move(type, parseInput(MoveBody, request.body, 'body').position)
+    return reply.status(204).send()
+  })
+}

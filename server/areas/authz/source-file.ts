@@ -1,0 +1,22 @@
+// The file source: the acl.conf rules, compiled once when the source is created or changed.
+import type { AuthzAction, AuthzDetail, ClientInfo } from '../../broker/hooks.ts'
+import { parseAclConf } from './acl-conf.ts'
+import { matchRules, type Rule } from './rules.ts'
+import type { SourceAnswer, SourceRunner } from './source.ts'
+
+export class FileSource implements SourceRunner {
+  private readonly rules: Rule[]
+
+  /** Throws AclError (with its line) when the text is not a valid acl.conf. */
+  constructor(text: string) {
+    this.rules = parseAclConf(text)
+  }
+
+  authorize(info: ClientInfo, action: AuthzAction, topic: string, detail: AuthzDetail): SourceAnswer {
+    return matchRules(this.rules, info, action, topic, detail)
+  }
+
+  status(): 'connected' {
+    return 'connected'
+  }
+}

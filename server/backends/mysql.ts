@@ -1,0 +1,40 @@
+// MySQL and MariaDB for authentication, authorization and data integration: one pool per backend
+// (mysql2, the maintained driver), placeholders sent as statement parameters.
+import mysql from 'mysql2/promise'
+import { checked, parseServer, type Backend, type BackendHealth, type SqlConfig } from './resource.ts'
+import { sqlParams, type SqlTemplate, type TemplateValues } from './template.ts'
+
+export type MysqlConfig = SqlConfig
+
+export class MysqlBackend implements Backend {
+  private readonly pool: mysql.Pool
+  private readonly timeoutMs: number
+
+  constructor(config: MysqlConfig) {
+    const { host, port } = parseServer(config.server, 3306)
+    this.timeoutMs = config.timeoutMs ?? 5000
+    this.pool = mysql.createPool({
+      host,
+      port,
+      database: config.database,
+      user: config.username,
+      password: config.password ?? '',
+      connectionLimit: config.pool_size ?? 8,
+      connectTimeout: this.timeoutMs,
+    })
+    this.pool.on('connection', (connection) => connection.on('error', () => {}))
+  }
+
+  async query(statement: SqlTemplate, values: TemplateValues): Promise<Record<string, unknown>[]> {
+    const [rows] = await this.pool.query({ sql: statement.text, values: sqlParams(statement, values), timeout: this.timeoutMs })
+    return rows as Record<string, unknown>[]
+  }
+
+  health(): Promise<BackendHealth> {
+    return checked(this.timeoutMs, () => this.pool.query('SELECT 1'))
+  }
+
+  close(): Promise<void> {
+    return this.pool.end()
+  }
+}

@@ -1,0 +1,103 @@
+// Redis for authentication, authorization and data integration (node-redis, Redis' own client): a
+// single server, a cluster or a sentinel-managed primary, as EMQX's `redis_type` says; commands are
+// templates split into arguments, each placeholder filling an argument, never text re-parsed.
+import { createClient, createCluster, createSentinel } from 'redis'
+import { checked, parseServer, reasonOf, type Backend, type BackendHealth } from './resource.ts'
+import { parseTemplate, renderTemplate, type Template, type TemplateValues } from './template.ts'
+
+export type RedisConfig = {
+  password?: string
+  username?: string
+  timeoutMs?: number
+} & (
+  | { redis_type: 'single'; server: string; database?: number }
+  | { redis_type: 'cluster'; servers: string }
+  | { redis_type: 'sentinel'; servers: string; sentinel: string; database?: number }
+)
+
+/** EMQX's `servers`: addresses separated by commas. */
+function serverList(servers: string) {
+  return servers
+    .split(',')
+    .map((server) => server.trim())
+    .filter(Boolean)
+    .map((server) => parseServer(server, 6379))
+}
+
+/** A Redis command line split into arguments: spaces separate, double quotes keep spaces in one. */
+export function splitCommand(line: string): string[] {
+  const args: string[] = []
+  for (const match of line.matchAll(/"((?:[^"\\]|\\.)*)"|(\S+)/g)) args.push(match[1] !== undefined ? match[1].replace(/\\(.)/g, '$1') : match[2])
+  return args
+}
+
+/** A command whose arguments are templates, for `RedisBackend.command`. */
+export function parseCommand(line: string, vars: readonly string[]): Template[] {
+  const args = splitCommand(line)
+  if (args.length === 0) throw new Error('empty Redis command')
+  return args.map((arg) => parseTemplate(arg, vars))
+}
+
+type Client = ReturnType<typeof createClient> | ReturnType<typeof createCluster> | ReturnType<typeof createSentinel>
+
+export class RedisBackend implements Backend {
+  private readonly client: Client
+  /** A cluster routes each command by its key. */
+  private readonly cluster: boolean
+  private readonly timeoutMs: number
+  private connecting: Promise<unknown> | undefined
+  /** What the client last failed with: while it retries, a health check times out, and this is why. */
+  private lastError: unknown
+
+  constructor(config: RedisConfig) {
+    this.timeoutMs = config.timeoutMs ?? 5000
+    this.cluster = config.redis_type === 'cluster'
+    const credentials = { password: config.password || undefined, username: config.username || undefined }
+    // Reconnects every second while the server is away, as EMQX's `auto_reconnect`.
+    const socket = { connectTimeout: this.timeoutMs, reconnectStrategy: () => 1000 }
+    if (config.redis_type === 'single') {
+      const { host, port } = parseServer(config.server, 6379)
+      this.client = createClient({ socket: { host, port, ...socket }, ...credentials, database: config.database ?? 0 })
+    } else if (config.redis_type === 'cluster') {
+      this.client = createCluster({ rootNodes: serverList(config.servers).map(({ host, port }) => ({ socket: { host, port, ...socket } })), defaults: credentials })
+    } else {
+      this.client = createSentinel({
+        name: config.sentinel,
+        sentinelRootNodes: serverList(config.servers),
+        nodeClientOptions: { ...credentials, database: config.database ?? 0, socket },
+      })
+    }
+    this.client.on('error', (error: unknown) => (this.lastError = error))
+  }
+
+  private connected(): Promise<unknown> {
+    this.connecting ??= this.client.connect().catch((error: unknown) => {
+      this.connecting = undefined
+      throw error
+    })
+    return this.connecting
+  }
+
+  /** Runs a command whose arguments are templates; the reply as Redis gives it. */
+  async command(args: readonly Template[], values: TemplateValues): Promise<unknown> {
+    await this.connected()
+    const rendered = args.map((arg) => renderTemplate(arg, values))
+    // A cluster routes by the key, the first argument after the command's name.
+    if (this.cluster) return (this.client as ReturnType<typeof createCluster>).sendCommand(rendered[1], false, rendered)
+    return (this.client as ReturnType<typeof createClient>).sendCommand(rendered)
+  }
+
+  async health(): Promise<BackendHealth> {
+    this.lastError = undefined
+    const health = await checked(this.timeoutMs, async () => {
+      await this.connected()
+      await this.command([['PING']], {})
+    })
+    return health.status === 'connected' || this.lastError === undefined ? health : { status: 'disconnected', reason: reasonOf(this.lastError) }
+  }
+
+  async close(): Promise<void> {
+    if (this.connecting) await this.client.close().catch(() => {})
+    else this.client.destroy()
+  }
+}

@@ -1,0 +1,209 @@
+// Real database servers for the tests of the backends that MQTT authentication, authorization and
+// data integration talk to: Debian's own PostgreSQL, MariaDB, Redis and OpenLDAP (slapd), each
+// started on a free loopback port in a throwaway directory and stopped afterwards. Nothing is mocked.
+// `.ci/run` installs the packages; elsewhere `apt-get install -y postgresql mariadb-server
+// redis-server slapd ldap-utils`. Without them a test is skipped, except in CI, where it fails.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, connect as netConnect } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export interface DbServer {
+  host: string
+  port: number
+  /** A user that may do everything, with its password (empty where the server has no users). */
+  user: string
+  password: string
+  /** The database (PostgreSQL, MariaDB) or base DN (LDAP) made for the test. */
+  database: string
+  stop(): Promise<void>
+}
+
+export type DbKind = 'postgresql' | 'mariadb' | 'redis' | 'ldap'
+
+const PASSWORD = 'public-test-password'
+
+/** Where Debian puts each server's programs; the first that exists is used. */
+function postgresBin(): string | undefined {
+  const root = '/usr/lib/postgresql'
+  if (!existsSync(root)) return undefined
+  const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a))
+  return versions.map((v) => join(root, v, 'bin')).find((dir) => existsSync(join(dir, 'postgres')))
+}
+
+const programs: Record<DbKind, () => boolean> = {
+  postgresql: () => postgresBin() !== undefined,
+  mariadb: () => existsSync('/usr/sbin/mariadbd') && existsSync('/usr/bin/mariadb-install-db'),
+  redis: () => existsSync('/usr/bin/redis-server'),
+  ldap: () => existsSync('/usr/sbin/slapd') && existsSync('/usr/sbin/slapadd'),
+}
+
+/** Whether the server's programs are installed; in CI a missing one is an error, not a skip. */
+export function hasDbServer(kind: DbKind): boolean {
+  const installed = programs[kind]()
+  if (!installed && process.env.CI) throw new Error(`${kind} is not installed, and CI must test against it (.ci/run installs it)`)
+  return installed
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+async function waitForPort(port: number, child: ChildProcess, what: string, output: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}:\n${output()}`)
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = netConnect(port, '127.0.0.1')
+      socket.once('connect', () => (socket.destroy(), resolve(true)))
+      socket.once('error', () => resolve(false))
+    })
+    if (open) return
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`${what} did not listen on ${port} in 30 s:\n${output()}`)
+}
+
+/** Runs a server program, keeping what it prints for the error when it fails. */
+function run(command: string, args: string[], options: { user?: string; cwd?: string } = {}) {
+  const [file, argv] = options.user ? ['runuser', ['-u', options.user, '--', command, ...args]] : [command, args]
+  const child = spawn(file, argv, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)))
+  child.stderr!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)))
+  return { child, output: () => output }
+}
+
+function runOnce(command: string, args: string[], options: { user?: string; input?: string } = {}): void {
+  const [file, argv] = options.user ? ['runuser', ['-u', options.user, '--', command, ...args]] : [command, args]
+  const result = spawnSync(file, argv, { input: options.input, encoding: 'utf8' })
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}):\n${result.stdout}${result.stderr}`)
+}
+
+async function stopChild(child: ChildProcess, dir: string): Promise<void> {
+  if (child.exitCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGTERM')
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+    await exited
+    clearTimeout(timer)
+  }
+  rmSync(dir, { recursive: true, force: true })
+}
+
+/** The account a server runs as: PostgreSQL refuses root, so as root it runs as Debian's `postgres`. */
+function serviceUser(name: string): { user?: string; uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) return {}
+  const id = spawnSync('id', ['-u', name], { encoding: 'utf8' })
+  const gid = spawnSync('id', ['-g', name], { encoding: 'utf8' })
+  if (id.status !== 0) throw new Error(`no ${name} user to run the server as`)
+  return { user: name, uid: Number(id.stdout.trim()), gid: Number(gid.stdout.trim()) }
+}
+
+function tempDir(kind: string, owner: { uid?: number; gid?: number } = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), `emqx-console-${kind}-`))
+  if (owner.uid !== undefined) chownSync(dir, owner.uid, owner.gid!)
+  chmodSync(dir, 0o700)
+  return dir
+}
+
+export async function startPostgres(): Promise<DbServer> {
+  const bin = postgresBin()!
+  const owner = serviceUser('postgres')
+  const dir = tempDir('postgres', owner)
+  const data = join(dir, 'data')
+  const passwordFile = join(dir, 'password')
+  writeFileSync(passwordFile, PASSWORD)
+  if (owner.uid !== undefined) chownSync(passwordFile, owner.uid, owner.gid!)
+  // Password authentication over TCP, as a real deployment has it.
+  runOnce(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--pwfile', passwordFile, '--auth-host=scram-sha-256', '--auth-local=trust', '-E', 'UTF8'], owner)
+  const port = await freePort()
+  const server = run(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'], owner)
+  await waitForPort(port, server.child, 'postgres', server.output)
+  runOnce(join(bin, 'createdb'), ['-h', dir, '-p', String(port), '-U', 'postgres', 'mqtt'], owner)
+  return { host: '127.0.0.1', port, user: 'postgres', password: PASSWORD, database: 'mqtt', stop: () => stopChild(server.child, dir) }
+}
+
+export async function startMariadb(): Promise<DbServer> {
+  const dir = tempDir('mariadb')
+  const data = join(dir, 'data')
+  const socket = join(dir, 'mysqld.sock')
+  const asRoot = process.getuid?.() === 0
+  runOnce('/usr/bin/mariadb-install-db', ['--no-defaults', `--datadir=${data}`, ...(asRoot ? ['--user=root'] : []), '--auth-root-authentication-method=normal', '--skip-test-db'])
+  const port = await freePort()
+  const server = run('/usr/sbin/mariadbd', [
+    '--no-defaults',
+    `--datadir=${data}`,
+    `--socket=${socket}`,
+    `--pid-file=${join(dir, 'mysqld.pid')}`,
+    `--port=${port}`,
+    '--bind-address=127.0.0.1',
+    '--skip-log-bin',
+    '--innodb-buffer-pool-size=16M',
+    ...(asRoot ? ['--user=root'] : []),
+  ])
+  await waitForPort(port, server.child, 'mariadbd', server.output)
+  const sql = `CREATE DATABASE mqtt; CREATE USER 'emqx'@'%' IDENTIFIED BY '${PASSWORD}'; GRANT ALL ON *.* TO 'emqx'@'%'; FLUSH PRIVILEGES;`
+  runOnce('/usr/bin/mariadb', ['--no-defaults', `--socket=${socket}`, '-uroot', '-e', sql])
+  return { host: '127.0.0.1', port, user: 'emqx', password: PASSWORD, database: 'mqtt', stop: () => stopChild(server.child, dir) }
+}
+
+export async function startRedis(): Promise<DbServer> {
+  const dir = tempDir('redis')
+  const port = await freePort()
+  const server = run('/usr/bin/redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--requirepass', PASSWORD])
+  await waitForPort(port, server.child, 'redis-server', server.output)
+  return { host: '127.0.0.1', port, user: '', password: PASSWORD, database: '0', stop: () => stopChild(server.child, dir) }
+}
+
+/** slapd with one mdb database under `dc=emqx,dc=io`, its admin `cn=admin,dc=emqx,dc=io`. */
+export async function startLdap(): Promise<DbServer> {
+  const dir = tempDir('slapd')
+  const base = 'dc=emqx,dc=io'
+  const admin = `cn=admin,${base}`
+  const hash = spawnSync('/usr/sbin/slappasswd', ['-s', PASSWORD], { encoding: 'utf8' }).stdout.trim()
+  const schema = '/etc/ldap/schema'
+  writeFileSync(
+    join(dir, 'slapd.conf'),
+    [
+      `include ${schema}/core.schema`,
+      `include ${schema}/cosine.schema`,
+      `include ${schema}/inetorgperson.schema`,
+      `include ${schema}/nis.schema`,
+      `pidfile ${join(dir, 'slapd.pid')}`,
+      'modulepath /usr/lib/ldap',
+      'moduleload back_mdb',
+      'database mdb',
+      `suffix "${base}"`,
+      `rootdn "${admin}"`,
+      `rootpw ${hash}`,
+      `directory ${join(dir, 'db')}`,
+      'maxsize 10485760',
+      '',
+    ].join('\n'),
+  )
+  spawnSync('mkdir', ['-p', join(dir, 'db')])
+  runOnce('/usr/sbin/slapadd', ['-f', join(dir, 'slapd.conf'), '-b', base], {
+    input: `dn: ${base}\nobjectClass: dcObject\nobjectClass: organization\no: emqx\ndc: emqx\n\ndn: ou=mqtt,${base}\nobjectClass: organizationalUnit\nou: mqtt\n`,
+  })
+  const port = await freePort()
+  // -d 0: stay in the foreground, so stopping the child stops the server.
+  const server = run('/usr/sbin/slapd', ['-d', '0', '-f', join(dir, 'slapd.conf'), '-h', `ldap://127.0.0.1:${port}/`])
+  await waitForPort(port, server.child, 'slapd', server.output)
+  return { host: '127.0.0.1', port, user: admin, password: PASSWORD, database: base, stop: () => stopChild(server.child, dir) }
+}
+
+export const startDbServer: Record<DbKind, () => Promise<DbServer>> = {
+  postgresql: startPostgres,
+  mariadb: startMariadb,
+  redis: startRedis,
+  ldap: startLdap,
+}
