@@ -10,7 +10,7 @@ export const AUTHZ_SOURCE_TYPES = ['file', 'built_in_database', 'http', 'redis',
 export type AuthzSourceType = (typeof AUTHZ_SOURCE_TYPES)[number]
 
 /** The ones the embedded server runs; creating any other one answers 400. */
-export const EMBEDDED_SOURCE_TYPES = ['file', 'built_in_database', 'http'] as const
+export const EMBEDDED_SOURCE_TYPES = ['file', 'built_in_database', 'http', 'mysql', 'postgresql', 'redis', 'mongodb'] as const
 export type EmbeddedSourceType = (typeof EMBEDDED_SOURCE_TYPES)[number]
 
 /** EMQX's `authorization.cache.max_size` bounds. */
@@ -105,7 +105,77 @@ export const HttpSourceBody = v.object({
   ssl: v.optional(v.object({ enable: v.boolean() }), { enable: false }),
 })
 
-export const AuthzSourceBody = v.variant('type', [FileSourceBody, BuiltInSourceBody, HttpSourceBody], 'type must be file, built_in_database or http')
+// ---- database sources: a connection to the operator's server and a query of its rules --------------
+
+const required = (field: string) => v.pipe(v.string(`${field} is required`), v.minLength(1, `${field} is required`))
+const poolSize = v.optional(v.pipe(v.number('pool_size must be an integer'), v.integer('pool_size must be an integer'), v.minValue(1, 'pool_size must be at least 1')), 8)
+const ssl = v.optional(v.object({ enable: v.boolean('ssl.enable must be true or false') }), { enable: false })
+/** A password; GET shows `******` in its place, and a PUT of `******` keeps the one stored. */
+const password = v.optional(v.string('password must be text'))
+
+/** The fields of the MySQL and PostgreSQL sources; the query returns rows of permission, action, topic (qos, retain). */
+const sqlSource = {
+  enable,
+  server: required('server'),
+  database: required('database'),
+  password,
+  pool_size: poolSize,
+  ssl,
+  query: required('query'),
+}
+
+export const MysqlSourceBody = v.object({ type: v.literal('mysql'), ...sqlSource, username: v.optional(v.string('username must be text'), 'root') })
+
+export const PostgresqlSourceBody = v.object({
+  type: v.literal('postgresql'),
+  ...sqlSource,
+  username: required('username'),
+  disable_prepared_statements: v.optional(v.boolean('disable_prepared_statements must be true or false'), false),
+})
+
+/** The Redis source: `cmd` is HGETALL or HMGET of a hash whose fields are topics and values their actions. */
+const redisSource = { type: v.literal('redis'), enable, password, username: v.optional(v.string('username must be text')), pool_size: poolSize, ssl, cmd: required('cmd') }
+const database = v.optional(v.pipe(v.number('database must be an integer'), v.integer('database must be an integer'), v.minValue(0, 'database must be at least 0')), 0)
+export const RedisSourceBody = v.variant(
+  'redis_type',
+  [
+    v.object({ ...redisSource, redis_type: v.literal('single'), server: required('server'), database }),
+    v.object({ ...redisSource, redis_type: v.literal('cluster'), servers: required('servers') }),
+    v.object({ ...redisSource, redis_type: v.literal('sentinel'), servers: required('servers'), sentinel: required('sentinel'), database }),
+  ],
+  'redis_type must be single, cluster or sentinel',
+)
+
+/** The MongoDB source: documents of `collection` matching `filter` hold permission, action, topics (qos, retain). */
+const mongoSource = {
+  type: v.literal('mongodb'),
+  enable,
+  database: required('database'),
+  collection: required('collection'),
+  filter: v.optional(v.record(v.string(), v.unknown()), {}),
+  limit: v.optional(v.pipe(v.number('limit must be an integer'), v.integer('limit must be an integer'), v.minValue(1, 'limit must be at least 1')), 1000),
+  skip: v.optional(v.pipe(v.number('skip must be an integer'), v.integer('skip must be an integer'), v.minValue(0, 'skip must be at least 0')), 0),
+  username: v.optional(v.string('username must be text')),
+  password,
+  auth_source: v.optional(v.string('auth_source must be text')),
+  pool_size: poolSize,
+  ssl,
+}
+export const MongodbSourceBody = v.variant(
+  'mongo_type',
+  [
+    v.object({ ...mongoSource, mongo_type: v.literal('single'), server: required('server') }),
+    v.object({ ...mongoSource, mongo_type: v.literal('rs'), servers: required('servers'), replica_set_name: required('replica_set_name') }),
+    v.object({ ...mongoSource, mongo_type: v.literal('sharded'), servers: required('servers') }),
+  ],
+  'mongo_type must be single, rs or sharded',
+)
+
+export const AuthzSourceBody = v.variant(
+  'type',
+  [FileSourceBody, BuiltInSourceBody, HttpSourceBody, MysqlSourceBody, PostgresqlSourceBody, RedisSourceBody, MongodbSourceBody],
+  'type must be file, built_in_database, http, mysql, postgresql, redis or mongodb',
+)
 export type AuthzSourceConfig = v.InferOutput<typeof AuthzSourceBody>
 
 /** A source as the server writes it (GET `/authorization/sources/{type}` and the list). */
@@ -124,7 +194,11 @@ export const HttpSourceSchema = v.object({
   enable_pipelining: v.number(),
   ssl: v.object({ enable: v.boolean() }),
 })
-export const AuthzSourceSchema = v.variant('type', [FileSourceSchema, BuiltInSourceSchema, HttpSourceSchema])
+/** The database sources as written: their bodies with every default filled in, the password as `******`. */
+export const AuthzSourceSchema = v.variant('type', [FileSourceSchema, BuiltInSourceSchema, HttpSourceSchema, MysqlSourceBody, PostgresqlSourceBody, RedisSourceBody, MongodbSourceBody])
+
+/** What GET shows in place of a password. */
+export const PASSWORD_MASK = '******'
 export type AuthzSource = v.InferOutput<typeof AuthzSourceSchema>
 
 export const AuthzSourcesSchema = v.object({ sources: v.array(AuthzSourceSchema) })

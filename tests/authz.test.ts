@@ -144,12 +144,17 @@ describe('authorization sources', () => {
     expect(await subackCodes(client, ['c/1'], { qos: 0 })).toEqual([0x87])
   })
 
-  it('answers 400 for sources the embedded server does not run, and for bad acl.conf text with its line', async () => {
+  it('answers 400 for a source the embedded server does not run, for an incomplete database source, and for bad acl.conf text with its line', async () => {
+    const ldap = await api().post('/authorization/sources', { type: 'ldap', enable: true })
+    expect(ldap.status).toBe(400)
+    expect(ldap.body).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('does not support the ldap authorization source yet') })
     for (const type of ['mysql', 'postgresql', 'mongodb', 'redis']) {
       const response = await api().post('/authorization/sources', { type, enable: true })
-      expect(response.status).toBe(400)
-      expect(response.body).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining(`does not support the ${type} authorization source yet`) })
+      expect(response.status, type).toBe(400)
+      expect(response.body.code).toBe('BAD_REQUEST')
     }
+    const badCommand = await api().post('/authorization/sources', { type: 'redis', redis_type: 'single', server: '127.0.0.1:6379', cmd: 'GET acl:${username}' })
+    expect(badCommand.body).toEqual({ code: 'BAD_REQUEST', message: 'cmd must be HGETALL or HMGET, not GET' })
     const bad = await api().post('/authorization/sources', { type: 'file', rules: '{allow, all}.\n{allow, nobody, publish, ["t"]}.\n' })
     expect(bad.status).toBe(400)
     expect(bad.body.message).toMatch(/line 2: invalid who/)

@@ -52,9 +52,9 @@ export class MongoBackend implements Backend {
     return this.client.db(this.database).collection(collection).findOne(renderDeep(filter, values) as Document)
   }
 
-  /** Every document of `collection` matching the filter (a template). */
-  async find(collection: string, filter: DeepTemplate, values: TemplateValues): Promise<Document[]> {
-    return this.client.db(this.database).collection(collection).find(renderDeep(filter, values) as Document).toArray()
+  /** The documents of `collection` matching the filter (a template), `skip` and `limit` as given. */
+  async find(collection: string, filter: DeepTemplate, values: TemplateValues, page: { limit?: number; skip?: number } = {}): Promise<Document[]> {
+    return this.client.db(this.database).collection(collection).find(renderDeep(filter, values) as Document, page).toArray()
   }
 
   health(): Promise<BackendHealth> {

@@ -11,6 +11,7 @@ import { badRequest, contractError } from '../../http/errors.ts'
 import { AclError, DEFAULT_ACL_CONF } from './acl-conf.ts'
 import { BuiltInRules } from './built-in-rules.ts'
 import { BuiltInSource } from './source-built-in.ts'
+import { MongodbSource, RedisSource, SqlSource } from './source-databases.ts'
 import { FileSource } from './source-file.ts'
 import { defaultHttpHeaders, HttpSource } from './source-http.ts'
 import { RATE_TICK_MS, SourceCounters, type SourceAnswer, type SourceRunner } from './source.ts'
@@ -89,9 +90,11 @@ export class AuthzFeature {
     const source = full.type
     let runner: SourceRunner
     try {
-      runner = full.type === 'file' ? new FileSource(full.rules ?? DEFAULT_ACL_CONF) : full.type === 'http' ? new HttpSource(full) : new BuiltInSource(this.rules)
+      runner = runnerOf(full, this.rules)
     } catch (error) {
       if (error instanceof AclError) throw badRequest(`bad acl.conf, ${error.message}`)
+      // A database source's bad server address or Redis command.
+      if (error instanceof Error && full.type !== 'file' && full.type !== 'built_in_database' && full.type !== 'http') throw badRequest(error.message)
       throw error
     }
     return { config: full, runner, counters: new SourceCounters(), allow: { result: 'allow', source }, deny: { result: 'deny', source } }
@@ -226,6 +229,7 @@ export class AuthzFeature {
     const status = source.runner.status()
     const metrics = source.counters.snapshot()
     const resource = source.runner.resourceMetrics?.()
+    const reason = source.runner.reason?.()
     return {
       status,
       node_status: [{ node, status }],
@@ -233,8 +237,25 @@ export class AuthzFeature {
       node_metrics: [{ node, metrics }],
       resource_metrics: resource ?? {},
       node_resource_metrics: resource ? [{ node, metrics: resource }] : [],
-      node_error: [],
+      node_error: reason ? [{ node, reason }] : [],
     }
+  }
+}
+
+function runnerOf(config: AuthzSourceConfig, rules: BuiltInRules): SourceRunner {
+  switch (config.type) {
+    case 'file':
+      return new FileSource(config.rules ?? DEFAULT_ACL_CONF)
+    case 'built_in_database':
+      return new BuiltInSource(rules)
+    case 'http':
+      return new HttpSource(config)
+    case 'redis':
+      return new RedisSource(config)
+    case 'mongodb':
+      return new MongodbSource(config)
+    default:
+      return new SqlSource(config)
   }
 }
 

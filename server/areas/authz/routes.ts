@@ -2,7 +2,7 @@
 // order). Bodies are the contract's; what the embedded server does not run answers 400.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import { AUTHZ_SOURCE_TYPES, AuthzSourceBody, MoveBody, OrderBody, type AuthzSource, type SourceStatus } from '../../../contract/authz.ts'
+import { AUTHZ_SOURCE_TYPES, AuthzSourceBody, EMBEDDED_SOURCE_TYPES, PASSWORD_MASK, MoveBody, OrderBody, type AuthzSource, type SourceStatus } from '../../../contract/authz.ts'
 import type { Broker } from '../../broker/broker.ts'
 import { badRequest, parseInput } from '../../http/errors.ts'
 import { objectBody, settingsRoute, type SettingsStore } from '../../http/settings-route.ts'
@@ -13,7 +13,7 @@ import { authzSettings } from './settings.ts'
 export function parseSource(body: unknown): v.InferOutput<typeof AuthzSourceBody> {
   const type = objectBody(body, 'body').type
   if (typeof type === 'string' && (AUTHZ_SOURCE_TYPES as readonly string[]).includes(type) && !isEmbeddedType(type)) {
-    throw badRequest(`The embedded server does not support the ${type} authorization source yet (supported: file, built_in_database, http)`)
+    throw badRequest(`The embedded server does not support the ${type} authorization source yet (supported: ${EMBEDDED_SOURCE_TYPES.join(', ')})`)
   }
   const source = parseInput(AuthzSourceBody, body, 'body')
   if (source.type === 'http' && source.method === 'get' && Object.keys(source.headers ?? {}).some((name) => name.toLowerCase() === 'content-type')) {
@@ -22,11 +22,16 @@ export function parseSource(body: unknown): v.InferOutput<typeof AuthzSourceBody
   return source
 }
 
+/** A source as GET shows it: a password as `******`. */
+function shown(config: v.InferOutput<typeof AuthzSourceBody>): AuthzSource {
+  return ('password' in config && config.password ? { ...config, password: PASSWORD_MASK } : config) as AuthzSource
+}
+
 export async function authzRoutes(app: FastifyInstance, deps: { feature: AuthzFeature; broker: Broker; configs: SettingsStore }): Promise<void> {
   const authz = deps.feature
   settingsRoute(app, '/authorization/settings', authzSettings(authz.access, deps.configs))
 
-  app.get('/authorization/sources', async (): Promise<{ sources: AuthzSource[] }> => ({ sources: authz.list() as AuthzSource[] }))
+  app.get('/authorization/sources', async (): Promise<{ sources: AuthzSource[] }> => ({ sources: authz.list().map(shown) }))
 
   app.post('/authorization/sources', async (request, reply) => {
     authz.create(parseSource(request.body))
@@ -44,14 +49,18 @@ export async function authzRoutes(app: FastifyInstance, deps: { feature: AuthzFe
     const { type } = request.params
     const config = authz.find(type)
     if (!config) throw sourceNotFound(type)
-    return config as AuthzSource
+    return shown(config)
   })
 
   app.put<{ Params: { type: string } }>('/authorization/sources/:type', async (request, reply) => {
     const { type } = request.params
     if (!authz.has(type)) throw sourceNotFound(type)
     if (objectBody(request.body, 'body').type !== type) throw badRequest('Type mismatch')
-    authz.update(type, parseSource(request.body))
+    const config = parseSource(request.body)
+    // `******` (what GET showed) keeps the password stored.
+    const stored = authz.find(type)
+    if ('password' in config && config.password === PASSWORD_MASK && stored && 'password' in stored) config.password = stored.password
+    authz.update(type, config)
     return reply.status(204).send()
   })
 

@@ -10,6 +10,8 @@ export interface SourceRunner {
   authorize(info: ClientInfo, action: AuthzAction, topic: string, detail: AuthzDetail): MaybePromise<SourceAnswer>
   /** `connected` unless a backend is unreachable. */
   status(): 'connected' | 'disconnected' | 'connecting'
+  /** Why a backend is not connected, in its driver's words. */
+  reason?(): string | undefined
   /** A backend's request counters; sources without a backend have none. */
   resourceMetrics?(): ResourceMetrics
   tick?(): void

@@ -1,0 +1,99 @@
+// The database sources (EMQX emqx_authz_mysql, _postgresql, _redis, _mongodb) on the embedded
+// server's backends (server/backends): each asks its server for the client's rules on every check
+// (the cache, when on, keeps the answers) and matches them in the order the server gives them.
+import type * as v from 'valibot'
+import type { MongodbSourceBody, MysqlSourceBody, PostgresqlSourceBody, RedisSourceBody } from '../../../contract/authz.ts'
+import { MongoBackend } from '../../backends/mongodb.ts'
+import { MysqlBackend } from '../../backends/mysql.ts'
+import { PostgresBackend } from '../../backends/postgresql.ts'
+import { parseCommand, RedisBackend } from '../../backends/redis.ts'
+import { AUTHZ_DB_VARS, parseDeep, parseSql, type DeepTemplate, type SqlTemplate, type Template } from '../../backends/template.ts'
+import { rawRule } from './raw-rule.ts'
+import type { Rule } from './rules.ts'
+import { BackendSource } from './source-backend.ts'
+
+type MysqlConfig = v.InferOutput<typeof MysqlSourceBody>
+type PostgresqlConfig = v.InferOutput<typeof PostgresqlSourceBody>
+type RedisConfig = v.InferOutput<typeof RedisSourceBody>
+type MongodbConfig = v.InferOutput<typeof MongodbSourceBody>
+
+const rulesOf = (raws: ReadonlyArray<Readonly<Record<string, unknown>>>): Rule[] => raws.flatMap((raw) => rawRule(raw) ?? [])
+
+export class SqlSource extends BackendSource {
+  protected readonly backend: MysqlBackend | PostgresBackend
+  private readonly statement: SqlTemplate
+
+  constructor(config: MysqlConfig | PostgresqlConfig) {
+    super()
+    const connection = { server: config.server, database: config.database, username: config.username, password: config.password, pool_size: config.pool_size }
+    this.backend = config.type === 'mysql' ? new MysqlBackend(connection) : new PostgresBackend(connection)
+    this.statement = parseSql(config.query, AUTHZ_DB_VARS, config.type === 'mysql' ? '?' : '$n')
+    this.refresh()
+  }
+
+  protected async rules(values: Record<string, unknown>): Promise<Rule[]> {
+    return rulesOf(await this.backend.query(this.statement, values))
+  }
+}
+
+/** The Redis commands a source may run (EMQX accepts only these two). */
+const REDIS_COMMANDS = ['hgetall', 'hmget']
+
+export class RedisSource extends BackendSource {
+  protected readonly backend: RedisBackend
+  private readonly command: Template[]
+
+  constructor(config: RedisConfig) {
+    super()
+    this.command = parseCommand(config.cmd, AUTHZ_DB_VARS)
+    const name = this.command[0].join('').toLowerCase()
+    if (!REDIS_COMMANDS.includes(name)) throw new Error(`cmd must be HGETALL or HMGET, not ${name.toUpperCase()}`)
+    this.backend = new RedisBackend(config)
+    this.refresh()
+  }
+
+  /** The hash's fields are topic filters, their values an action or a JSON object of action, qos and retain; always allow. */
+  protected async rules(values: Record<string, unknown>): Promise<Rule[]> {
+    const reply = await this.backend.command(this.command, values)
+    const flat = Array.isArray(reply) ? reply : reply && typeof reply === 'object' ? Object.entries(reply).flat() : []
+    const raws: Record<string, unknown>[] = []
+    for (let i = 0; i + 1 < flat.length; i += 2) {
+      const topic = flat[i]
+      const value = String(flat[i + 1])
+      let fields: Record<string, unknown> | undefined
+      if (value === 'publish' || value === 'subscribe' || value === 'all') fields = { action: value }
+      else {
+        try {
+          const parsed: unknown = JSON.parse(value)
+          if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+            const { action, qos, retain } = parsed as Record<string, unknown>
+            fields = { action, qos, retain }
+          }
+        } catch {
+          // Not a rule: skipped, as EMQX logs it and reads on.
+        }
+      }
+      if (fields) raws.push({ permission: 'allow', topic, ...fields })
+    }
+    return rulesOf(raws)
+  }
+}
+
+export class MongodbSource extends BackendSource {
+  protected readonly backend: MongoBackend
+  private readonly filter: DeepTemplate
+  private readonly config: MongodbConfig
+
+  constructor(config: MongodbConfig) {
+    super()
+    this.config = config
+    this.filter = parseDeep(config.filter, AUTHZ_DB_VARS)
+    this.backend = new MongoBackend(config)
+    this.refresh()
+  }
+
+  protected async rules(values: Record<string, unknown>): Promise<Rule[]> {
+    const { collection, limit, skip } = this.config
+    return rulesOf(await this.backend.find(collection, this.filter, values, { limit, skip }))
+  }
+}
