@@ -10,7 +10,7 @@ export const AUTHZ_SOURCE_TYPES = ['file', 'built_in_database', 'http', 'redis',
 export type AuthzSourceType = (typeof AUTHZ_SOURCE_TYPES)[number]
 
 /** The ones the embedded server runs; creating any other one answers 400. */
-export const EMBEDDED_SOURCE_TYPES = ['file', 'built_in_database', 'http', 'mysql', 'postgresql', 'redis', 'mongodb'] as const
+export const EMBEDDED_SOURCE_TYPES = AUTHZ_SOURCE_TYPES
 export type EmbeddedSourceType = (typeof EMBEDDED_SOURCE_TYPES)[number]
 
 /** EMQX's `authorization.cache.max_size` bounds. */
@@ -171,10 +171,29 @@ export const MongodbSourceBody = v.variant(
   'mongo_type must be single, rs or sharded',
 )
 
+/** The LDAP source: the entry the filter finds lists the topics its client may publish, subscribe or both. */
+export const LdapSourceBody = v.object({
+  type: v.literal('ldap'),
+  enable,
+  server: required('server'),
+  /** The DN the searches bind as. */
+  username: required('username'),
+  password,
+  base_dn: required('base_dn'),
+  filter: v.optional(v.string('filter must be text'), '(objectClass=mqttUser)'),
+  publish_attribute: v.optional(v.string('publish_attribute must be text'), 'mqttPublishTopic'),
+  subscribe_attribute: v.optional(v.string('subscribe_attribute must be text'), 'mqttSubscriptionTopic'),
+  all_attribute: v.optional(v.string('all_attribute must be text'), 'mqttPubSubTopic'),
+  query_timeout: v.optional(durationText, '5s'),
+  request_timeout: v.optional(durationText, '10s'),
+  pool_size: poolSize,
+  ssl,
+})
+
 export const AuthzSourceBody = v.variant(
   'type',
-  [FileSourceBody, BuiltInSourceBody, HttpSourceBody, MysqlSourceBody, PostgresqlSourceBody, RedisSourceBody, MongodbSourceBody],
-  'type must be file, built_in_database, http, mysql, postgresql, redis or mongodb',
+  [FileSourceBody, BuiltInSourceBody, HttpSourceBody, MysqlSourceBody, PostgresqlSourceBody, RedisSourceBody, MongodbSourceBody, LdapSourceBody],
+  `type must be one of ${AUTHZ_SOURCE_TYPES.join(', ')}`,
 )
 export type AuthzSourceConfig = v.InferOutput<typeof AuthzSourceBody>
 
@@ -195,7 +214,7 @@ export const HttpSourceSchema = v.object({
   ssl: v.object({ enable: v.boolean() }),
 })
 /** The database sources as written: their bodies with every default filled in, the password as `******`. */
-export const AuthzSourceSchema = v.variant('type', [FileSourceSchema, BuiltInSourceSchema, HttpSourceSchema, MysqlSourceBody, PostgresqlSourceBody, RedisSourceBody, MongodbSourceBody])
+export const AuthzSourceSchema = v.variant('type', [FileSourceSchema, BuiltInSourceSchema, HttpSourceSchema, MysqlSourceBody, PostgresqlSourceBody, RedisSourceBody, MongodbSourceBody, LdapSourceBody])
 
 /** What GET shows in place of a password. */
 export const PASSWORD_MASK = '******'

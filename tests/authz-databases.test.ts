@@ -6,7 +6,8 @@ import mysql from 'mysql2/promise'
 import pg from 'pg'
 import { createClient } from 'redis'
 import { afterEach, describe, expect, it } from 'vitest'
-import { freePort, hasDbServer, startMariadb, startPostgres, startRedis, type DbServer } from './support/db-servers.ts'
+import { Client as LdapClient } from 'ldapts'
+import { freePort, hasDbServer, startLdap, startMariadb, startPostgres, startRedis, type DbServer } from './support/db-servers.ts'
 import { serverPerSuite, subackCodes, waitFor } from './support/server.ts'
 
 describe('database authorization sources', () => {
@@ -79,6 +80,39 @@ describe('database authorization sources', () => {
     const source = { type: 'redis', redis_type: 'single', server: `${db.host}:${db.port}`, password: db.password, cmd: 'HGETALL mqtt_acl:${username}' }
     expect((await api().post('/authorization/sources', source)).status).toBe(204)
     await expectRulesApplied('redis')
+  })
+
+  it.skipIf(!hasDbServer('ldap'))('ldap: the entry the filter finds lists the topics to publish, subscribe, or both; each is an allow', { timeout: 30_000 }, async () => {
+    db = await startLdap()
+    const admin = new LdapClient({ url: `ldap://${db.host}:${db.port}` })
+    await admin.bind(db.user, db.password)
+    await admin.add(`uid=alice,ou=mqtt,${db.database}`, {
+      objectClass: ['inetOrgPerson', 'mqttUser'],
+      uid: 'alice',
+      cn: 'alice',
+      sn: 'alice',
+      mqttPublishTopic: 'alice/#',
+      mqttSubscriptionTopic: 'alice/in',
+    })
+    await admin.unbind()
+    const source = {
+      type: 'ldap',
+      server: `${db.host}:${db.port}`,
+      username: db.user,
+      password: db.password,
+      base_dn: `ou=mqtt,${db.database}`,
+      filter: '(&(objectClass=mqttUser)(uid=${username}))',
+    }
+    expect((await api().post('/authorization/sources', source)).status).toBe(204)
+    await api().request('PUT', '/authorization/settings', { no_match: 'deny' })
+    await waitFor(async () => (await api().get('/authorization/sources/ldap/status')).body.status === 'connected', 'ldap connected')
+    const alice = await suite.t.connect({ clientId: 'alice-ldap', username: 'alice', protocolVersion: 5 })
+    await alice.publishAsync('alice/1', 'mine', { qos: 1 })
+    await expect(alice.publishAsync('bob/1', 'theirs', { qos: 1 })).rejects.toThrow(/Not authorized/)
+    expect(await subackCodes(alice, ['alice/in', 'alice/out'], { qos: 0 })).toEqual([0, 0x87])
+    // `*` is a value to look up, not a wildcard of the filter.
+    const star = await suite.t.connect({ clientId: 'star-ldap', username: '*', protocolVersion: 5 })
+    await expect(star.publishAsync('alice/1', 'no', { qos: 1 })).rejects.toThrow(/Not authorized/)
   })
 
   it('mongodb with no server to reach: disconnected with the driver reason, and a check is no match', { timeout: 30_000 }, async () => {

@@ -164,13 +164,28 @@ export async function startRedis(): Promise<DbServer> {
   return { host: '127.0.0.1', port, user: '', password: PASSWORD, database: '0', stop: () => stopChild(server.child, dir) }
 }
 
-/** slapd with one mdb database under `dc=emqx,dc=io`, its admin `cn=admin,dc=emqx,dc=io`. */
+/**
+ * The attributes and classes EMQX's LDAP backends read (the OIDs of EMQX's own test schema):
+ * `mqttUser` entries carry publish, subscribe and pub/sub topics and `isSuperuser`.
+ */
+const MQTT_SCHEMA = [
+  ['1.3.6.1.4.1.11.2.53.2.2.3.1.2.3.1.4', 'isSuperuser', 'EQUALITY booleanMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.7 SINGLE-VALUE'],
+  ['1.3.6.1.4.1.11.2.53.2.2.3.1.2.3.4.1', 'mqttPublishTopic', 'EQUALITY caseIgnoreMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.15'],
+  ['1.3.6.1.4.1.11.2.53.2.2.3.1.2.3.4.2', 'mqttSubscriptionTopic', 'EQUALITY caseIgnoreMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.15'],
+  ['1.3.6.1.4.1.11.2.53.2.2.3.1.2.3.4.3', 'mqttPubSubTopic', 'EQUALITY caseIgnoreMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.15'],
+]
+  .map(([oid, name, rest]) => `attributetype ( ${oid} NAME '${name}' ${rest} )`)
+  .concat("objectclass ( 1.3.6.1.4.1.11.2.53.2.2.3.1.2.3.4 NAME 'mqttUser' AUXILIARY MAY ( mqttPublishTopic $ mqttSubscriptionTopic $ mqttPubSubTopic $ isSuperuser ) )")
+  .join('\n')
+
+/** slapd with one mdb database under `dc=emqx,dc=io`, its admin `cn=admin,dc=emqx,dc=io`, and the MQTT schema. */
 export async function startLdap(): Promise<DbServer> {
   const dir = tempDir('slapd')
   const base = 'dc=emqx,dc=io'
   const admin = `cn=admin,${base}`
   const hash = spawnSync('/usr/sbin/slappasswd', ['-s', PASSWORD], { encoding: 'utf8' }).stdout.trim()
   const schema = '/etc/ldap/schema'
+  writeFileSync(join(dir, 'mqtt.schema'), `${MQTT_SCHEMA}\n`)
   writeFileSync(
     join(dir, 'slapd.conf'),
     [
@@ -178,6 +193,7 @@ export async function startLdap(): Promise<DbServer> {
       `include ${schema}/cosine.schema`,
       `include ${schema}/inetorgperson.schema`,
       `include ${schema}/nis.schema`,
+      `include ${join(dir, 'mqtt.schema')}`,
       `pidfile ${join(dir, 'slapd.pid')}`,
       'modulepath /usr/lib/ldap',
       'moduleload back_mdb',

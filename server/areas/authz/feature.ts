@@ -11,7 +11,7 @@ import { badRequest, contractError } from '../../http/errors.ts'
 import { AclError, DEFAULT_ACL_CONF } from './acl-conf.ts'
 import { BuiltInRules } from './built-in-rules.ts'
 import { BuiltInSource } from './source-built-in.ts'
-import { MongodbSource, RedisSource, SqlSource } from './source-databases.ts'
+import { LdapSource, MongodbSource, RedisSource, SqlSource } from './source-databases.ts'
 import { FileSource } from './source-file.ts'
 import { defaultHttpHeaders, HttpSource } from './source-http.ts'
 import { RATE_TICK_MS, SourceCounters, type SourceAnswer, type SourceRunner } from './source.ts'
@@ -254,6 +254,8 @@ function runnerOf(config: AuthzSourceConfig, rules: BuiltInRules): SourceRunner 
       return new RedisSource(config)
     case 'mongodb':
       return new MongodbSource(config)
+    case 'ldap':
+      return new LdapSource(config)
     default:
       return new SqlSource(config)
   }

@@ -2,12 +2,14 @@
 // server's backends (server/backends): each asks its server for the client's rules on every check
 // (the cache, when on, keeps the answers) and matches them in the order the server gives them.
 import type * as v from 'valibot'
-import type { MongodbSourceBody, MysqlSourceBody, PostgresqlSourceBody, RedisSourceBody } from '../../../contract/authz.ts'
+import type { LdapSourceBody, MongodbSourceBody, MysqlSourceBody, PostgresqlSourceBody, RedisSourceBody } from '../../../contract/authz.ts'
+import { parseDuration } from '../../../contract/units.ts'
+import { LdapBackend } from '../../backends/ldap.ts'
 import { MongoBackend } from '../../backends/mongodb.ts'
 import { MysqlBackend } from '../../backends/mysql.ts'
 import { PostgresBackend } from '../../backends/postgresql.ts'
 import { parseCommand, RedisBackend } from '../../backends/redis.ts'
-import { AUTHZ_DB_VARS, parseDeep, parseSql, type DeepTemplate, type SqlTemplate, type Template } from '../../backends/template.ts'
+import { AUTHZ_DB_VARS, parseDeep, parseSql, parseTemplate, type DeepTemplate, type SqlTemplate, type Template } from '../../backends/template.ts'
 import { rawRule } from './raw-rule.ts'
 import type { Rule } from './rules.ts'
 import { BackendSource } from './source-backend.ts'
@@ -16,6 +18,7 @@ type MysqlConfig = v.InferOutput<typeof MysqlSourceBody>
 type PostgresqlConfig = v.InferOutput<typeof PostgresqlSourceBody>
 type RedisConfig = v.InferOutput<typeof RedisSourceBody>
 type MongodbConfig = v.InferOutput<typeof MongodbSourceBody>
+type LdapConfig = v.InferOutput<typeof LdapSourceBody>
 
 const rulesOf = (raws: ReadonlyArray<Readonly<Record<string, unknown>>>): Rule[] => raws.flatMap((raw) => rawRule(raw) ?? [])
 
@@ -95,5 +98,42 @@ export class MongodbSource extends BackendSource {
   protected async rules(values: Record<string, unknown>): Promise<Rule[]> {
     const { collection, limit, skip } = this.config
     return rulesOf(await this.backend.find(collection, this.filter, values, { limit, skip }))
+  }
+}
+
+/**
+ * The entry the filter finds under the base DN (the first, if several) lists topic filters in three
+ * attributes: those its client may publish to, subscribe to, or both; each is an allow, and
+ * anything else is no match (EMQX's emqx_authz_ldap).
+ */
+export class LdapSource extends BackendSource {
+  protected readonly backend: LdapBackend
+  private readonly baseDn: Template
+  private readonly filter: Template
+  private readonly config: LdapConfig
+
+  constructor(config: LdapConfig) {
+    super()
+    this.config = config
+    this.baseDn = parseTemplate(config.base_dn, AUTHZ_DB_VARS)
+    this.filter = parseTemplate(config.filter, AUTHZ_DB_VARS)
+    this.backend = new LdapBackend({ server: config.server, username: config.username, password: config.password, timeoutMs: parseDuration(config.query_timeout) ?? 5000 })
+    this.refresh()
+  }
+
+  protected async rules(values: Record<string, unknown>): Promise<Rule[]> {
+    const { publish_attribute: publish, subscribe_attribute: subscribe, all_attribute: all } = this.config
+    const [entry] = await this.backend.search(this.baseDn, this.filter, values, [publish, subscribe, all])
+    if (!entry) return []
+    const topics = (attribute: string) => {
+      const value = entry[attribute]
+      const list = Array.isArray(value) ? value : value === undefined ? [] : [value]
+      return list.map((topic) => (Buffer.isBuffer(topic) ? topic.toString('utf8') : String(topic)))
+    }
+    return rulesOf([
+      { permission: 'allow', action: 'publish', topics: topics(publish) },
+      { permission: 'allow', action: 'subscribe', topics: topics(subscribe) },
+      { permission: 'allow', action: 'all', topics: topics(all) },
+    ])
   }
 }
