@@ -5,6 +5,7 @@ import { clientCommands } from './clients.ts'
 import { publishCommands } from './publish.ts'
 import { testClientCommands } from './testClient.ts'
 import { bannedCommands } from './banned.ts'
+import { authnCommands } from './authn.ts'
 import { flappingCommands } from './flapping.ts'
 import { retainerCommands } from './retainer.ts'
 import { delayedCommands } from './delayed.ts'
@@ -34,6 +35,7 @@ export const allCommands: AnyCommand[] = [
   ...erase(publishCommands),
   ...erase(testClientCommands),
   ...erase(bannedCommands),
+  ...erase(authnCommands),
   ...erase(flappingCommands),
   ...erase(retainerCommands),
   ...erase(delayedCommands),

@@ -3,6 +3,7 @@
 import type { ServerArea } from './area.ts'
 import { alarmsArea } from './alarms/index.ts'
 import { apiKeysArea } from './api-keys/index.ts'
+import { authnArea } from './authn/index.ts'
 import { autoSubscribeArea } from './auto-subscribe/index.ts'
 import { bannedArea } from './banned/index.ts'
 import { clientsArea } from './clients/index.ts'
@@ -34,6 +35,7 @@ export const serverAreas: readonly ServerArea[] = [
   publishArea,
   retainerArea,
   bannedArea,
+  authnArea,
   flappingArea,
   topicRewriteArea,
   autoSubscribeArea,

@@ -2,6 +2,7 @@
 import type { Http } from './http.ts'
 import { apiKeysApi } from './apiKeys.ts'
 import { loginApi } from './login.ts'
+import { authnApi } from './authn.ts'
 import { autoSubscribeApi } from './autoSubscribe.ts'
 import { bannedApi } from './banned.ts'
 import { clientsApi } from './clients.ts'
@@ -31,6 +32,7 @@ export function createApi(http: Http) {
     subscriptions: subscriptionsApi(http),
     topics: topicsApi(http),
     banned: bannedApi(http),
+    authn: authnApi(http),
     flapping: flappingApi(http),
     retainer: retainerApi(http),
     delayed: delayedApi(http),
