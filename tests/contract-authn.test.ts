@@ -26,7 +26,11 @@ describe('authentication contract', () => {
 
     const created = expectContract(AuthenticatorSchema, (await api.post('/authentication', { mechanism: 'password_based', backend: 'built_in_database' })).body, 'created')
     expect(created).toMatchObject({ id: BUILT_IN, enable: true, user_id_type: 'username', password_hash_algorithm: { name: 'sha256', salt_position: 'prefix' } })
+    const http = { mechanism: 'password_based', backend: 'http', method: 'post', url: 'http://127.0.0.1:1/auth', body: { u: '${username}' } }
+    expectContract(AuthenticatorSchema, (await api.post('/authentication', http)).body, 'created http')
     expectContract(AuthenticatorListSchema, (await api.get('/authentication')).body, 'list')
+    expectContract(AuthnStatusSchema, (await api.get('/authentication/password_based:http/status')).body, 'http status')
+    expect((await api.delete('/authentication/password_based:http')).status).toBe(204)
     expectContract(AuthenticatorSchema, (await api.get(`/authentication/${BUILT_IN}`)).body, 'one')
     const status = expectContract(AuthnStatusSchema, (await api.get(`/authentication/${BUILT_IN}/status`)).body, 'status')
     expect(status.status).toBe('connected')
