@@ -31,6 +31,15 @@ describe('authentication contract', () => {
     expectContract(AuthenticatorListSchema, (await api.get('/authentication')).body, 'list')
     expectContract(AuthnStatusSchema, (await api.get('/authentication/password_based:http/status')).body, 'http status')
     expect((await api.delete('/authentication/password_based:http')).status).toBe(204)
+    for (const jwt of [
+      { mechanism: 'jwt', algorithm: 'hmac-based', secret: 'k', verify_claims: { sub: '${clientid}' } },
+      { mechanism: 'jwt', use_jwks: true, endpoint: 'http://127.0.0.1:1/jwks' },
+    ]) {
+      expect(expectContract(AuthenticatorSchema, (await api.post('/authentication', jwt)).body, 'created jwt').id).toBe('jwt')
+      expectContract(AuthenticatorListSchema, (await api.get('/authentication')).body, 'list with jwt')
+      expectContract(AuthnStatusSchema, (await api.get('/authentication/jwt/status')).body, 'jwt status')
+      expect((await api.delete('/authentication/jwt')).status).toBe(204)
+    }
     expectContract(AuthenticatorSchema, (await api.get(`/authentication/${BUILT_IN}`)).body, 'one')
     const status = expectContract(AuthnStatusSchema, (await api.get(`/authentication/${BUILT_IN}/status`)).body, 'status')
     expect(status.status).toBe('connected')

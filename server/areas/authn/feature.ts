@@ -35,6 +35,8 @@ export class AuthnFeature {
   private readonly unhook: () => void
   private readonly timer: NodeJS.Timeout
   private readonly tickMs: number
+  /** The ACL an authenticator gave a client (JWT claim, HTTP answer), for authorization to read. */
+  private readonly acls = new WeakMap<ClientInfo, unknown>()
 
   constructor(broker: Broker, repository: AuthnRepository, options: { tickMs?: number } = {}) {
     this.broker = broker
@@ -164,10 +166,16 @@ export class AuthnFeature {
       cert_common_name: undefined,
       cert_subject: undefined,
     }
-    return this.ask(enabled, 0, credential)
+    this.acls.delete(info)
+    return this.ask(enabled, 0, credential, info)
   }
 
-  private ask(entries: readonly Authenticator[], from: number, credential: Credential): MaybePromise<AuthDecision> {
+  /** The ACL rules the authenticator that let this client in gave it, if any. */
+  aclOf(info: ClientInfo): unknown {
+    return this.acls.get(info)
+  }
+
+  private ask(entries: readonly Authenticator[], from: number, credential: Credential, info: ClientInfo): MaybePromise<AuthDecision> {
     for (let i = from; i < entries.length; i++) {
       const entry = entries[i]
       entry.counters.total++
@@ -180,14 +188,14 @@ export class AuthnFeature {
       }
       if (isPromise(answer)) {
         return answer.then(
-          (later) => this.decided(entry, later) ?? this.ask(entries, i + 1, credential),
+          (later) => this.decided(entry, later, info) ?? this.ask(entries, i + 1, credential, info),
           (error: unknown) => {
             this.failed(entry, error)
-            return this.ask(entries, i + 1, credential)
+            return this.ask(entries, i + 1, credential, info)
           },
         )
       }
-      const decision = this.decided(entry, answer)
+      const decision = this.decided(entry, answer, info)
       if (decision) return decision
     }
     return END_OF_CHAIN
@@ -198,13 +206,14 @@ export class AuthnFeature {
     entry.counters.nomatch++
   }
 
-  private decided(entry: Authenticator, answer: ProviderAnswer): AuthDecision | undefined {
+  private decided(entry: Authenticator, answer: ProviderAnswer, info: ClientInfo): AuthDecision | undefined {
     if (answer === 'ignore') {
       entry.counters.nomatch++
       return undefined
     }
     if (answer.result === 'ok') {
       entry.counters.success++
+      if (answer.acl !== undefined) this.acls.set(info, answer.acl)
       return { result: 'allow', isSuperuser: answer.isSuperuser }
     }
     entry.counters.failed++

@@ -1,14 +1,14 @@
 // The backend of each kind of authenticator config.
 import type { AuthenticatorConfig } from '../../../contract/authn.ts'
-import { badRequest } from '../../http/errors.ts'
 import { BuiltInDatabase } from './built-in-database.ts'
 import { HttpBackend } from './http-backend.ts'
+import { JwtAuthenticator } from './jwt.ts'
 import type { Provider } from './provider.ts'
 import type { AuthnRepository } from './store.ts'
 
 /** Builds the provider of a config; a config the backend cannot use (a bad key) is a 400. */
 export function createProvider(config: AuthenticatorConfig, repository: AuthnRepository): Provider {
-  if (config.mechanism === 'password_based' && config.backend === 'built_in_database') return new BuiltInDatabase('password_based:built_in_database', config, repository)
-  if (config.mechanism === 'password_based' && config.backend === 'http') return new HttpBackend(config)
-  throw badRequest(`The embedded server does not support '${config.mechanism}' with these settings yet`)
+  if (config.mechanism === 'jwt') return new JwtAuthenticator(config)
+  if (config.backend === 'http') return new HttpBackend(config)
+  return new BuiltInDatabase('password_based:built_in_database', config, repository)
 }
