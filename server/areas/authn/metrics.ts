@@ -5,55 +5,58 @@ import type { AuthnMetrics, ResourceMetrics } from '../../../contract/authn.ts'
 
 const FIVE_MINUTES_MS = 300_000
 
-/** A counter with EMQX's rate, current / max / last 5 minutes, sampled by `sample`. */
-class Rate {
-  current = 0
-  max = 0
+const round = (n: number) => Math.round(n * 100) / 100
+
+/** Counters with EMQX's rate on one of them, sampled by `sample`. */
+abstract class RatedCounters {
+  private current = 0
+  private max = 0
   private last = 0
   private readonly window: number[] = []
 
-  sample(count: number, seconds: number, samplesIn5m: number): void {
-    this.current = round((count - this.last) / seconds)
+  /** The counter the rate follows. */
+  protected abstract rated(): number
+
+  sample(tickMs: number): void {
+    const count = this.rated()
+    this.current = round((count - this.last) / (tickMs / 1000))
     this.last = count
     this.max = Math.max(this.max, this.current)
     this.window.push(this.current)
-    if (this.window.length > samplesIn5m) this.window.shift()
+    if (this.window.length > Math.max(1, Math.round(FIVE_MINUTES_MS / tickMs))) this.window.shift()
   }
 
-  get last5m(): number {
-    return this.window.length === 0 ? 0 : round(this.window.reduce((sum, rate) => sum + rate, 0) / this.window.length)
+  protected rates(): { rate: number; rate_max: number; rate_last5m: number } {
+    const last5m = this.window.length === 0 ? 0 : round(this.window.reduce((sum, rate) => sum + rate, 0) / this.window.length)
+    return { rate: this.current, rate_max: this.max, rate_last5m: last5m }
   }
 }
 
-const round = (n: number) => Math.round(n * 100) / 100
-
-export class AuthnCounters {
+export class AuthnCounters extends RatedCounters {
   total = 0
   success = 0
   failed = 0
   nomatch = 0
-  private readonly rate = new Rate()
 
-  sample(tickMs: number): void {
-    this.rate.sample(this.total, tickMs / 1000, Math.max(1, Math.round(FIVE_MINUTES_MS / tickMs)))
+  protected rated(): number {
+    return this.total
   }
 
   snapshot(): AuthnMetrics {
-    return { total: this.total, success: this.success, failed: this.failed, nomatch: this.nomatch, rate: this.rate.current, rate_max: this.rate.max, rate_last5m: this.rate.last5m }
+    return { total: this.total, success: this.success, failed: this.failed, nomatch: this.nomatch, ...this.rates() }
   }
 }
 
-export class ResourceCounters {
+export class ResourceCounters extends RatedCounters {
   matched = 0
   success = 0
   failed = 0
-  private readonly rate = new Rate()
 
-  sample(tickMs: number): void {
-    this.rate.sample(this.matched, tickMs / 1000, Math.max(1, Math.round(FIVE_MINUTES_MS / tickMs)))
+  protected rated(): number {
+    return this.matched
   }
 
   snapshot(): ResourceMetrics {
-    return { matched: this.matched, success: this.success, failed: this.failed, rate: this.rate.current, rate_max: this.rate.max, rate_last5m: this.rate.last5m }
+    return { matched: this.matched, success: this.success, failed: this.failed, ...this.rates() }
   }
 }
