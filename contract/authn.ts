@@ -181,8 +181,20 @@ export type JwtPublicKeyConfig = v.InferOutput<typeof JwtPublicKeyConfigSchema>
 export type JwtJwksConfig = v.InferOutput<typeof JwtJwksConfigSchema>
 export type JwtConfig = JwtHmacConfig | JwtPublicKeyConfig | JwtJwksConfig
 
+export const SCRAM_ALGORITHMS = ['sha256', 'sha512'] as const
+
+/** scram + built_in_database: MQTT 5 enhanced authentication (SCRAM-SHA-256 / SCRAM-SHA-512). */
+export const ScramConfigSchema = v.object({
+  mechanism: v.literal('scram'),
+  backend: v.literal('built_in_database'),
+  enable,
+  algorithm: v.optional(v.picklist(SCRAM_ALGORITHMS, 'algorithm must be sha256 or sha512'), 'sha256'),
+  iteration_count: v.optional(v.pipe(v.number('iteration_count must be a number'), v.integer('iteration_count must be an integer'), v.minValue(0, 'iteration_count must not be negative')), 4096),
+})
+export type ScramConfig = v.InferOutput<typeof ScramConfigSchema>
+
 /** An authenticator's config as this server keeps it (defaults filled in). */
-export type AuthenticatorConfig = BuiltInDatabaseConfig | HttpConfig | JwtConfig
+export type AuthenticatorConfig = BuiltInDatabaseConfig | HttpConfig | JwtConfig | ScramConfig
 
 /** An authenticator as GET answers it: its config with its id (secrets masked). */
 export const AuthenticatorSchema = v.union([
@@ -191,6 +203,7 @@ export const AuthenticatorSchema = v.union([
   v.object({ ...JwtHmacConfigSchema.entries, id: v.string() }),
   v.object({ ...JwtPublicKeyConfigSchema.entries, id: v.string() }),
   v.object({ ...JwtJwksConfigSchema.entries, id: v.string() }),
+  v.object({ ...ScramConfigSchema.entries, id: v.string() }),
 ])
 export type Authenticator = v.InferOutput<typeof AuthenticatorSchema>
 export const AuthenticatorListSchema = v.array(AuthenticatorSchema)

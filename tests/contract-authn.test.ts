@@ -40,6 +40,10 @@ describe('authentication contract', () => {
       expectContract(AuthnStatusSchema, (await api.get('/authentication/jwt/status')).body, 'jwt status')
       expect((await api.delete('/authentication/jwt')).status).toBe(204)
     }
+    const scram = expectContract(AuthenticatorSchema, (await api.post('/authentication', { mechanism: 'scram', backend: 'built_in_database' })).body, 'created scram')
+    expect(scram).toMatchObject({ id: 'scram:built_in_database', algorithm: 'sha256', iteration_count: 4096 })
+    expectContract(UserSchema, (await api.post('/authentication/scram:built_in_database/users', { user_id: 's', password: 'p' })).body, 'scram user')
+    expect((await api.delete('/authentication/scram:built_in_database')).status).toBe(204)
     expectContract(AuthenticatorSchema, (await api.get(`/authentication/${BUILT_IN}`)).body, 'one')
     const status = expectContract(AuthnStatusSchema, (await api.get(`/authentication/${BUILT_IN}/status`)).body, 'status')
     expect(status.status).toBe('connected')

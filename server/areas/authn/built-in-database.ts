@@ -4,7 +4,7 @@
 import type { BuiltInDatabaseConfig, ImportResult, ImportType, User, UserCreate, UserUpdate } from '../../../contract/authn.ts'
 import { ApiError } from '../../../contract/api-error.ts'
 import type { MaybePromise } from '../../broker/hooks.ts'
-import { checkPassword, hashPassword } from './password-hash.ts'
+import { checkPassword, hashPassword, type HashedPassword } from './password-hash.ts'
 import { BAD_PASSWORD, IGNORE, type Credential, type Provider, type ProviderAnswer } from './provider.ts'
 import type { AuthnRepository, UserRecord } from './store.ts'
 
@@ -22,31 +22,27 @@ export function userAnswer(user: UserRecord): User {
   return { user_id: user.userId, is_superuser: user.isSuperuser }
 }
 
-export class BuiltInDatabase implements Provider {
-  private readonly id: string
-  private readonly config: BuiltInDatabaseConfig
-  private readonly repository: AuthnRepository
+/**
+ * The users of an authenticator that keeps them (built-in database, SCRAM): added, changed, listed
+ * and removed through /authentication/{id}/users; each kind hashes a password its own way.
+ */
+export abstract class UserDatabase implements Provider {
+  protected readonly id: string
+  protected readonly repository: AuthnRepository
 
-  constructor(id: string, config: BuiltInDatabaseConfig, repository: AuthnRepository) {
+  constructor(id: string, repository: AuthnRepository) {
     this.id = id
-    this.config = config
     this.repository = repository
   }
 
-  authenticate(credential: Credential): MaybePromise<ProviderAnswer> {
-    if (credential.password === undefined) return BAD_PASSWORD
-    const userId = this.config.user_id_type === 'clientid' ? credential.clientid : credential.username
-    if (userId === undefined) return IGNORE
-    const user = this.repository.findUser(this.id, userId)
-    if (!user) return IGNORE
-    const answer = (matches: boolean): ProviderAnswer => (matches ? { result: 'ok', isSuperuser: user.isSuperuser } : BAD_PASSWORD)
-    const matches = checkPassword(this.config.password_hash_algorithm, user.salt, user.passwordHash, credential.password)
-    return typeof matches === 'boolean' ? answer(matches) : matches.then(answer)
-  }
+  abstract authenticate(credential: Credential): MaybePromise<ProviderAnswer>
+
+  /** What is stored for a password: a hash (or SCRAM's keys) and a fresh salt. */
+  protected abstract hash(password: string): Promise<HashedPassword>
 
   async addUser(input: UserCreate): Promise<User> {
     if (this.repository.findUser(this.id, input.user_id)) throw new ApiError(409, 'ALREADY_EXISTS', 'User already exists')
-    const hashed = await hashPassword(this.config.password_hash_algorithm, input.password)
+    const hashed = await this.hash(input.password)
     const user: UserRecord = { userId: input.user_id, ...hashed, isSuperuser: input.is_superuser }
     // Hashing may have waited: the same user may have been added meanwhile.
     if (this.repository.findUser(this.id, input.user_id)) throw new ApiError(409, 'ALREADY_EXISTS', 'User already exists')
@@ -56,7 +52,7 @@ export class BuiltInDatabase implements Provider {
 
   async updateUser(userId: string, update: UserUpdate): Promise<User> {
     if (!this.repository.findUser(this.id, userId)) throw userNotFound()
-    const hashed = update.password === undefined ? undefined : await hashPassword(this.config.password_hash_algorithm, update.password)
+    const hashed = update.password === undefined ? undefined : await this.hash(update.password)
     const current = this.repository.findUser(this.id, userId)
     if (!current) throw userNotFound()
     const user: UserRecord = { ...current, ...hashed, ...(update.is_superuser === undefined ? {} : { isSuperuser: update.is_superuser }) }
@@ -80,6 +76,31 @@ export class BuiltInDatabase implements Provider {
       .filter((user) => (filter.likeUserId === undefined || user.userId.includes(filter.likeUserId)) && (filter.isSuperuser === undefined || user.isSuperuser === filter.isSuperuser))
       .map(userAnswer)
   }
+}
+
+export class BuiltInDatabase extends UserDatabase {
+  private readonly config: BuiltInDatabaseConfig
+
+  constructor(id: string, config: BuiltInDatabaseConfig, repository: AuthnRepository) {
+    super(id, repository)
+    this.config = config
+  }
+
+  authenticate(credential: Credential): MaybePromise<ProviderAnswer> {
+    if (credential.authMethod !== undefined) return IGNORE
+    if (credential.password === undefined) return BAD_PASSWORD
+    const userId = this.config.user_id_type === 'clientid' ? credential.clientid : credential.username
+    if (userId === undefined) return IGNORE
+    const user = this.repository.findUser(this.id, userId)
+    if (!user) return IGNORE
+    const answer = (matches: boolean): ProviderAnswer => (matches ? { result: 'ok', isSuperuser: user.isSuperuser } : BAD_PASSWORD)
+    const matches = checkPassword(this.config.password_hash_algorithm, user.salt, user.passwordHash, credential.password)
+    return typeof matches === 'boolean' ? answer(matches) : matches.then(answer)
+  }
+
+  protected hash(password: string): Promise<HashedPassword> {
+    return hashPassword(this.config.password_hash_algorithm, password)
+  }
 
   /**
    * Imports users as EMQX's API does: a new user is `success`, one stored with the same hash, salt
@@ -90,7 +111,7 @@ export class BuiltInDatabase implements Provider {
     if (users.length === 0) throw new ApiError(400, 'BAD_REQUEST', 'empty_users')
     const records: UserRecord[] = []
     for (const user of users) {
-      const hashed = 'password' in user ? await hashPassword(this.config.password_hash_algorithm, user.password) : { passwordHash: user.passwordHash, salt: user.salt }
+      const hashed = 'password' in user ? await this.hash(user.password) : { passwordHash: user.passwordHash, salt: user.salt }
       records.push({ userId: user.userId, ...hashed, isSuperuser: user.isSuperuser })
     }
     const result: ImportResult = { total: records.length, success: 0, override: 0, skipped: 0, failed: 0 }

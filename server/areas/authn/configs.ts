@@ -12,6 +12,7 @@ import {
   JwtPublicKeyConfigSchema,
   MASKED_SECRET,
   MECHANISMS,
+  ScramConfigSchema,
   PASSWORD_BACKENDS,
   type AuthenticatorConfig,
 } from '../../../contract/authn.ts'
@@ -29,7 +30,8 @@ function schemaOf(body: Record<string, unknown>): v.GenericSchema<unknown, Authe
     throw badRequest('algorithm: must be hmac-based or public-key (or use_jwks: true)')
   }
   if (mechanism === 'scram') {
-    throw badRequest("The embedded server does not support the 'scram' mechanism yet")
+    if (backend !== 'built_in_database') throw badRequest(`backend: scram supports built_in_database only (scram:http is an EMQX Enterprise backend)`)
+    return ScramConfigSchema
   }
   if (typeof backend !== 'string' || !(PASSWORD_BACKENDS as readonly string[]).includes(backend)) {
     throw badRequest(`backend: unsupported_backend, expected one of ${PASSWORD_BACKENDS.join(', ')}`)

@@ -7,7 +7,7 @@ import { authenticatorId, type AuthenticatorConfig, type AuthnStatus, type Authn
 import { ApiError } from '../../../contract/api-error.ts'
 import type { Broker } from '../../broker/broker.ts'
 import { HP } from '../../broker/hook-priorities.ts'
-import { isPromise, type AuthDecision, type ClientInfo, type MaybePromise } from '../../broker/hooks.ts'
+import { isPromise, type AuthDecision, type ClientInfo, type EnhancedAuth, type MaybePromise } from '../../broker/hooks.ts'
 import { readStoredConfig } from './configs.ts'
 import { AuthnCounters } from './metrics.ts'
 import { createProvider } from './providers.ts'
@@ -55,7 +55,7 @@ export class AuthnFeature {
       }
     }
     this.chainExists = this.chain.length > 0
-    this.unhook = broker.hooks.add('client.authenticate', (info, password) => this.authenticate(info, password), HP.AUTHN)
+    this.unhook = broker.hooks.add('client.authenticate', (info, password, enhanced) => this.authenticate(info, password, enhanced), HP.AUTHN)
     this.timer = setInterval(() => this.sample(), this.tickMs)
     this.timer.unref()
   }
@@ -152,7 +152,7 @@ export class AuthnFeature {
   }
 
   /** The `client.authenticate` callback: undefined (anonymous) when no authenticator is enabled. */
-  authenticate(info: ClientInfo, password: Buffer | undefined): MaybePromise<AuthDecision | undefined> {
+  authenticate(info: ClientInfo, password: Buffer | undefined, enhanced?: EnhancedAuth): MaybePromise<AuthDecision | undefined> {
     const enabled = this.chain.filter((entry) => entry.config.enable)
     if (enabled.length === 0) return undefined
     const credential: Credential = {
@@ -165,6 +165,7 @@ export class AuthnFeature {
       protoVer: info.protoVer,
       cert_common_name: undefined,
       cert_subject: undefined,
+      ...(enhanced ? { authMethod: enhanced.method, authData: enhanced.data, authCache: enhanced.cache } : {}),
     }
     this.acls.delete(info)
     return this.ask(enabled, 0, credential, info)
@@ -211,10 +212,12 @@ export class AuthnFeature {
       entry.counters.nomatch++
       return undefined
     }
+    // Another round of enhanced authentication: neither a success nor a failure yet, as EMQX counts.
+    if (answer.result === 'continue') return { result: 'continue', data: answer.data, cache: answer.cache }
     if (answer.result === 'ok') {
       entry.counters.success++
       if (answer.acl !== undefined) this.acls.set(info, answer.acl)
-      return { result: 'allow', isSuperuser: answer.isSuperuser }
+      return { result: 'allow', isSuperuser: answer.isSuperuser, ...(answer.authData ? { authData: answer.authData } : {}) }
     }
     entry.counters.failed++
     return { result: 'deny', reason: answer.reason }

@@ -32,6 +32,7 @@ export class HttpBackend implements Provider {
   }
 
   async authenticate(credential: Credential): Promise<ProviderAnswer> {
+    if (credential.authMethod !== undefined) return IGNORE
     const request = this.request(credential)
     if (!request) return IGNORE
     this.resource.matched++

@@ -49,6 +49,7 @@ export class JwtAuthenticator implements Provider {
   }
 
   async authenticate(credential: Credential): Promise<ProviderAnswer> {
+    if (credential.authMethod !== undefined) return IGNORE
     const token = credential[this.config.from]
     if (token === undefined || token === '') return IGNORE
     const key = this.key ?? (await this.jwks?.keySet())

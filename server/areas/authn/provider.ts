@@ -16,6 +16,10 @@ export interface Credential {
   /** No TLS listener yet: always undefined, rendered as empty text. */
   cert_common_name: string | undefined
   cert_subject: string | undefined
+  /** MQTT 5 enhanced authentication: the method, this round's data, the last round's cache. */
+  authMethod?: string
+  authData?: Buffer
+  authCache?: unknown
 }
 
 /**
@@ -23,7 +27,9 @@ export interface Credential {
  * `ok` lets the client in, `error` refuses it.
  */
 export type ProviderAnswer =
-  | { result: 'ok'; isSuperuser: boolean; acl?: unknown }
+  | { result: 'ok'; isSuperuser: boolean; acl?: unknown; /** For the CONNACK of enhanced authentication. */ authData?: Buffer }
+  /** Enhanced authentication takes another round: `data` goes to the client in AUTH, `cache` comes back with its answer. */
+  | { result: 'continue'; data: Buffer; cache: unknown }
   | { result: 'error'; reason: 'bad_username_or_password' | 'not_authorized' }
   | 'ignore'
 

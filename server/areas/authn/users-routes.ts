@@ -5,7 +5,7 @@ import { importType, UserCreateSchema, UsersQuerySchema, UserUpdateSchema, type 
 import { ApiError, badRequest, parseInput } from '../../http/errors.ts'
 import { pageOf } from '../../http/paging.ts'
 import * as v from 'valibot'
-import { BuiltInDatabase, userError } from './built-in-database.ts'
+import { BuiltInDatabase, UserDatabase, userError } from './built-in-database.ts'
 import type { AuthnFeature } from './feature.ts'
 import { fileRows, importedUsers, multipartFile } from './import-users.ts'
 
@@ -21,11 +21,17 @@ export async function authnUsersRoutes(app: FastifyInstance, deps: { feature: Au
   app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (_request, body, done) => done(null, body))
 
   /** The authenticator's users, or EMQX's user error when it keeps none. */
-  const usersOf = (id: string): BuiltInDatabase => {
+  const usersOf = (id: string): UserDatabase => {
     const entry = authn.usersAuthenticator(id)
     if (!entry) throw userError(`{not_found,{authenticator,<<"${id}">>}}`)
-    if (!(entry.provider instanceof BuiltInDatabase)) throw userError('unsupported_operation')
+    if (!(entry.provider instanceof UserDatabase)) throw userError('unsupported_operation')
     return entry.provider
+  }
+  /** Only the password database imports users (EMQX's SCRAM database has no import). */
+  const importerOf = (id: string): BuiltInDatabase => {
+    const users = usersOf(id)
+    if (!(users instanceof BuiltInDatabase)) throw userError('unsupported_operation')
+    return users
   }
 
   app.post<IdParams>('/authentication/:id/users', async (request, reply): Promise<User> => {
@@ -76,7 +82,7 @@ export async function authnUsersRoutes(app: FastifyInstance, deps: { feature: Au
       if (!file) throw missing('filename')
       rows = fileRows(file.filename, file.data)
     }
-    const users = usersOf(request.params.id)
+    const users = importerOf(request.params.id)
     return users.importUsers(importedUsers(rows, type), type)
   })
 }
