@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { connackCode } from './support/authn.ts'
-import { serverPerSuite, subackCodes } from './support/server.ts'
+import { serverPerSuite, subackCodes, waitFor } from './support/server.ts'
 
 const HTTP = 'password_based:http'
 const BUILT_IN = 'password_based:built_in_database'
@@ -52,6 +52,8 @@ describe('authentication with an HTTP server', () => {
             return response.end('result=allow&is_superuser=true')
           case 'expired':
             return json({ result: 'allow', expire_at: 1000 })
+          case 'expiring':
+            return json({ result: 'allow', expire_at: Math.floor(Date.now() / 1000) + 2 })
           case 'slow':
             return setTimeout(() => json({ result: 'allow' }), 400)
           default:
@@ -135,4 +137,14 @@ describe('authentication with an HTTP server', () => {
     expect(await code('unknown', 5, 'right')).toBe(0x87)
     expect((await api().get(`/authentication/${HTTP}/status`)).body.status).toBe('disconnected')
   })
+
+  it('disconnects the client with not_authorized at the expire_at the server answered', async () => {
+    await createHttp({ method: 'post', url: `${base}/auth`, body: { username: '${username}' } })
+    const reasons: number[] = []
+    await suite.t.connect({ clientId: 'http-expiring', username: 'expiring', password: 'x', protocolVersion: 5 }, (c) =>
+      c.on('disconnect', (packet) => reasons.push(packet.reasonCode ?? -1)),
+    )
+    await waitFor(() => reasons.length > 0, 'the DISCONNECT at expire_at', 5000)
+    expect(reasons).toEqual([0x87])
+  }, 10_000)
 })

@@ -122,4 +122,26 @@ describe('authentication with JWT', () => {
     await waitFor(() => fetches > seen, 'a refresh of the JWKS', 4000)
     await waitFor(async () => (await code(await signed(second.privateKey, 'ES256', 'two'))) === 0, 'the new key to verify', 4000)
   })
+
+  it('disconnects the client with not_authorized when its token expires, unless disconnect_after_expire is false', async () => {
+    await createJwt({ algorithm: 'hmac-based', secret: SECRET })
+    const exp = now() + 2
+    const reasons: number[] = []
+    const client = await suite.t.connect({ clientId: 'expiring', username: 'u', password: await hmacToken({ exp }), protocolVersion: 5 }, (c) =>
+      c.on('disconnect', (packet) => reasons.push(packet.reasonCode ?? -1)),
+    )
+    await waitFor(() => reasons.length > 0, 'the DISCONNECT at exp', 5000)
+    expect(reasons).toEqual([0x87])
+    expect(Date.now()).toBeGreaterThanOrEqual(exp * 1000)
+    await client.endAsync(true)
+
+    await api().request('PUT', '/authentication/jwt', { mechanism: 'jwt', algorithm: 'hmac-based', secret: '******', disconnect_after_expire: false })
+    const kept: number[] = []
+    const staying = await suite.t.connect({ clientId: 'staying', username: 'u', password: await hmacToken({ exp: now() + 1 }), protocolVersion: 5 }, (c) =>
+      c.on('disconnect', (packet) => kept.push(packet.reasonCode ?? -1)),
+    )
+    await new Promise((resolve) => setTimeout(resolve, 2100))
+    expect(kept).toEqual([])
+    expect(staying.connected).toBe(true)
+  }, 10_000)
 })

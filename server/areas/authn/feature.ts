@@ -7,6 +7,7 @@ import { authenticatorId, type AuthenticatorConfig, type AuthnStatus, type Authn
 import { ApiError } from '../../../contract/api-error.ts'
 import type { Broker } from '../../broker/broker.ts'
 import { HP } from '../../broker/hook-priorities.ts'
+import { RC } from '../../broker/reason-codes.ts'
 import { isPromise, type AuthDecision, type ClientInfo, type EnhancedAuth, type MaybePromise } from '../../broker/hooks.ts'
 import { readStoredConfig } from './configs.ts'
 import { AuthnCounters } from './metrics.ts'
@@ -37,6 +38,8 @@ export class AuthnFeature {
   private readonly tickMs: number
   /** The ACL an authenticator gave a client (JWT claim, HTTP answer), for authorization to read. */
   private readonly acls = new WeakMap<ClientInfo, unknown>()
+  /** Clients whose authentication ends at a time (JWT exp, HTTP expire_at): the timer that disconnects them. */
+  private readonly expiries = new Map<ClientInfo, NodeJS.Timeout>()
 
   constructor(broker: Broker, repository: AuthnRepository, options: { tickMs?: number } = {}) {
     this.broker = broker
@@ -55,7 +58,11 @@ export class AuthnFeature {
       }
     }
     this.chainExists = this.chain.length > 0
-    this.unhook = broker.hooks.add('client.authenticate', (info, password, enhanced) => this.authenticate(info, password, enhanced), HP.AUTHN)
+    const unhooks = [
+      broker.hooks.add('client.authenticate', (info, password, enhanced) => this.authenticate(info, password, enhanced), HP.AUTHN),
+      broker.hooks.add('client.disconnected', (info) => this.forgetExpiry(info), HP.AUTHN),
+    ]
+    this.unhook = () => unhooks.forEach((unhook) => unhook())
     this.timer = setInterval(() => this.sample(), this.tickMs)
     this.timer.unref()
   }
@@ -63,6 +70,8 @@ export class AuthnFeature {
   stop(): void {
     clearInterval(this.timer)
     this.unhook()
+    for (const timer of this.expiries.values()) clearTimeout(timer)
+    this.expiries.clear()
     for (const entry of this.chain) entry.provider.destroy?.()
   }
 
@@ -217,10 +226,30 @@ export class AuthnFeature {
     if (answer.result === 'ok') {
       entry.counters.success++
       if (answer.acl !== undefined) this.acls.set(info, answer.acl)
+      if (answer.expireAt !== undefined) this.expireAt(info, answer.expireAt)
       return { result: 'allow', isSuperuser: answer.isSuperuser, ...(answer.authData ? { authData: answer.authData } : {}) }
     }
     entry.counters.failed++
     return { result: 'deny', reason: answer.reason }
+  }
+
+  /** Disconnects the client at `at` (epoch ms) with not_authorized, as EMQX's connection_expire timer. */
+  private expireAt(info: ClientInfo, at: number): void {
+    this.forgetExpiry(info)
+    // setTimeout cannot wait longer than about 24.8 days: a later time is waited for in steps.
+    const timer = setTimeout(() => {
+      this.expiries.delete(info)
+      if (Date.now() < at) return this.expireAt(info, at)
+      const session = this.broker.getSession(info.clientid)
+      if (session?.info === info) session.channel?.close('auth_expired', RC.NOT_AUTHORIZED)
+    }, Math.min(Math.max(0, at - Date.now()), 2 ** 31 - 1))
+    timer.unref()
+    this.expiries.set(info, timer)
+  }
+
+  private forgetExpiry(info: ClientInfo): void {
+    clearTimeout(this.expiries.get(info))
+    this.expiries.delete(info)
   }
 
   /** `GET /authentication/{id}/status`: this node's status and counters, as EMQX aggregates a cluster's. */

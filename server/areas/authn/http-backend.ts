@@ -105,7 +105,12 @@ function answerOf(body: Record<string, unknown>): ProviderAnswer {
   if (result === 'deny') return NOT_AUTHORIZED
   if (result !== 'allow') return IGNORE
   if ('expire_at' in body && !validExpiry(body.expire_at)) return BAD_PASSWORD
-  return { result: 'ok', isSuperuser: truthy(body.is_superuser), ...(body.acl !== undefined ? { acl: body.acl } : {}) }
+  return {
+    result: 'ok',
+    isSuperuser: truthy(body.is_superuser),
+    ...(body.acl !== undefined ? { acl: body.acl } : {}),
+    ...(typeof body.expire_at === 'number' ? { expireAt: body.expire_at * 1000 } : {}),
+  }
 }
 
 /** `expire_at` must be whole Unix seconds, not past (and not milliseconds). */

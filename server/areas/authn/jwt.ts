@@ -86,7 +86,14 @@ export class JwtAuthenticator implements Provider {
       if (claims[name] !== render(template, credential, { allowed: CLAIM_PLACEHOLDERS })) return BAD_PASSWORD
     }
     const acl = claims[this.config.acl_claim_name]
-    return { result: 'ok', isSuperuser: truthy(claims.is_superuser), ...(acl !== undefined ? { acl } : {}) }
+    const exp = numeric(claims.exp)
+    return {
+      result: 'ok',
+      isSuperuser: truthy(claims.is_superuser),
+      ...(acl !== undefined ? { acl } : {}),
+      // disconnect_after_expire: the client is disconnected when its token expires.
+      ...(this.config.disconnect_after_expire && typeof exp === 'number' ? { expireAt: exp * 1000 } : {}),
+    }
   }
 
   status(): Promise<{ status: 'connected' | 'disconnected'; error?: string }> {

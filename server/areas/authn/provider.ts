@@ -27,7 +27,15 @@ export interface Credential {
  * `ok` lets the client in, `error` refuses it.
  */
 export type ProviderAnswer =
-  | { result: 'ok'; isSuperuser: boolean; acl?: unknown; /** For the CONNACK of enhanced authentication. */ authData?: Buffer }
+  | {
+      result: 'ok'
+      isSuperuser: boolean
+      acl?: unknown
+      /** For the CONNACK of enhanced authentication. */
+      authData?: Buffer
+      /** When the client is to be disconnected (epoch ms): a JWT's `exp`, an HTTP answer's `expire_at`. */
+      expireAt?: number
+    }
   /** Enhanced authentication takes another round: `data` goes to the client in AUTH, `cache` comes back with its answer. */
   | { result: 'continue'; data: Buffer; cache: unknown }
   | { result: 'error'; reason: 'bad_username_or_password' | 'not_authorized' }
