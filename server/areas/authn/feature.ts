@@ -31,6 +31,8 @@ export class AuthnFeature {
   readonly repository: AuthnRepository
   private readonly broker: Broker
   private chain: Authenticator[] = []
+  /** The enabled authenticators in order, made anew at each change so a connect allocates nothing for it. */
+  private enabled: readonly Authenticator[] = []
   /** EMQX answers some calls differently before the global chain was ever made. */
   private chainExists = false
   private readonly unhook: () => void
@@ -58,6 +60,7 @@ export class AuthnFeature {
       }
     }
     this.chainExists = this.chain.length > 0
+    this.enabled = this.chain.filter((entry) => entry.config.enable)
     const unhooks = [
       broker.hooks.add('client.authenticate', (info, password, enhanced) => this.authenticate(info, password, enhanced), HP.AUTHN),
       broker.hooks.add('client.disconnected', (info) => this.forgetExpiry(info), HP.AUTHN),
@@ -162,7 +165,7 @@ export class AuthnFeature {
 
   /** The `client.authenticate` callback: undefined (anonymous) when no authenticator is enabled. */
   authenticate(info: ClientInfo, password: Buffer | undefined, enhanced?: EnhancedAuth): MaybePromise<AuthDecision | undefined> {
-    const enabled = this.chain.filter((entry) => entry.config.enable)
+    const enabled = this.enabled
     if (enabled.length === 0) return undefined
     const credential: Credential = {
       clientid: info.clientid,
@@ -278,6 +281,7 @@ export class AuthnFeature {
   }
 
   private save(): void {
+    this.enabled = this.chain.filter((entry) => entry.config.enable)
     this.repository.saveChain(this.chain.map((entry) => ({ id: entry.id, config: entry.config })))
   }
 }
