@@ -2,6 +2,7 @@
 // coerce raw strings from forms and scripts to the field types, validate, and report errors as
 // i18n keys per field. No React and no DOM: the CLI uses the same functions.
 import * as v from 'valibot'
+import { ApiError } from '../contract/api-error.ts'
 import type { ArgsSchema, Command, Text } from './define.ts'
 
 /**
@@ -510,4 +511,16 @@ export function formatArgs(args: Record<string, unknown>): string {
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => `${key}=${quoteArg(typeof value === 'string' ? value : JSON.stringify(value))}`)
     .join(' ')
+}
+
+/** Where an item of an ordered chain (authenticators, authorization sources) can move. */
+export const MOVE_POSITIONS = ['front', 'rear', 'before', 'after'] as const
+
+/** EMQX's position text: `front`, `rear`, `before:<target>` or `after:<target>` (a target is needed there). */
+export type MovePosition = 'front' | 'rear' | `before:${string}` | `after:${string}`
+
+export function movePosition(position: (typeof MOVE_POSITIONS)[number], target: string | undefined): MovePosition {
+  if (position === 'front' || position === 'rear') return position
+  if (!target) throw new ApiError(400, 'BAD_REQUEST', `Invalid parameter. Cannot be placed ${position} an empty target`)
+  return `${position}:${target}`
 }

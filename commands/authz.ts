@@ -1,13 +1,12 @@
 // MQTT client authorization: the settings, the sources (add, enable, disable, move, delete) and the
 // built-in database's rules (add one, delete a client's or user's), and clearing the cache.
 import * as v from 'valibot'
-import { durationArg } from './args.ts'
+import { durationArg, MOVE_POSITIONS, movePosition } from './args.ts'
 import { defineCommand, type Completer } from './define.ts'
 import type { AuthzRuleInput } from '../src/api/authz.ts'
 import { ApiError } from '../contract/api-error.ts'
 
 const EMBEDDED = ['file', 'built_in_database', 'http'] as const
-const POSITIONS = ['front', 'rear', 'before', 'after'] as const
 
 /** The configured source types. */
 const completeSource: Completer = async (api, query, signal) =>
@@ -83,17 +82,13 @@ export const moveAuthzSource = defineCommand({
   changes: ['authz'],
   args: v.object({
     type: sourceType(),
-    position: v.pipe(v.picklist(POSITIONS, 'err.oneOf'), v.title('form.field.authzPosition')),
+    position: v.pipe(v.picklist(MOVE_POSITIONS, 'err.oneOf'), v.title('form.field.authzPosition')),
     /** The source to go before or after. */
     target: v.optional(v.pipe(v.string(), v.title('form.field.authzTarget'), v.description('form.hint.authzTarget'))),
   }),
   positional: ['type', 'position', 'target'],
   complete: { type: completeSource, target: completeSource },
-  run: (ctx, { type, position, target }) => {
-    if (position === 'front' || position === 'rear') return ctx.api.authz.move(type, position)
-    if (!target) throw new ApiError(400, 'BAD_REQUEST', `Invalid parameter. Cannot be placed ${position} an empty target`)
-    return ctx.api.authz.move(type, `${position}:${target}`)
-  },
+  run: (ctx, { type, position, target }) => ctx.api.authz.move(type, movePosition(position, target)),
 })
 
 export const deleteAuthzSource = defineCommand({

@@ -5,6 +5,7 @@ import { clientCommands } from './clients.ts'
 import { publishCommands } from './publish.ts'
 import { testClientCommands } from './testClient.ts'
 import { bannedCommands } from './banned.ts'
+import { authnCommands } from './authn.ts'
 import { authzCommands } from './authz.ts'
 import { flappingCommands } from './flapping.ts'
 import { retainerCommands } from './retainer.ts'
@@ -35,6 +36,7 @@ export const allCommands: AnyCommand[] = [
   ...erase(publishCommands),
   ...erase(testClientCommands),
   ...erase(bannedCommands),
+  ...erase(authnCommands),
   ...erase(authzCommands),
   ...erase(flappingCommands),
   ...erase(retainerCommands),

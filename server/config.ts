@@ -10,6 +10,8 @@ export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/
 export interface MonitoringOptions {
   /** Topic metrics' rate sampling period (EMQX: 1 s). */
   topicMetricsTickMs?: number
+  /** Authenticators' rate sampling period (EMQX's metrics worker: 5 s). */
+  authnMetricsTickMs?: number
   alarms?: AlarmOptions
   /** Slow subscriptions' clock and expiry sweep period (EMQX: 10 s). */
   slowSubs?: SlowSubsOptions

@@ -49,6 +49,14 @@ const operations: Record<string, string> = {
   'delete a dashboard user, not the default one nor yourself (DELETE /users/{username})': 'user.delete',
   "change a dashboard user's password, ending their logins (POST /users/{username}/change_pwd)": 'user.changePassword',
 
+  // Issue 13: MQTT authentication (the screens are a later issue).
+  'enable an authenticator (PUT /authentication/{id} enable=true)': 'authn.enable',
+  'disable an authenticator (PUT /authentication/{id} enable=false)': 'authn.disable',
+  'move an authenticator: front, rear, before or after another (PUT /authentication/{id}/position/{position})': 'authn.move',
+  'delete an authenticator and its users (DELETE /authentication/{id})': 'authn.delete',
+  'add a user to the built-in database (POST /authentication/{id}/users)': 'authn.addUser',
+  'delete a user of the built-in database (DELETE /authentication/{id}/users/{user_id})': 'authn.deleteUser',
+
   // Issue 4: the command history and the script view (browser only).
   'show the command history': 'history.show',
   'copy a range of the history as a script': 'history.copy',

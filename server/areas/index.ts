@@ -3,6 +3,7 @@
 import type { ServerArea } from './area.ts'
 import { alarmsArea } from './alarms/index.ts'
 import { apiKeysArea } from './api-keys/index.ts'
+import { authnArea } from './authn/index.ts'
 import { authzArea } from './authz/index.ts'
 import { autoSubscribeArea } from './auto-subscribe/index.ts'
 import { bannedArea } from './banned/index.ts'
@@ -35,6 +36,7 @@ export const serverAreas: readonly ServerArea[] = [
   publishArea,
   retainerArea,
   bannedArea,
+  authnArea,
   authzArea,
   flappingArea,
   topicRewriteArea,

@@ -3,7 +3,7 @@
 // answers at once when every callback does (built-in rules, a cache hit), and with a promise when a
 // backend answers later, so the common case never allocates a promise per message.
 import { AuthzCache } from './authz-cache.ts'
-import { isPromise, NO_AUTHZ_DETAIL, type AuthDecision, type AuthzAction, type AuthzDetail, type AuthzAnswer, type AuthzResult, type ClientInfo, type Hooks, type MaybePromise } from './hooks.ts'
+import { isPromise, NO_AUTHZ_DETAIL, type AuthDecision, type AuthzAction, type AuthzDetail, type EnhancedAuth, type AuthzAnswer, type AuthzResult, type ClientInfo, type Hooks, type MaybePromise } from './hooks.ts'
 import type { Metrics } from './metrics.ts'
 import { reasonName, RC } from './reason-codes.ts'
 
@@ -46,11 +46,11 @@ export class AccessControl {
    * Runs the `client.authenticate` chain for a CONNECT. Undefined means no authenticator answered
    * (anonymous access, as EMQX allows with an empty chain). An allowed client's `isSuperuser` is set.
    */
-  authenticate(info: ClientInfo, password: Buffer | undefined): MaybePromise<AuthDecision | undefined> {
+  authenticate(info: ClientInfo, password: Buffer | undefined, enhanced?: EnhancedAuth): MaybePromise<AuthDecision | undefined> {
     this.metrics.inc('client.authenticate')
     let decision: MaybePromise<AuthDecision | undefined>
     try {
-      decision = this.hooks.authenticate(info, password)
+      decision = this.hooks.authenticate(info, password, enhanced)
     } catch (error) {
       console.error('client.authenticate hook failed:', error)
       decision = AUTHN_FAILED
@@ -66,6 +66,8 @@ export class AccessControl {
   }
 
   private authenticated(info: ClientInfo, decision: AuthDecision | undefined): AuthDecision | undefined {
+    // Enhanced authentication takes another round: nothing is decided yet.
+    if (decision?.result === 'continue') return decision
     if (decision?.result === 'deny') {
       this.metrics.inc('authentication.failure')
       // EMQX refuses a banned client before authentication: no authentication event for it.

@@ -6,6 +6,7 @@
 // Lean on purpose, since a broker holds many idle connections: no parser, timer or closure of its
 // own. The stream's listeners are functions shared by all connections (they find theirs on the
 // stream), deadlines wait in the broker's timer wheel, writes are flushed by the broker's turn.
+import type { PendingEnhancedAuth } from './handlers/connect.ts'
 import { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { generate, writeToStream } from 'mqtt-packet'
@@ -107,6 +108,8 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
   session: Session | undefined
   /** The will message of this connection, dropped by a normal DISCONNECT. */
   will: PendingWill | undefined
+  /** While MQTT 5 enhanced authentication waits for the client's next AUTH packet (handlers/auth.ts). */
+  enhancedAuth: PendingEnhancedAuth | undefined
   // Both alias maps are made on first use: most clients never use aliases, and an empty Map per
   // connection showed in the bench's memory per 10,000 idle connections.
   /** Topic aliases the client set up (client -> server). */

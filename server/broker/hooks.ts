@@ -30,8 +30,20 @@ export interface SubOptions {
   share: string | undefined
 }
 
+/**
+ * MQTT 5 enhanced authentication (CONNECT's Authentication Method, then AUTH packets): the method,
+ * this round's data, and what the authenticator kept from the previous round (`cache`).
+ */
+export interface EnhancedAuth {
+  method: string
+  data: Buffer | undefined
+  cache: unknown
+}
+
 export type AuthDecision =
-  | { result: 'allow'; isSuperuser?: boolean }
+  | { result: 'allow'; isSuperuser?: boolean; /** Authentication Data for the CONNACK (enhanced authentication). */ authData?: Buffer }
+  /** Enhanced authentication goes on: an AUTH packet (0x18) carries `data`; the client's next AUTH is asked with `cache`. */
+  | { result: 'continue'; data?: Buffer; cache: unknown }
   | {
       result: 'deny'
       reason: 'bad_username_or_password' | 'not_authorized' | 'banned' | 'server_unavailable' | 'server_busy' | 'client_identifier_not_valid'
@@ -112,7 +124,7 @@ export interface HookPoints {
    * First answer wins; no answer at all means anonymous access is allowed (EMQX with no
    * authenticator). A callback may answer later (a promise): the client waits, the broker does not.
    */
-  'client.authenticate': (info: ClientInfo, password: Buffer | undefined) => MaybePromise<AuthDecision | undefined>
+  'client.authenticate': (info: ClientInfo, password: Buffer | undefined, enhanced?: EnhancedAuth) => MaybePromise<AuthDecision | undefined>
   /**
    * First answer wins; no answer means `nomatch`, and `no_match` decides (EMQX default: allow). A
    * callback may answer later (a promise): the client's later packets wait, in order. One that
@@ -230,11 +242,11 @@ export class Hooks {
   }
 
   /** Synchronous when nothing asynchronous is registered, so plain connects never wait on a promise. */
-  authenticate(info: ClientInfo, password: Buffer | undefined): MaybePromise<AuthDecision | undefined> {
+  authenticate(info: ClientInfo, password: Buffer | undefined, enhanced?: EnhancedAuth): MaybePromise<AuthDecision | undefined> {
     const callbacks = this.callbacks('client.authenticate')
     const next = (i: number): MaybePromise<AuthDecision | undefined> => {
       for (; i < callbacks.length; i++) {
-        const answer = callbacks[i](info, password)
+        const answer = callbacks[i](info, password, enhanced)
         if (isPromise(answer)) return answer.then((a) => a ?? next(i + 1))
         if (answer) return answer
       }

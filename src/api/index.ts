@@ -2,6 +2,7 @@
 import type { Http } from './http.ts'
 import { apiKeysApi } from './apiKeys.ts'
 import { loginApi } from './login.ts'
+import { authnApi } from './authn.ts'
 import { authzApi } from './authz.ts'
 import { autoSubscribeApi } from './autoSubscribe.ts'
 import { bannedApi } from './banned.ts'
@@ -32,6 +33,7 @@ export function createApi(http: Http) {
     subscriptions: subscriptionsApi(http),
     topics: topicsApi(http),
     banned: bannedApi(http),
+    authn: authnApi(http),
     authz: authzApi(http),
     flapping: flappingApi(http),
     retainer: retainerApi(http),

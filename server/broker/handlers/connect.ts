@@ -3,7 +3,7 @@
 import type { IConnectPacket } from 'mqtt-packet'
 import { refusalCode } from '../access-control.ts'
 import type { Connection } from '../connection.ts'
-import { isPromise, type AuthDecision, type ClientInfo, type ConnInfo } from '../hooks.ts'
+import { isPromise, type AuthDecision, type ClientInfo, type ConnInfo, type EnhancedAuth } from '../hooks.ts'
 import { plainAddress } from '../listeners.ts'
 import { createMessage, type PublishProperties } from '../message.ts'
 import { RC } from '../reason-codes.ts'
@@ -57,16 +57,42 @@ export function handleConnect(connection: Connection, packet: IConnectPacket): v
   const maxPacketSize = properties?.maximumPacketSize
   if (maxPacketSize) connection.maxOutgoingPacketSize = maxPacketSize
   if (v5) connection.outgoingAliasMax = Math.min(properties?.topicAliasMaximum ?? 0, 65535)
-  const decision = broker.access.authenticate(info, packet.password)
-  if (!isPromise(decision)) return finishConnect(connection, packet, info, assigned, decision)
-  return decision.then((later) => finishConnect(connection, packet, info, assigned, later))
+  const method = v5 ? properties?.authenticationMethod : undefined
+  const enhanced: EnhancedAuth | undefined = method === undefined ? undefined : { method, data: properties?.authenticationData, cache: undefined }
+  return authenticate(connection, { packet, info, assigned, method, cache: undefined }, packet.password, enhanced)
 }
 
-function finishConnect(connection: Connection, packet: IConnectPacket, info: ClientInfo, assigned: boolean, decision: AuthDecision | undefined): void {
+/** A CONNECT whose enhanced authentication (MQTT 5 AUTH exchange) is still going on. */
+export interface PendingEnhancedAuth {
+  packet: IConnectPacket
+  info: ClientInfo
+  assigned: boolean
+  /** The CONNECT's Authentication Method; undefined without enhanced authentication. */
+  method: string | undefined
+  /** What the authenticator kept from the last round. */
+  cache: unknown
+}
+
+/** Asks the authentication chain (for the CONNECT, or for an AUTH packet of enhanced authentication). */
+export function authenticate(connection: Connection, pending: PendingEnhancedAuth, password: Buffer | undefined, enhanced: EnhancedAuth | undefined): void | Promise<void> {
+  const decision = connection.broker.access.authenticate(pending.info, password, enhanced)
+  if (!isPromise(decision)) return finishConnect(connection, pending, decision)
+  return decision.then((later) => finishConnect(connection, pending, later))
+}
+
+function finishConnect(connection: Connection, pending: PendingEnhancedAuth, decision: AuthDecision | undefined): void {
   // The client went away (or was refused) while its authenticator was answering.
   if (connection.state !== 'connecting') return
+  const { packet, info, assigned, method } = pending
   const { broker } = connection
   const metrics = broker.metrics
+  if (decision?.result === 'continue') {
+    // Another round of enhanced authentication: the client answers with AUTH (handlers/auth.ts).
+    connection.enhancedAuth = { ...pending, cache: decision.cache }
+    connection.send({ cmd: 'auth', reasonCode: RC.CONTINUE_AUTHENTICATION, properties: { authenticationMethod: method, ...(decision.data ? { authenticationData: decision.data } : {}) } })
+    return
+  }
+  connection.enhancedAuth = undefined
   if (decision?.result === 'deny') {
     metrics.inc('packets.connack.auth_error')
     return connection.refuse(refusalCode(decision), decision.reason, { packet, clientid: info.clientid })
@@ -108,6 +134,8 @@ function finishConnect(connection: Connection, packet: IConnectPacket, info: Cli
     properties: v5
       ? {
           ...(assigned ? { assignedClientIdentifier: info.clientid } : {}),
+          ...(method !== undefined ? { authenticationMethod: method } : {}),
+          ...(decision?.authData ? { authenticationData: decision.authData } : {}),
           // The interval was capped at `session_expiry_interval`: the client learns the one in force.
           ...(packet.properties?.sessionExpiryInterval !== undefined && packet.properties.sessionExpiryInterval !== session.expiryInterval
             ? { sessionExpiryInterval: session.expiryInterval }

@@ -13,6 +13,15 @@ import { handleSubscribe } from './subscribe.ts'
 import { handleUnsubscribe } from './unsubscribe.ts'
 
 export function handlePacket(connection: Connection, packet: Packet): void | Promise<void> {
+  // While enhanced authentication goes on, the client may only answer with AUTH or leave.
+  if (connection.state === 'connecting') {
+    if (packet.cmd === 'auth') return handleAuth(connection, packet)
+    if (packet.cmd === 'disconnect') return connection.close('normal')
+    // Before CONNACK a refusal is a CONNACK, not a DISCONNECT.
+    const pending = connection.enhancedAuth
+    connection.enhancedAuth = undefined
+    return connection.refuse(RC.PROTOCOL_ERROR, 'protocol_error', pending && { packet: pending.packet, clientid: pending.info.clientid })
+  }
   switch (packet.cmd) {
     case 'publish':
       return handlePublish(connection, packet)
@@ -33,7 +42,7 @@ export function handlePacket(connection: Connection, packet: Packet): void | Pro
     case 'disconnect':
       return handleDisconnect(connection, packet)
     case 'auth':
-      return handleAuth(connection)
+      return handleAuth(connection, packet)
     default:
       // A second CONNECT, or a packet only servers send.
       return connection.close('protocol_error', RC.PROTOCOL_ERROR)

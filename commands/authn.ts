@@ -1,0 +1,111 @@
+// MQTT client authentication: turn an authenticator on or off, move it in the chain, remove it, and
+// add or remove users of the built-in database.
+import * as v from 'valibot'
+import { MOVE_POSITIONS, movePosition } from './args.ts'
+import { defineCommand, type Completer } from './define.ts'
+
+/** The ids of the chain's authenticators (`password_based:built_in_database`, `jwt`...). */
+const completeAuthenticator: Completer = async (api, query, signal) =>
+  (await api.authn.list(signal)).map((authenticator) => authenticator.id).filter((id) => id.includes(query.trim()))
+
+/** The users of the built-in database authenticator the arguments name. */
+const completeUser: Completer = async (api, query, signal, args) => {
+  const id = args?.id || 'password_based:built_in_database'
+  const page = await api.authn.users(id, { like_user_id: query.trim() || undefined, limit: 10 }, signal)
+  return page.data.map((user) => user.user_id)
+}
+
+const authenticator = () => v.pipe(v.string(), v.title('form.field.authenticator'), v.minLength(1, 'err.authenticatorRequired'))
+const builtIn = () => v.optional(authenticator(), 'password_based:built_in_database')
+const userId = () => v.pipe(v.string(), v.title('form.field.userId'), v.minLength(1, 'err.userIdRequired'))
+
+
+export const enableAuthenticator = defineCommand({
+  id: 'authn.enable',
+  title: 'cmd.authn.enable',
+  group: 'cmdGroup.authn',
+  changes: ['authn'],
+  args: v.object({ id: authenticator() }),
+  positional: ['id'],
+  aliases: ['enable authentication', '启用认证'],
+  complete: { id: completeAuthenticator },
+  run: (ctx, { id }) => ctx.api.authn.setEnabled(id, true),
+})
+
+export const disableAuthenticator = defineCommand({
+  id: 'authn.disable',
+  title: 'cmd.authn.disable',
+  group: 'cmdGroup.authn',
+  changes: ['authn'],
+  args: v.object({ id: authenticator() }),
+  positional: ['id'],
+  danger: true,
+  aliases: ['disable authentication', '停用认证'],
+  complete: { id: completeAuthenticator },
+  describe: ({ id }) => ({ key: 'cmd.authn.disableDescribe', values: { id } }),
+  run: (ctx, { id }) => ctx.api.authn.setEnabled(id, false),
+})
+
+export const deleteAuthenticator = defineCommand({
+  id: 'authn.delete',
+  title: 'cmd.authn.delete',
+  group: 'cmdGroup.authn',
+  changes: ['authn'],
+  args: v.object({ id: authenticator() }),
+  positional: ['id'],
+  danger: true,
+  aliases: ['remove authenticator', '删除认证器'],
+  complete: { id: completeAuthenticator },
+  describe: ({ id }) => ({ key: 'cmd.authn.deleteDescribe', values: { id } }),
+  run: (ctx, { id }) => ctx.api.authn.delete(id),
+})
+
+export const moveAuthenticator = defineCommand({
+  id: 'authn.move',
+  title: 'cmd.authn.move',
+  group: 'cmdGroup.authn',
+  changes: ['authn'],
+  args: v.object({
+    id: authenticator(),
+    position: v.pipe(v.picklist(MOVE_POSITIONS, 'err.oneOf'), v.title('form.field.position')),
+    /** The authenticator to go before or after. */
+    target: v.optional(v.pipe(v.string(), v.title('form.field.authzTarget'), v.description('form.hint.authnTarget'))),
+  }),
+  positional: ['id', 'position', 'target'],
+  aliases: ['reorder authentication', '调整认证顺序'],
+  complete: { id: completeAuthenticator, target: completeAuthenticator },
+  run: (ctx, { id, position, target }) => ctx.api.authn.move(id, movePosition(position, target)),
+})
+
+export const addAuthnUser = defineCommand({
+  id: 'authn.addUser',
+  title: 'cmd.authn.addUser',
+  group: 'cmdGroup.authn',
+  changes: ['authn'],
+  args: v.object({
+    user_id: userId(),
+    password: v.pipe(v.string(), v.title('form.field.password'), v.minLength(1, 'err.passwordRequired')),
+    is_superuser: v.optional(v.pipe(v.boolean('err.boolean'), v.title('form.field.isSuperuser')), false),
+    id: builtIn(),
+  }),
+  positional: ['user_id', 'password'],
+  aliases: ['add mqtt user', '添加认证用户'],
+  complete: { id: completeAuthenticator },
+  run: (ctx, { id, user_id, password, is_superuser }) => ctx.api.authn.addUser(id, { user_id, password, is_superuser }),
+})
+
+export const deleteAuthnUser = defineCommand({
+  id: 'authn.deleteUser',
+  title: 'cmd.authn.deleteUser',
+  group: 'cmdGroup.authn',
+  changes: ['authn'],
+  args: v.object({ user_id: userId(), id: builtIn() }),
+  positional: ['user_id'],
+  danger: true,
+  aliases: ['remove mqtt user', '删除认证用户'],
+  complete: { id: completeAuthenticator, user_id: completeUser },
+  describe: ({ user_id }) => ({ key: 'cmd.authn.deleteUserDescribe', values: { user_id } }),
+  run: (ctx, { id, user_id }) => ctx.api.authn.deleteUser(id, user_id),
+})
+
+export const authnCommands = [enableAuthenticator, disableAuthenticator, moveAuthenticator, deleteAuthenticator, addAuthnUser, deleteAuthnUser]
