@@ -2,6 +2,7 @@
 // the authenticator configs (password_based on the built-in database or HTTP, jwt), the users of the
 // built-in database, import results, the status and metrics answer, positions and the errors.
 import * as v from 'valibot'
+import { ldapConnection, mongoVariants, redisVariants, required, sqlConnection } from './backends.ts'
 import { paged, pagingEntries } from './paging.ts'
 import { parseDuration } from './units.ts'
 
@@ -10,8 +11,8 @@ export type Mechanism = (typeof MECHANISMS)[number]
 
 /** Every backend EMQX 5.8 CE knows for `password_based`. */
 export const PASSWORD_BACKENDS = ['built_in_database', 'mysql', 'postgresql', 'mongodb', 'redis', 'http', 'ldap'] as const
-/** The backends this embedded server runs; the others answer 400 (they need a real database). */
-export const EMBEDDED_PASSWORD_BACKENDS = ['built_in_database', 'http'] as const
+/** The backends this embedded server runs: all of them. */
+export const EMBEDDED_PASSWORD_BACKENDS = PASSWORD_BACKENDS
 
 /** EMQX's authenticator id: `<mechanism>:<backend>`, or the mechanism alone when it has no backend. */
 export function authenticatorId(config: { mechanism: string; backend?: string | undefined }): string {
@@ -193,8 +194,76 @@ export const ScramConfigSchema = v.object({
 })
 export type ScramConfig = v.InferOutput<typeof ScramConfigSchema>
 
+// ---- password_based on the operator's database: a query for the client's password hash ----------
+
+const passwordBased = { mechanism: v.literal('password_based'), enable, password_hash_algorithm: v.optional(PasswordHashSchema, DEFAULT_PASSWORD_HASH) }
+
+/** MySQL and PostgreSQL: the query's first row has `password_hash` (or `password`), `salt`, `is_superuser`. */
+export const MysqlConfigSchema = v.object({
+  ...passwordBased,
+  backend: v.literal('mysql'),
+  ...sqlConnection,
+  username: v.optional(v.string('username must be text'), 'root'),
+  query: required('query'),
+  query_timeout: duration('query_timeout', '5s'),
+})
+export const PostgresqlConfigSchema = v.object({
+  ...passwordBased,
+  backend: v.literal('postgresql'),
+  ...sqlConnection,
+  username: required('username'),
+  query: required('query'),
+  disable_prepared_statements: v.optional(v.boolean('disable_prepared_statements must be true or false'), false),
+})
+
+/** Redis: `cmd` is HGET or HMGET of the client's hash, whose fields are password_hash, salt, is_superuser. */
+export const RedisConfigSchema = v.variant('redis_type', redisVariants({ ...passwordBased, backend: v.literal('redis'), cmd: required('cmd') }), 'redis_type must be single, cluster or sentinel')
+
+/** MongoDB: the first document of `collection` matching `filter`, its fields named by the `*_field` settings. */
+export const MongodbConfigSchema = v.variant(
+  'mongo_type',
+  mongoVariants({
+    ...passwordBased,
+    backend: v.literal('mongodb'),
+    password_hash_field: v.optional(v.string('password_hash_field must be text'), 'password_hash'),
+    salt_field: v.optional(v.string('salt_field must be text'), 'salt'),
+    is_superuser_field: v.optional(v.string('is_superuser_field must be text'), 'is_superuser'),
+  }),
+  'mongo_type must be single, rs or sharded',
+)
+
+/** LDAP: the entry's password attribute is compared (`hash`), or the client binds as the entry (`bind`). */
+export const LdapConfigSchema = v.object({
+  mechanism: v.literal('password_based'),
+  enable,
+  backend: v.literal('ldap'),
+  ...ldapConnection,
+  method: v.optional(
+    v.variant(
+      'type',
+      [
+        v.object({
+          type: v.literal('hash'),
+          password_attribute: v.optional(v.string('password_attribute must be text'), 'userPassword'),
+          is_superuser_attribute: v.optional(v.string('is_superuser_attribute must be text'), 'isSuperuser'),
+        }),
+        v.object({ type: v.literal('bind'), bind_password: v.optional(v.string('bind_password must be text'), '${password}') }),
+      ],
+      'method.type must be hash or bind',
+    ),
+    { type: 'hash', password_attribute: 'userPassword', is_superuser_attribute: 'isSuperuser' },
+  ),
+})
+
+export type MysqlConfig = v.InferOutput<typeof MysqlConfigSchema>
+export type PostgresqlConfig = v.InferOutput<typeof PostgresqlConfigSchema>
+export type RedisConfig = v.InferOutput<typeof RedisConfigSchema>
+export type MongodbConfig = v.InferOutput<typeof MongodbConfigSchema>
+export type LdapConfig = v.InferOutput<typeof LdapConfigSchema>
+export type DatabaseConfig = MysqlConfig | PostgresqlConfig | RedisConfig | MongodbConfig | LdapConfig
+
 /** An authenticator's config as this server keeps it (defaults filled in). */
-export type AuthenticatorConfig = BuiltInDatabaseConfig | HttpConfig | JwtConfig | ScramConfig
+export type AuthenticatorConfig = BuiltInDatabaseConfig | HttpConfig | JwtConfig | ScramConfig | DatabaseConfig
 
 /** An authenticator as GET answers it: its config with its id (secrets masked). */
 export const AuthenticatorSchema = v.union([
@@ -204,6 +273,11 @@ export const AuthenticatorSchema = v.union([
   v.object({ ...JwtPublicKeyConfigSchema.entries, id: v.string() }),
   v.object({ ...JwtJwksConfigSchema.entries, id: v.string() }),
   v.object({ ...ScramConfigSchema.entries, id: v.string() }),
+  v.object({ ...MysqlConfigSchema.entries, id: v.string() }),
+  v.object({ ...PostgresqlConfigSchema.entries, id: v.string() }),
+  ...RedisConfigSchema.options.map((option) => v.object({ ...option.entries, id: v.string() })),
+  ...MongodbConfigSchema.options.map((option) => v.object({ ...option.entries, id: v.string() })),
+  v.object({ ...LdapConfigSchema.entries, id: v.string() }),
 ])
 export type Authenticator = v.InferOutput<typeof AuthenticatorSchema>
 export const AuthenticatorListSchema = v.array(AuthenticatorSchema)

@@ -3,6 +3,7 @@
 // database's rules, and the errors.
 import * as v from 'valibot'
 import { paged, pagingEntries } from './paging.ts'
+import { count0, count1, ldapConnection, mongoVariants, redisVariants, required, sqlConnection } from './backends.ts'
 import { durationText } from './units.ts'
 
 /** Every source type EMQX 5.8 knows, in the `{type}` path parameter. */
@@ -107,87 +108,36 @@ export const HttpSourceBody = v.object({
 
 // ---- database sources: a connection to the operator's server and a query of its rules --------------
 
-const required = (field: string) => v.pipe(v.string(`${field} is required`), v.minLength(1, `${field} is required`))
-const poolSize = v.optional(v.pipe(v.number('pool_size must be an integer'), v.integer('pool_size must be an integer'), v.minValue(1, 'pool_size must be at least 1')), 8)
-const ssl = v.optional(v.object({ enable: v.boolean('ssl.enable must be true or false') }), { enable: false })
-/** A password; GET shows `******` in its place, and a PUT of `******` keeps the one stored. */
-const password = v.optional(v.string('password must be text'))
-
-/** The fields of the MySQL and PostgreSQL sources; the query returns rows of permission, action, topic (qos, retain). */
-const sqlSource = {
-  enable,
-  server: required('server'),
-  database: required('database'),
-  password,
-  pool_size: poolSize,
-  ssl,
-  query: required('query'),
-}
-
-export const MysqlSourceBody = v.object({ type: v.literal('mysql'), ...sqlSource, username: v.optional(v.string('username must be text'), 'root') })
+/** MySQL and PostgreSQL: the query returns rows of permission, action, topic (qos, retain). */
+export const MysqlSourceBody = v.object({ type: v.literal('mysql'), enable, ...sqlConnection, query: required('query'), username: v.optional(v.string('username must be text'), 'root') })
 
 export const PostgresqlSourceBody = v.object({
   type: v.literal('postgresql'),
-  ...sqlSource,
+  enable,
+  ...sqlConnection,
+  query: required('query'),
   username: required('username'),
   disable_prepared_statements: v.optional(v.boolean('disable_prepared_statements must be true or false'), false),
 })
 
-/** The Redis source: `cmd` is HGETALL or HMGET of a hash whose fields are topics and values their actions. */
-const redisSource = { type: v.literal('redis'), enable, password, username: v.optional(v.string('username must be text')), pool_size: poolSize, ssl, cmd: required('cmd') }
-const database = v.optional(v.pipe(v.number('database must be an integer'), v.integer('database must be an integer'), v.minValue(0, 'database must be at least 0')), 0)
-export const RedisSourceBody = v.variant(
-  'redis_type',
-  [
-    v.object({ ...redisSource, redis_type: v.literal('single'), server: required('server'), database }),
-    v.object({ ...redisSource, redis_type: v.literal('cluster'), servers: required('servers') }),
-    v.object({ ...redisSource, redis_type: v.literal('sentinel'), servers: required('servers'), sentinel: required('sentinel'), database }),
-  ],
-  'redis_type must be single, cluster or sentinel',
-)
+/** Redis: `cmd` is HGETALL or HMGET of a hash whose fields are topics and values their actions. */
+export const RedisSourceBody = v.variant('redis_type', redisVariants({ type: v.literal('redis'), enable, cmd: required('cmd') }), 'redis_type must be single, cluster or sentinel')
 
-/** The MongoDB source: documents of `collection` matching `filter` hold permission, action, topics (qos, retain). */
-const mongoSource = {
-  type: v.literal('mongodb'),
-  enable,
-  database: required('database'),
-  collection: required('collection'),
-  filter: v.optional(v.record(v.string(), v.unknown()), {}),
-  limit: v.optional(v.pipe(v.number('limit must be an integer'), v.integer('limit must be an integer'), v.minValue(1, 'limit must be at least 1')), 1000),
-  skip: v.optional(v.pipe(v.number('skip must be an integer'), v.integer('skip must be an integer'), v.minValue(0, 'skip must be at least 0')), 0),
-  username: v.optional(v.string('username must be text')),
-  password,
-  auth_source: v.optional(v.string('auth_source must be text')),
-  pool_size: poolSize,
-  ssl,
-}
+/** MongoDB: documents of `collection` matching `filter` hold permission, action, topics (qos, retain). */
 export const MongodbSourceBody = v.variant(
   'mongo_type',
-  [
-    v.object({ ...mongoSource, mongo_type: v.literal('single'), server: required('server') }),
-    v.object({ ...mongoSource, mongo_type: v.literal('rs'), servers: required('servers'), replica_set_name: required('replica_set_name') }),
-    v.object({ ...mongoSource, mongo_type: v.literal('sharded'), servers: required('servers') }),
-  ],
+  mongoVariants({ type: v.literal('mongodb'), enable, limit: v.optional(count1('limit'), 1000), skip: v.optional(count0('skip'), 0) }),
   'mongo_type must be single, rs or sharded',
 )
 
-/** The LDAP source: the entry the filter finds lists the topics its client may publish, subscribe or both. */
+/** LDAP: the entry the filter finds lists the topics its client may publish, subscribe or both. */
 export const LdapSourceBody = v.object({
   type: v.literal('ldap'),
   enable,
-  server: required('server'),
-  /** The DN the searches bind as. */
-  username: required('username'),
-  password,
-  base_dn: required('base_dn'),
-  filter: v.optional(v.string('filter must be text'), '(objectClass=mqttUser)'),
+  ...ldapConnection,
   publish_attribute: v.optional(v.string('publish_attribute must be text'), 'mqttPublishTopic'),
   subscribe_attribute: v.optional(v.string('subscribe_attribute must be text'), 'mqttSubscriptionTopic'),
   all_attribute: v.optional(v.string('all_attribute must be text'), 'mqttPubSubTopic'),
-  query_timeout: v.optional(durationText, '5s'),
-  request_timeout: v.optional(durationText, '10s'),
-  pool_size: poolSize,
-  ssl,
 })
 
 export const AuthzSourceBody = v.variant(

@@ -31,10 +31,12 @@ export function splitCommand(line: string): string[] {
   return args
 }
 
-/** A command whose arguments are templates, for `RedisBackend.command`. */
-export function parseCommand(line: string, vars: readonly string[]): Template[] {
+/** A command whose arguments are templates, for `RedisBackend.command`; `allowed` limits the command names. */
+export function parseCommand(line: string, vars: readonly string[], allowed?: readonly string[]): Template[] {
   const args = splitCommand(line)
   if (args.length === 0) throw new Error('empty Redis command')
+  const name = args[0].toUpperCase()
+  if (allowed && !allowed.includes(name)) throw new Error(`cmd must be ${allowed.join(' or ')}, not ${name}`)
   return args.map((arg) => parseTemplate(arg, vars))
 }
 

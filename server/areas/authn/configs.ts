@@ -1,11 +1,14 @@
 // Reading an authenticator config from a request body (or the database) as EMQX's schema would:
-// chosen by mechanism and backend, defaults filled in. Backends that need a database server this
-// embedded server does not run yet answer 400, as does anything EMQX does not know.
+// chosen by mechanism and backend, defaults filled in. Anything EMQX does not know answers 400.
 import * as v from 'valibot'
 import {
   authenticatorId,
   BuiltInDatabaseConfigSchema,
-  EMBEDDED_PASSWORD_BACKENDS,
+  LdapConfigSchema,
+  MongodbConfigSchema,
+  MysqlConfigSchema,
+  PostgresqlConfigSchema,
+  RedisConfigSchema,
   HttpConfigSchema,
   JwtHmacConfigSchema,
   JwtJwksConfigSchema,
@@ -17,6 +20,14 @@ import {
   type AuthenticatorConfig,
 } from '../../../contract/authn.ts'
 import { badRequest, parseInput } from '../../http/errors.ts'
+
+const DATABASE_SCHEMAS = {
+  mysql: MysqlConfigSchema,
+  postgresql: PostgresqlConfigSchema,
+  redis: RedisConfigSchema,
+  mongodb: MongodbConfigSchema,
+  ldap: LdapConfigSchema,
+}
 
 function schemaOf(body: Record<string, unknown>): v.GenericSchema<unknown, AuthenticatorConfig> {
   const { mechanism, backend } = body
@@ -36,10 +47,7 @@ function schemaOf(body: Record<string, unknown>): v.GenericSchema<unknown, Authe
   if (typeof backend !== 'string' || !(PASSWORD_BACKENDS as readonly string[]).includes(backend)) {
     throw badRequest(`backend: unsupported_backend, expected one of ${PASSWORD_BACKENDS.join(', ')}`)
   }
-  if (!(EMBEDDED_PASSWORD_BACKENDS as readonly string[]).includes(backend)) {
-    throw badRequest(`The embedded server does not support the '${backend}' backend yet (supported: ${EMBEDDED_PASSWORD_BACKENDS.join(', ')})`)
-  }
-  return backend === 'http' ? HttpConfigSchema : BuiltInDatabaseConfigSchema
+  return DATABASE_SCHEMAS[backend as keyof typeof DATABASE_SCHEMAS] ?? (backend === 'http' ? HttpConfigSchema : BuiltInDatabaseConfigSchema)
 }
 
 /** A config from a body; a 400 names the first problem. */

@@ -39,18 +39,13 @@ export class SqlSource extends BackendSource {
   }
 }
 
-/** The Redis commands a source may run (EMQX accepts only these two). */
-const REDIS_COMMANDS = ['hgetall', 'hmget']
-
 export class RedisSource extends BackendSource {
   protected readonly backend: RedisBackend
   private readonly command: Template[]
 
   constructor(config: RedisConfig) {
     super()
-    this.command = parseCommand(config.cmd, AUTHZ_DB_VARS)
-    const name = this.command[0].join('').toLowerCase()
-    if (!REDIS_COMMANDS.includes(name)) throw new Error(`cmd must be HGETALL or HMGET, not ${name.toUpperCase()}`)
+    this.command = parseCommand(config.cmd, AUTHZ_DB_VARS, ['HGETALL', 'HMGET'])
     this.backend = new RedisBackend(config)
     this.refresh()
   }
