@@ -5,6 +5,7 @@ import { durationArg, MOVE_POSITIONS, movePosition } from './args.ts'
 import { defineCommand, type Completer } from './define.ts'
 import type { AuthzRuleInput } from '../src/api/authz.ts'
 import { ApiError } from '../contract/api-error.ts'
+import { CommandError } from './commandError.ts'
 
 const EMBEDDED = ['file', 'built_in_database', 'http'] as const
 
@@ -171,6 +172,40 @@ export const clearAuthzCache = defineCommand({
   run: (ctx) => ctx.api.authz.clearCache(),
 })
 
+/**
+ * Which source and which rule decide for a client, without one connecting. The embedded server
+ * answers it; EMQX's REST API has no such check, and against a real EMQX the command says so.
+ */
+export const checkAuthz = defineCommand({
+  id: 'authz.check',
+  title: 'cmd.authz.check',
+  group: 'cmdGroup.authz',
+  readOnly: true,
+  args: v.object({
+    clientid: v.pipe(v.string(), v.title('form.field.clientid'), v.minLength(1, 'err.required')),
+    username: v.optional(v.pipe(v.string(), v.title('form.field.username'))),
+    peerhost: v.optional(v.pipe(v.string(), v.title('form.field.peerhost')), '127.0.0.1'),
+    topic: v.pipe(v.string(), v.title('form.field.topic'), v.minLength(1, 'err.required')),
+    action: v.optional(v.pipe(v.picklist(['publish', 'subscribe'], 'err.oneOf'), v.title('form.field.authzAction')), 'publish'),
+    qos: v.optional(v.pipe(v.picklist([0, 1, 2], 'err.oneOf'), v.title('form.field.qos')), 0),
+    retain: v.optional(v.pipe(v.boolean('err.boolean'), v.title('form.field.retain')), false),
+  }),
+  positional: ['clientid', 'topic', 'action'],
+  aliases: ['check acl', 'who may publish', '授权检查'],
+  async run(ctx, args) {
+    try {
+      return await ctx.api.authz.check(args)
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) throw new CommandError({ key: 'cmd.authz.checkUnsupported' })
+      throw error
+    }
+  },
+  resultText: (check) => ({
+    key: check.rule ? 'cmd.authz.checked' : 'cmd.authz.checkedNoRule',
+    values: { result: check.result, source: check.decided_by, rule: check.rule ?? '' },
+  }),
+})
+
 export const authzCommands = [
   updateAuthzSettings,
   createAuthzSource,
@@ -181,4 +216,5 @@ export const authzCommands = [
   addAuthzRule,
   deleteAuthzRules,
   clearAuthzCache,
+  checkAuthz,
 ]

@@ -68,6 +68,8 @@ export interface Command<S extends ArgsSchema = ArgsSchema, R = unknown> {
   needsUi?: boolean
   /** The API areas a successful run changes: screens reading any of them read again. */
   changes?: readonly ApiArea[]
+  /** A command that only reads from the server (a check, a query): it changes no area. */
+  readOnly?: boolean
   /** Live suggestions for an argument, from the API. */
   complete?: Partial<Record<keyof v.InferInput<S> & string, Completer>>
   /**

@@ -220,3 +220,28 @@ export const authzErrors = {
   /** 404 with BAD_REQUEST: `DELETE .../rules` while no built_in_database source exists (as EMQX answers). */
   purgeWithoutSource: { status: 404, code: 'BAD_REQUEST' },
 } as const
+
+// ---- the check (this console's own endpoint; EMQX's API has none) -------------------------------
+
+/** `POST /authorization/check`: what the sources would answer this client, without one connecting. */
+export const AuthzCheckBody = v.object({
+  clientid: required('clientid'),
+  username: v.optional(v.string('username must be text')),
+  peerhost: v.optional(v.string('peerhost must be an address'), '127.0.0.1'),
+  topic: required('topic'),
+  action: v.picklist(['publish', 'subscribe'], 'action must be publish or subscribe'),
+  qos: v.optional(v.picklist([0, 1, 2], 'qos must be 0, 1 or 2'), 0),
+  retain: v.optional(v.boolean('retain must be true or false'), false),
+})
+export type AuthzCheckInput = v.InferInput<typeof AuthzCheckBody>
+
+export const AUTHZ_CHECK_ANSWERS = ['allow', 'deny', 'nomatch', 'ignore', 'disabled'] as const
+
+export const AuthzCheckSchema = v.object({
+  result: v.picklist(['allow', 'deny']),
+  /** The source that decided; `no_match` when none did and the setting decided. */
+  decided_by: v.string(),
+  rule: v.optional(v.string()),
+  steps: v.array(v.object({ type: v.string(), answer: v.picklist(AUTHZ_CHECK_ANSWERS), rule: v.optional(v.string()) })),
+})
+export type AuthzCheck = v.InferOutput<typeof AuthzCheckSchema>

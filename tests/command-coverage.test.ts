@@ -105,6 +105,7 @@ const operations: Record<string, string> = {
   'add a built-in authorization rule for a client id, username or all (POST/PUT .../built_in_database/rules/...)': 'authz.addRule',
   'delete the built-in rules of a client id, username or all (DELETE .../built_in_database/rules/...)': 'authz.deleteRules',
   'clear the authorization cache (DELETE /authorization/cache)': 'authz.clearCache',
+  'which source and rule decide for a client, without one connecting (POST /authorization/check, this console\'s own)': 'authz.check',
 }
 
 /**

@@ -5,19 +5,22 @@ import {
   AllRulesSchema,
   AnyAuthzSourceSchema,
   AnyAuthzSourcesSchema,
+  AuthzCheckSchema,
   AuthzSettingsSchema,
   ClientRulesPageSchema,
   ClientRulesSchema,
   SourceStatusSchema,
   UserRulesPageSchema,
   UserRulesSchema,
+  type AuthzCheck,
+  type AuthzCheckInput,
   type AuthzRuleInput,
   type AuthzSettings,
 } from '../../contract/authz.ts'
 import type { Http } from './http.ts'
 import { pathSegment } from './clients.ts'
 
-export type { AuthzRuleInput, AuthzSettings } from '../../contract/authz.ts'
+export type { AuthzCheck, AuthzCheckInput, AuthzRuleInput, AuthzSettings } from '../../contract/authz.ts'
 export type AuthzSourceRead = v.InferOutput<typeof AnyAuthzSourceSchema>
 
 const SOURCES = 'authorization/sources'
@@ -66,6 +69,13 @@ export function authzApi(http: Http) {
     },
     order(types: readonly string[]): Promise<void> {
       return http.send('put', `${SOURCES}/order`, null, types.map((type) => ({ type })))
+    },
+    /**
+     * What the sources would answer a client, and which source and rule decide: this console's own
+     * endpoint, which a real EMQX does not have (it answers 404 there).
+     */
+    check(input: AuthzCheckInput): Promise<AuthzCheck> {
+      return http.send('post', 'authorization/check', AuthzCheckSchema, input)
     },
     /** Empties every client's authorization cache. */
     clearCache(): Promise<void> {

@@ -245,5 +245,5 @@ function compileRule(term: Term): Rule {
 
 /** The rules of an acl.conf text, in order; throws AclError naming the line of the first problem. */
 export function parseAclConf(text: string): Rule[] {
-  return readTerms(text).map(compileRule)
+  return readTerms(text).map((term) => ({ ...compileRule(term), origin: `acl.conf line ${term.line}: ${show(term)}` }))
 }

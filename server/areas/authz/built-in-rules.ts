@@ -1,13 +1,13 @@
 // The built-in database's rules (EMQX emqx_authz_mnesia): per client id, per username and for all,
 // kept in SQLite and, compiled, in memory, so a check reads no table.
 import type { AuthzRule } from '../../../contract/authz.ts'
-import type { AuthzAction, AuthzDetail, ClientInfo } from '../../broker/hooks.ts'
-import { matchRules, topicOf, type Rule } from './rules.ts'
+import type { AuthzAction, AuthzDetail, AuthzResult, ClientInfo } from '../../broker/hooks.ts'
+import { firstMatch, matchRules, topicOf, type Rule } from './rules.ts'
 import type { AuthzRepository, RulesKind } from './store.ts'
 
 /** A rule as the API gives it -> the rule a check matches. */
 export function compileRule(rule: AuthzRule): Rule {
-  return { permission: rule.permission, who: { kind: 'all' }, action: rule.action, qos: rule.qos, retain: rule.retain, topics: [topicOf(rule.topic)] }
+  return { permission: rule.permission, who: { kind: 'all' }, action: rule.action, qos: rule.qos, retain: rule.retain, topics: [topicOf(rule.topic)], origin: rule.topic }
 }
 
 export class BuiltInRules {
@@ -45,5 +45,20 @@ export class BuiltInRules {
       if (answer) return answer
     }
     return undefined
+  }
+
+  /** The rule that decides, described: whose list it is in, its place there and what it says. */
+  explain(info: ClientInfo, action: AuthzAction, topic: string, detail: AuthzDetail): { answer: AuthzResult | undefined; rule?: string } {
+    const { compiled } = this
+    const lists: Array<[string, Rule[] | undefined]> = [
+      [`client ${info.clientid}`, compiled.clientid.get(info.clientid)],
+      [`username ${info.username}`, info.username === undefined ? undefined : compiled.username.get(info.username)],
+      ['all', compiled.all.get('')],
+    ]
+    for (const [whose, rules] of lists) {
+      const rule = rules && firstMatch(rules, info, action, topic, detail)
+      if (rule) return { answer: rule.permission, rule: `rules of ${whose}, #${rules.indexOf(rule) + 1}: ${rule.permission} ${rule.action} ${rule.origin ?? ''}`.trim() }
+    }
+    return { answer: undefined }
   }
 }

@@ -2,7 +2,7 @@
 // enabled sources in their order; the first that allows or denies decides, nomatch and ignore go on
 // to the next (and past the last, `no_match` decides in AccessControl). Each source counts its
 // checks. The list is kept in SQLite and restored at start.
-import { authzErrors, EMBEDDED_SOURCE_TYPES, type AuthzSourceConfig, type EmbeddedSourceType, type SourceStatus } from '../../../contract/authz.ts'
+import { authzErrors, EMBEDDED_SOURCE_TYPES, type AuthzCheck, type AuthzSourceConfig, type EmbeddedSourceType, type SourceStatus } from '../../../contract/authz.ts'
 import type { AccessControl } from '../../broker/access-control.ts'
 import type { Broker } from '../../broker/broker.ts'
 import { HP } from '../../broker/hook-priorities.ts'
@@ -14,7 +14,7 @@ import { BuiltInSource } from './source-built-in.ts'
 import { LdapSource, MongodbSource, RedisSource, SqlSource } from './source-databases.ts'
 import { FileSource } from './source-file.ts'
 import { defaultHttpHeaders, HttpSource } from './source-http.ts'
-import { RATE_TICK_MS, SourceCounters, type SourceAnswer, type SourceRunner } from './source.ts'
+import { RATE_TICK_MS, SourceCounters, type Explained, type SourceAnswer, type SourceRunner } from './source.ts'
 import type { AuthzRepository } from './store.ts'
 
 interface Installed {
@@ -138,6 +138,32 @@ export class AuthzFeature {
     if (answer === 'ignore') source.counters.ignore++
     else source.counters.nomatch++
     return undefined
+  }
+
+  /**
+   * What the sources would answer, in order, and what decides (`authz.check`): nothing is counted or
+   * cached, no hook fires. A source that answers through `authorize` only shows no rule.
+   */
+  async explain(info: ClientInfo, action: AuthzAction, topic: string, detail: AuthzDetail): Promise<AuthzCheck> {
+    const steps: AuthzCheck['steps'] = []
+    let decided: { type: string; result: 'allow' | 'deny'; rule?: string } | undefined
+    for (const { config, runner } of this.sources) {
+      if (!config.enable) {
+        steps.push({ type: config.type, answer: 'disabled' })
+        continue
+      }
+      let explained: Explained
+      try {
+        explained = runner.explain ? await runner.explain(info, action, topic, detail) : { answer: await runner.authorize(info, action, topic, detail) }
+      } catch (error) {
+        explained = { answer: undefined, rule: `failed: ${error instanceof Error ? error.message : String(error)}` }
+      }
+      const { answer, rule } = explained
+      steps.push({ type: config.type, answer: answer ?? 'nomatch', ...(rule ? { rule } : {}) })
+      if (!decided && (answer === 'allow' || answer === 'deny')) decided = { type: config.type, result: answer, rule }
+    }
+    if (decided) return { result: decided.result, decided_by: decided.type, ...(decided.rule ? { rule: decided.rule } : {}), steps }
+    return { result: this.access.settings.noMatch, decided_by: 'no_match', steps }
   }
 
   list(): AuthzSourceConfig[] {

@@ -36,5 +36,5 @@ export function rawRule(raw: Readonly<Record<string, unknown>>): Rule | undefine
   const qos = qosOf(raw.qos)
   const retain = retainOf(raw.retain)
   if (!qos || retain === undefined) return undefined
-  return { permission, who: { kind: 'all' }, action, qos, retain, topics: (topicList as string[]).map(topicOf) }
+  return { permission, who: { kind: 'all' }, action, qos, retain, topics: (topicList as string[]).map(topicOf), origin: `${permission} ${action} ${(topicList as string[]).join(', ')}` }
 }

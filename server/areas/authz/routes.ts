@@ -2,8 +2,9 @@
 // order). Bodies are the contract's; what the embedded server does not run answers 400.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import { AUTHZ_SOURCE_TYPES, AuthzSourceBody, EMBEDDED_SOURCE_TYPES, PASSWORD_MASK, MoveBody, OrderBody, type AuthzSource, type SourceStatus } from '../../../contract/authz.ts'
+import { AUTHZ_SOURCE_TYPES, AuthzCheckBody, AuthzSourceBody, type AuthzCheck, EMBEDDED_SOURCE_TYPES, PASSWORD_MASK, MoveBody, OrderBody, type AuthzSource, type SourceStatus } from '../../../contract/authz.ts'
 import type { Broker } from '../../broker/broker.ts'
+import type { ClientInfo } from '../../broker/hooks.ts'
 import { badRequest, parseInput } from '../../http/errors.ts'
 import { objectBody, settingsRoute, type SettingsStore } from '../../http/settings-route.ts'
 import { isEmbeddedType, sourceNotFound, type AuthzFeature } from './feature.ts'
@@ -32,6 +33,22 @@ export async function authzRoutes(app: FastifyInstance, deps: { feature: AuthzFe
   settingsRoute(app, '/authorization/settings', authzSettings(authz.access, deps.configs))
 
   app.get('/authorization/sources', async (): Promise<{ sources: AuthzSource[] }> => ({ sources: authz.list().map(shown) }))
+
+  // This console's own: which source and rule decide for a client, without one connecting.
+  app.post('/authorization/check', async (request): Promise<AuthzCheck> => {
+    const input = parseInput(AuthzCheckBody, request.body, 'body')
+    const info: ClientInfo = {
+      clientid: input.clientid,
+      username: input.username,
+      peerhost: input.peerhost,
+      peerport: 0,
+      protoVer: 5,
+      listener: 'tcp:default',
+      mountpoint: undefined,
+      isSuperuser: false,
+    }
+    return authz.explain(info, input.action, input.topic, { qos: input.qos, retain: input.retain })
+  })
 
   app.post('/authorization/sources', async (request, reply) => {
     authz.create(parseSource(request.body))

@@ -31,6 +31,8 @@ export interface Rule {
   /** Publish only: which retain flag the rule covers. */
   retain: boolean | 'all'
   topics: readonly TopicMatch[]
+  /** Where the rule is written, for `authz.check` (an acl.conf line, a built-in rule, a database row). */
+  origin?: string
 }
 
 export const ALL_QOS: readonly number[] = [0, 1, 2]
@@ -128,11 +130,16 @@ export function ruleMatches(rule: Rule, info: ClientInfo, action: AuthzAction, t
   return false
 }
 
+/** The first rule that applies; undefined (nomatch) when none does. */
+export function firstMatch(rules: readonly Rule[], info: ClientInfo, action: AuthzAction, topic: string, detail: AuthzDetail): Rule | undefined {
+  const realTopic = realTopicOf(topic)
+  for (const rule of rules) if (ruleMatches(rule, info, action, topic, detail, realTopic)) return rule
+  return undefined
+}
+
 /** The permission of the first rule that applies; undefined (nomatch) when none does. */
 export function matchRules(rules: readonly Rule[], info: ClientInfo, action: AuthzAction, topic: string, detail: AuthzDetail): AuthzResult | undefined {
-  const realTopic = realTopicOf(topic)
-  for (const rule of rules) if (ruleMatches(rule, info, action, topic, detail, realTopic)) return rule.permission
-  return undefined
+  return firstMatch(rules, info, action, topic, detail)?.permission
 }
 
 /** A topic as the built-in database and authn ACLs write it: `eq <filter>` is exact. */

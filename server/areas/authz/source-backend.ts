@@ -5,8 +5,8 @@
 import type { AuthzAction, AuthzDetail, ClientInfo } from '../../broker/hooks.ts'
 import { plainAddress } from '../../broker/listeners.ts'
 import type { Backend, BackendHealth } from '../../backends/resource.ts'
-import { matchRules, type Rule } from './rules.ts'
-import { RateMeter, type ResourceMetrics, type SourceAnswer, type SourceRunner } from './source.ts'
+import { firstMatch, matchRules, type Rule } from './rules.ts'
+import { RateMeter, type Explained, type ResourceMetrics, type SourceAnswer, type SourceRunner } from './source.ts'
 
 /** The values of a rule query's placeholders (EMQX's vars_for_rule_query). */
 export function ruleQueryValues(info: ClientInfo, action: AuthzAction, detail: AuthzDetail): Record<string, unknown> {
@@ -47,6 +47,16 @@ export abstract class BackendSource implements SourceRunner {
     this.counts.success++
     this.health = { status: 'connected' }
     return matchRules(rules, info, action, topic, detail)
+  }
+
+  /** As `authorize`, with the rule (the row, entry or document) that decided; counts nothing. */
+  async explain(info: ClientInfo, action: AuthzAction, topic: string, detail: AuthzDetail): Promise<Explained> {
+    try {
+      const rule = firstMatch(await this.rules(ruleQueryValues(info, action, detail)), info, action, topic, detail)
+      return { answer: rule?.permission, rule: rule?.origin }
+    } catch (error) {
+      return { answer: undefined, rule: `the query failed: ${error instanceof Error ? error.message : String(error)}` }
+    }
   }
 
   /** Checks the backend now; the first check runs when the source is made. */

@@ -14,6 +14,10 @@ export class BuiltInSource implements SourceRunner {
     return this.rules.authorize(info, action, topic, detail)
   }
 
+  explain(info: ClientInfo, action: AuthzAction, topic: string, detail: AuthzDetail) {
+    return this.rules.explain(info, action, topic, detail)
+  }
+
   status(): 'connected' {
     return 'connected'
   }

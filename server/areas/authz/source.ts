@@ -6,8 +6,16 @@ import type { AuthzAction, AuthzDetail, AuthzResult, ClientInfo, MaybePromise } 
 /** A source's answer: undefined is nomatch; `ignore` (a backend that could not say) goes on as nomatch does. */
 export type SourceAnswer = AuthzResult | 'ignore' | undefined
 
+/** A source's answer with the rule that gave it, for `authz.check`. */
+export interface Explained {
+  answer: SourceAnswer
+  rule?: string
+}
+
 export interface SourceRunner {
   authorize(info: ClientInfo, action: AuthzAction, topic: string, detail: AuthzDetail): MaybePromise<SourceAnswer>
+  /** The answer and the rule that decided it, where the source has rules of its own (else `authorize` serves). */
+  explain?(info: ClientInfo, action: AuthzAction, topic: string, detail: AuthzDetail): MaybePromise<Explained>
   /** `connected` unless a backend is unreachable. */
   status(): 'connected' | 'disconnected' | 'connecting'
   /** Why a backend is not connected, in its driver's words. */
