@@ -1,6 +1,8 @@
 // MQTT client authentication: turn an authenticator on or off, move it in the chain, remove it, and
 // add or remove users of the built-in database.
 import * as v from 'valibot'
+import { CommandError } from './commandError.ts'
+import { ApiError } from '../contract/api-error.ts'
 import { MOVE_POSITIONS, movePosition } from './args.ts'
 import { defineCommand, type Completer } from './define.ts'
 
@@ -108,4 +110,36 @@ export const deleteAuthnUser = defineCommand({
   run: (ctx, { id, user_id }) => ctx.api.authn.deleteUser(id, user_id),
 })
 
-export const authnCommands = [enableAuthenticator, disableAuthenticator, moveAuthenticator, deleteAuthenticator, addAuthnUser, deleteAuthnUser]
+/**
+ * Tries credentials against the chain: which authenticator answered and why. The embedded server
+ * answers it; EMQX's REST API has no such test, and against a real EMQX the command says so.
+ */
+export const testAuthn = defineCommand({
+  id: 'authn.test',
+  title: 'cmd.authn.test',
+  group: 'cmdGroup.authn',
+  readOnly: true,
+  args: v.object({
+    clientid: v.pipe(v.string(), v.title('form.field.clientid'), v.minLength(1, 'err.required')),
+    username: v.optional(v.pipe(v.string(), v.title('form.field.username'))),
+    password: v.optional(v.pipe(v.string(), v.title('form.field.password'))),
+    peerhost: v.optional(v.pipe(v.string(), v.title('form.field.peerhost')), '127.0.0.1'),
+  }),
+  positional: ['clientid', 'username', 'password'],
+  secretArgs: ['password'],
+  aliases: ['try credentials', 'test login', '测试认证'],
+  async run(ctx, args) {
+    try {
+      return await ctx.api.authn.test(args)
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) throw new CommandError({ key: 'cmd.authn.testUnsupported' })
+      throw error
+    }
+  },
+  resultText: (test) => ({
+    key: test.authenticator ? 'cmd.authn.tested' : 'cmd.authn.testedNoAuthenticator',
+    values: { result: test.result, authenticator: test.authenticator ?? '', reason: test.reason ?? '' },
+  }),
+})
+
+export const authnCommands = [enableAuthenticator, disableAuthenticator, moveAuthenticator, deleteAuthenticator, addAuthnUser, deleteAuthnUser, testAuthn]

@@ -393,3 +393,28 @@ export const authnErrors = {
   /** 409: the authenticator id or the user exists already. */
   alreadyExists: { status: 409, code: 'ALREADY_EXISTS' },
 } as const
+
+// ---------------------------------------------------------------------------------------------
+// The test (this console's own endpoint; EMQX's API has none)
+
+/** `POST /authentication/test`: what the chain would answer these credentials, without a client connecting. */
+export const AuthnTestBody = v.object({
+  clientid: v.pipe(v.string('clientid is required'), v.minLength(1, 'clientid is required')),
+  username: v.optional(v.string('username must be text')),
+  password: v.optional(v.string('password must be text')),
+  peerhost: v.optional(v.string('peerhost must be an address'), '127.0.0.1'),
+})
+export type AuthnTestInput = v.InferInput<typeof AuthnTestBody>
+
+export const AUTHN_TEST_ANSWERS = ['ok', 'error', 'ignore', 'disabled'] as const
+
+export const AuthnTestSchema = v.object({
+  result: v.picklist(['allow', 'deny']),
+  /** The authenticator that decided; null when none did (an empty chain lets the client in, a full one refuses it). */
+  authenticator: v.nullable(v.string()),
+  /** Why a refusal: bad_username_or_password or not_authorized. */
+  reason: v.optional(v.string()),
+  is_superuser: v.boolean(),
+  steps: v.array(v.object({ id: v.string(), answer: v.picklist(AUTHN_TEST_ANSWERS), reason: v.optional(v.string()) })),
+})
+export type AuthnTest = v.InferOutput<typeof AuthnTestSchema>

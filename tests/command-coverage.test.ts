@@ -106,6 +106,7 @@ const operations: Record<string, string> = {
   'delete the built-in rules of a client id, username or all (DELETE .../built_in_database/rules/...)': 'authz.deleteRules',
   'clear the authorization cache (DELETE /authorization/cache)': 'authz.clearCache',
   'which source and rule decide for a client, without one connecting (POST /authorization/check, this console\'s own)': 'authz.check',
+  'try credentials against the authentication chain (POST /authentication/test, this console\'s own)': 'authn.test',
 }
 
 /**

@@ -4,11 +4,14 @@ import * as v from 'valibot'
 import {
   AnyAuthenticatorSchema,
   AuthnStatusSchema,
+  AuthnTestSchema,
   ImportResultSchema,
   UserPageSchema,
   UserSchema,
   type AnyAuthenticator,
   type AuthnStatusAnswer,
+  type AuthnTest,
+  type AuthnTestInput,
   type ImportResult,
   type ImportType,
   type User,
@@ -17,7 +20,7 @@ import {
 import { toApiError, type Http } from './http.ts'
 import { pathSegment } from './clients.ts'
 
-export type { AnyAuthenticator, AuthnStatusAnswer, ImportResult, ImportType, User, UserPage } from '../../contract/authn.ts'
+export type { AnyAuthenticator, AuthnStatusAnswer, AuthnTest, AuthnTestInput, ImportResult, ImportType, User, UserPage } from '../../contract/authn.ts'
 
 /** Where `move` puts an authenticator: first, last, or next to another one. */
 export type AuthnPosition = 'front' | 'rear' | `before:${string}` | `after:${string}`
@@ -26,6 +29,13 @@ const path = (id: string, rest = '') => `authentication/${pathSegment(id)}${rest
 
 export function authnApi(http: Http) {
   return {
+    /**
+     * What the chain answers these credentials, and which authenticator decides: this console's own
+     * endpoint, which a real EMQX does not have (it answers 404 there).
+     */
+    test(input: AuthnTestInput): Promise<AuthnTest> {
+      return http.send('post', 'authentication/test', AuthnTestSchema, input)
+    },
     list(signal?: AbortSignal): Promise<AnyAuthenticator[]> {
       return http.get('authentication', v.array(AnyAuthenticatorSchema), undefined, signal)
     },

@@ -3,7 +3,7 @@
 // next; one that fails (throws, rejects) counts as `nomatch` and passes too; the end of a chain
 // that has enabled authenticators refuses with not_authorized, and a chain with none enabled lets
 // every client in anonymously. Configs and their order persist and are restored at start.
-import { authenticatorId, type AuthenticatorConfig, type AuthnStatus, type AuthnStatusAnswer, type Position } from '../../../contract/authn.ts'
+import { authenticatorId, type AuthenticatorConfig, type AuthnStatus, type AuthnStatusAnswer, type AuthnTest, type Position } from '../../../contract/authn.ts'
 import { ApiError } from '../../../contract/api-error.ts'
 import type { Broker } from '../../broker/broker.ts'
 import { HP } from '../../broker/hook-priorities.ts'
@@ -181,6 +181,45 @@ export class AuthnFeature {
     }
     this.acls.delete(info)
     return this.ask(enabled, 0, credential, info)
+  }
+
+  /**
+   * What the chain would answer these credentials (`authn.test`): every authenticator in order, its
+   * answer, and which one decides; the authenticators' counters do not move and no hook fires (a
+   * backend's own request counters do: the request is real).
+   */
+  async test(credential: Credential): Promise<AuthnTest> {
+    const steps: AuthnTest['steps'] = []
+    let decided: AuthnTest | undefined
+    for (const entry of this.chain) {
+      if (!entry.config.enable) {
+        steps.push({ id: entry.id, answer: 'disabled' })
+        continue
+      }
+      let answer: ProviderAnswer
+      try {
+        answer = await entry.provider.authenticate(credential)
+      } catch (error) {
+        steps.push({ id: entry.id, answer: 'ignore', reason: error instanceof Error ? error.message : String(error) })
+        continue
+      }
+      if (answer === 'ignore' || answer.result === 'continue') {
+        steps.push({ id: entry.id, answer: 'ignore' })
+        continue
+      }
+      const step = answer.result === 'ok' ? { id: entry.id, answer: 'ok' as const } : { id: entry.id, answer: 'error' as const, reason: answer.reason }
+      steps.push(step)
+      decided ??=
+        answer.result === 'ok'
+          ? { result: 'allow', authenticator: entry.id, is_superuser: answer.isSuperuser, steps }
+          : { result: 'deny', authenticator: entry.id, reason: answer.reason, is_superuser: false, steps }
+      if (decided) break
+    }
+    if (decided) return decided
+    // As the chain: no enabled authenticator lets the client in anonymously; one that answered nothing refuses.
+    return this.enabled.length === 0
+      ? { result: 'allow', authenticator: null, is_superuser: false, steps }
+      : { result: 'deny', authenticator: null, reason: 'not_authorized', is_superuser: false, steps }
   }
 
   /** The ACL rules the authenticator that let this client in gave it, if any. */

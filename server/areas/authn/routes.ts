@@ -1,7 +1,7 @@
 // /authentication: the chain (list, create, order), one authenticator (get, replace, delete, move)
 // and its status. Configs are read by configs.ts; errors are EMQX's.
 import type { FastifyInstance } from 'fastify'
-import { authenticatorId, OrderBodySchema, parsePosition, type AuthnStatusAnswer } from '../../../contract/authn.ts'
+import { AuthnTestBody, authenticatorId, OrderBodySchema, parsePosition, type AuthnStatusAnswer, type AuthnTest } from '../../../contract/authn.ts'
 import { badRequest, parseInput } from '../../http/errors.ts'
 import { maskedConfig, parseConfig, unmasked } from './configs.ts'
 import type { AuthnFeature } from './feature.ts'
@@ -14,6 +14,23 @@ export async function authnRoutes(app: FastifyInstance, deps: { feature: AuthnFe
   app.get('/authentication', async () => authn.list().map((entry) => maskedConfig(entry.config)))
 
   app.post('/authentication', async (request) => maskedConfig(authn.create(parseConfig(request.body)).config))
+
+  // This console's own: what the chain answers these credentials, without a client connecting.
+  // Registered before `:id` routes, so that `test` is not taken for an id.
+  app.post('/authentication/test', async (request): Promise<AuthnTest> => {
+    const input = parseInput(AuthnTestBody, request.body, 'body')
+    return authn.test({
+      clientid: input.clientid,
+      username: input.username,
+      password: input.password,
+      peerhost: input.peerhost,
+      peerport: 0,
+      listener: 'tcp:default',
+      protoVer: 5,
+      cert_common_name: undefined,
+      cert_subject: undefined,
+    })
+  })
 
   app.put('/authentication/order', async (request, reply) => {
     const order = parseInput(OrderBodySchema, request.body, 'body')
