@@ -500,6 +500,8 @@ async function churn(job: Extract<Job, { kind: 'churn' }>): Promise<LoadResult> 
  */
 async function connectRate(job: Extract<Job, { kind: 'connect-rate' }>): Promise<LoadResult> {
   const id = Date.now().toString(36)
+  // The orchestrator reads the broker's CPU time over exactly this window.
+  send({ type: 'measuring' })
   const cpu = process.cpuUsage()
   const started = performance.now()
   const until = started + job.seconds * 1000
@@ -519,6 +521,7 @@ async function connectRate(job: Extract<Job, { kind: 'connect-rate' }>): Promise
     }),
   )
   const elapsed = (performance.now() - started) / 1000
+  send({ type: 'measured' })
   const used = process.cpuUsage(cpu)
   return { perSecond: Math.round(accepted / elapsed), publishedPerSecond: 0, p50: null, p99: null, late: 0, lost: 0, refused, loadCpu: +((used.user + used.system) / 1e6 / elapsed).toFixed(2) }
 }

@@ -1,7 +1,7 @@
 // Password hashes of the built-in database, as EMQX's emqx_authn_password_hashing and emqx_passwd:
 // simple hashes with a salt before or after the password, bcrypt (salt inside the hash) and PBKDF2,
 // all written as lower-case hex; a check compares in constant time and ignores case.
-import bcrypt from 'bcryptjs'
+import { bcryptCompare, bcryptHash } from './bcrypt-pool.ts'
 import { createHash, pbkdf2, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { PasswordHash } from '../../../contract/authn.ts'
 
@@ -42,7 +42,7 @@ function derive(algorithm: Extract<PasswordHash, { name: 'pbkdf2' }>, password: 
 export async function hashPassword(algorithm: PasswordHash, password: string): Promise<HashedPassword> {
   switch (algorithm.name) {
     case 'bcrypt': {
-      const hash = await bcrypt.hash(password, algorithm.salt_rounds)
+      const hash = await bcryptHash(password, algorithm.salt_rounds)
       // EMQX keeps bcrypt's salt as the whole hash.
       return { passwordHash: hash, salt: hash }
     }
@@ -70,7 +70,7 @@ function sameCaseless(a: string, b: string): boolean {
 export function checkPassword(algorithm: PasswordHash, salt: string, passwordHash: string, password: string): boolean | Promise<boolean> {
   switch (algorithm.name) {
     case 'bcrypt':
-      return bcrypt.compare(password, passwordHash).catch(() => false)
+      return bcryptCompare(password, passwordHash).catch(() => false)
     case 'pbkdf2':
       return derive(algorithm, password, salt).then((hash) => sameCaseless(hash, passwordHash), () => false)
     default:
