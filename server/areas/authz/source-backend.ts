@@ -6,7 +6,8 @@ import type { AuthzAction, AuthzDetail, ClientInfo } from '../../broker/hooks.ts
 import { plainAddress } from '../../broker/listeners.ts'
 import type { Backend, BackendHealth } from '../../backends/resource.ts'
 import { firstMatch, matchRules, type Rule } from './rules.ts'
-import { RateMeter, type Explained, type ResourceMetrics, type SourceAnswer, type SourceRunner } from './source.ts'
+import { RateMeter } from '../../metrics/rate-meter.ts'
+import { RATE_TICK_MS, type Explained, type ResourceMetrics, type SourceAnswer, type SourceRunner } from './source.ts'
 
 /** The values of a rule query's placeholders (EMQX's vars_for_rule_query). */
 export function ruleQueryValues(info: ClientInfo, action: AuthzAction, detail: AuthzDetail): Record<string, unknown> {
@@ -78,7 +79,7 @@ export abstract class BackendSource implements SourceRunner {
   }
 
   tick(): void {
-    this.meter.tick(this.counts.matched)
+    this.meter.tick(this.counts.matched, RATE_TICK_MS)
     this.refresh()
   }
 

@@ -7,7 +7,8 @@ import type { HttpSourceBody } from '../../../contract/authz.ts'
 import { parseDuration } from '../../../contract/units.ts'
 import type { AuthzAction, AuthzDetail, ClientInfo } from '../../broker/hooks.ts'
 import { plainAddress } from '../../broker/listeners.ts'
-import { RateMeter, type ResourceMetrics, type SourceAnswer, type SourceRunner } from './source.ts'
+import { RateMeter } from '../../metrics/rate-meter.ts'
+import { RATE_TICK_MS, type ResourceMetrics, type SourceAnswer, type SourceRunner } from './source.ts'
 
 export type HttpSourceConfig = v.InferOutput<typeof HttpSourceBody>
 
@@ -119,7 +120,7 @@ export class HttpSource implements SourceRunner {
   }
 
   tick(): void {
-    this.meter.tick(this.counts.matched)
+    this.meter.tick(this.counts.matched, RATE_TICK_MS)
   }
 
   resourceMetrics(): ResourceMetrics {
