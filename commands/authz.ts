@@ -5,8 +5,8 @@ import { durationArg } from './args.ts'
 import { defineCommand, type Completer } from './define.ts'
 import type { AuthzRuleInput } from '../src/api/authz.ts'
 import { ApiError } from '../contract/api-error.ts'
+import { AUTHZ_SOURCE_TYPES } from '../contract/authz.ts'
 
-const EMBEDDED = ['file', 'built_in_database', 'http'] as const
 const POSITIONS = ['front', 'rear', 'before', 'after'] as const
 
 /** The configured source types. */
@@ -46,17 +46,51 @@ export const createAuthzSource = defineCommand({
   group: 'cmdGroup.authz',
   changes: ['authz'],
   args: v.object({
-    type: v.pipe(v.picklist(EMBEDDED, 'err.oneOf'), v.title('form.field.authzSource')),
+    // Every type EMQX knows: the server answers 400 for the ones it does not run, in its words.
+    type: v.pipe(v.picklist(AUTHZ_SOURCE_TYPES, 'err.oneOf'), v.title('form.field.authzSource')),
     /** The http source's server; required for http. */
     url: v.optional(v.pipe(v.string(), v.title('form.field.url'), v.regex(/^https?:\/\//i, 'err.format'))),
     method: v.optional(v.pipe(v.picklist(['get', 'post'], 'err.oneOf'), v.title('form.field.httpMethod')), 'post'),
+    /** The built-in database's most rules per client id, username or all. */
+    max_rules: v.optional(v.pipe(v.number('err.number'), v.title('form.field.authzMaxRules'), v.integer('err.integer'), v.minValue(1)), 100),
   }),
   positional: ['type', 'url'],
   aliases: ['add authorization source', '添加授权源'],
-  run: (ctx, { type, url, method }) => {
+  run: (ctx, { type, url, method, max_rules }) => {
+    if (type === 'built_in_database') return ctx.api.authz.create({ type, max_rules })
     if (type !== 'http') return ctx.api.authz.create({ type })
     if (!url) throw new ApiError(400, 'BAD_REQUEST', 'url is required for an http source')
     return ctx.api.authz.create({ type, url, method, body: { username: '${username}', clientid: '${clientid}', topic: '${topic}', action: '${action}' } })
+  },
+})
+
+export const updateAuthzFile = defineCommand({
+  id: 'authz.updateFile',
+  title: 'cmd.authz.updateFile',
+  group: 'cmdGroup.authz',
+  changes: ['authz'],
+  args: v.object({
+    rules: v.pipe(v.string(), v.title('form.field.aclRules'), v.minLength(1, 'err.required')),
+  }),
+  run: async (ctx, { rules }) => {
+    const current = await ctx.api.authz.source('file')
+    return ctx.api.authz.update('file', { type: 'file', enable: current.enable, rules })
+  },
+})
+
+export const updateAuthzBuiltIn = defineCommand({
+  id: 'authz.updateBuiltIn',
+  title: 'cmd.authz.updateBuiltIn',
+  group: 'cmdGroup.authz',
+  changes: ['authz'],
+  args: v.object({
+    max_rules: v.pipe(v.number('err.number'), v.title('form.field.authzMaxRules'), v.integer('err.integer'), v.minValue(1)),
+  }),
+  run: async (ctx, { max_rules }) => {
+    const current = await ctx.api.authz.source('built_in_database')
+    await ctx.api.authz.update('built_in_database', { type: 'built_in_database', enable: current.enable, max_rules })
+    // The settings form fills itself with what is in force now.
+    return ctx.api.authz.source('built_in_database')
   },
 })
 
@@ -179,6 +213,8 @@ export const clearAuthzCache = defineCommand({
 export const authzCommands = [
   updateAuthzSettings,
   createAuthzSource,
+  updateAuthzFile,
+  updateAuthzBuiltIn,
   enableAuthzSource,
   disableAuthzSource,
   moveAuthzSource,

@@ -90,6 +90,8 @@ const operations: Record<string, string> = {
   // Issue 13: MQTT authorization (the screens are a later part).
   'authorization settings: no_match, deny_action, cache (PUT /authorization/settings)': 'authz.settings',
   'add an authorization source at the front (POST /authorization/sources)': 'authz.createSource',
+  "change the file source's acl.conf (PUT /authorization/sources/file rules)": 'authz.updateFile',
+  "change the built-in database source's max_rules (PUT /authorization/sources/built_in_database)": 'authz.updateBuiltIn',
   'enable an authorization source (PUT /authorization/sources/{type} enable=true)': 'authz.enableSource',
   'disable an authorization source (PUT /authorization/sources/{type} enable=false)': 'authz.disableSource',
   'move an authorization source (POST /authorization/sources/{type}/move)': 'authz.moveSource',
