@@ -1,6 +1,6 @@
 // The file source's acl.conf as text, saved through authz.updateFile. EMQX checks the whole file
 // and names the line it cannot read; that answer stays under the editor until the next edit.
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { updateAuthzFile } from '../../../commands/authz.ts'
 import { useRunCommand } from '../../app/commands/useRunCommand.ts'
@@ -11,6 +11,10 @@ export function FileRulesEditor({ rules }: { rules: string }) {
   const [text, setText] = useState(rules)
   const [error, setError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
+  const gutter = useRef<HTMLPreElement>(null)
+  // EMQX names the line it could not read: `... line 3: expected ...`.
+  const errorLine = Number(/\bline (\d+)/.exec(error ?? '')?.[1] ?? 0)
+  const lineCount = text.split('\n').length
 
   const save = async () => {
     setSaving(true)
@@ -26,6 +30,14 @@ export function FileRulesEditor({ rules }: { rules: string }) {
       <label htmlFor="authz-acl" className="field-label">
         {t('form.field.aclRules')}
       </label>
+      <div className="authz-acl-wrap">
+      <pre className="authz-acl-gutter" aria-hidden="true" ref={gutter}>
+        {Array.from({ length: lineCount }, (_, i) => (
+          <span key={i} className={i + 1 === errorLine ? 'is-error' : undefined}>
+            {i + 1}
+          </span>
+        ))}
+      </pre>
       <textarea
         id="authz-acl"
         className="input authz-acl"
@@ -33,6 +45,8 @@ export function FileRulesEditor({ rules }: { rules: string }) {
         value={text}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? 'authz-acl-error' : 'authz-acl-hint'}
+        wrap="off"
+        onScroll={(event) => gutter.current?.scrollTo({ top: event.currentTarget.scrollTop })}
         onChange={(event) => {
           setText(event.target.value)
           setError(null)
@@ -44,6 +58,7 @@ export function FileRulesEditor({ rules }: { rules: string }) {
           }
         }}
       />
+      </div>
       {error ? (
         <p id="authz-acl-error" className="field-error authz-acl-error" role="alert">
           {error}
