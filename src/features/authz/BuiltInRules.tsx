@@ -53,7 +53,7 @@ export function BuiltInRules() {
         ? []
         : [col.accessor('who', { header: t(`authz.rules.who.${kind}`), size: 180, meta: { mono: true } })]),
       col.accessor((row) => t(`authz.permission.${row.rule.permission}`), { id: 'permission', header: t('form.field.permission'), size: 100 }),
-      col.accessor((row) => t(`authz.action.${row.rule.action}`), { id: 'action', header: t('form.field.authzAction'), size: 110 }),
+      col.accessor((row) => t(`authz.action.${row.rule.action}`), { id: 'action', header: t('form.field.authzAction'), size: 150 }),
       col.accessor((row) => row.rule.topic, { id: 'topic', header: t('form.field.topic'), size: 220, meta: { mono: true, grow: true } }),
       col.accessor((row) => row.rule.qos.join(', '), { id: 'qos', header: t('authz.rules.qos'), size: 90 }),
       col.accessor((row) => t(`authz.rules.retain.${String(row.rule.retain)}`), { id: 'retain', header: t('authz.rules.retainCol'), size: 90 }),
