@@ -2,7 +2,7 @@
 // built-in database's rules (add one, delete a client's or user's), and clearing the cache.
 import * as v from 'valibot'
 import { durationArg } from './args.ts'
-import { defineCommand, type Completer } from './define.ts'
+import { defineCommand, type CommandContext, type Completer } from './define.ts'
 import type { AuthzRuleInput } from '../src/api/authz.ts'
 import { ApiError } from '../contract/api-error.ts'
 import { AUTHZ_SOURCE_TYPES } from '../contract/authz.ts'
@@ -157,30 +157,84 @@ function required(kind: string, who: string | undefined): string {
   return who
 }
 
+/** A rule's fields: permission, action, topic, and the QoS and retain it applies to. */
+const ruleArgs = {
+  permission: v.pipe(v.picklist(['allow', 'deny'], 'err.oneOf'), v.title('form.field.permission')),
+  action: v.pipe(v.picklist(['publish', 'subscribe', 'all'], 'err.oneOf'), v.title('form.field.authzAction')),
+  topic: v.pipe(v.string(), v.title('form.field.topic'), v.description('form.hint.authzTopic'), v.minLength(1, 'err.topicRequired')),
+  qos: v.optional(v.pipe(v.string(), v.title('form.field.authzQos'), v.description('form.hint.authzQos'), v.regex(/^\s*[0-2](\s*,\s*[0-2])*\s*$/, 'err.authzQos')), '0,1,2'),
+  retain: v.optional(v.pipe(v.picklist(['true', 'false', 'all'], 'err.oneOf'), v.title('form.field.authzRetain')), 'all'),
+}
+
+function ruleOf(args: { permission: 'allow' | 'deny'; action: 'publish' | 'subscribe' | 'all'; topic: string; qos: string; retain: 'true' | 'false' | 'all' }): AuthzRuleInput {
+  const qos = [...new Set(args.qos.split(',').map((q) => Number(q.trim()) as 0 | 1 | 2))].sort()
+  return { permission: args.permission, action: args.action, topic: args.topic, qos, retain: args.retain === 'all' ? 'all' : args.retain === 'true' }
+}
+
+/** The rules of a client id, username or all, and how to save them (`undefined`: none yet). */
+async function rulesOf(api: CommandContext['api'], kind: (typeof WHO_KINDS)[number], given: string | undefined) {
+  const authz = api.authz
+  if (kind === 'all') return { rules: await authz.allRules(), save: (rules: AuthzRuleInput[]) => authz.setAllRules(rules) }
+  const who = required(kind, given)
+  const existing = await (kind === 'clientid' ? authz.clientRulesOf(who) : authz.userRulesOf(who)).catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 404 && error.code === 'NOT_FOUND') return undefined
+    throw error
+  })
+  const replace = existing !== undefined
+  return {
+    rules: existing?.rules ?? [],
+    save: (rules: AuthzRuleInput[]) => (kind === 'clientid' ? authz.setClientRules(who, rules, replace) : authz.setUserRules(who, rules, replace)),
+  }
+}
+
+/** The position of the rule in its list, from 1 as the screen numbers them. */
+const indexArg = v.pipe(v.number('err.number'), v.title('form.field.authzRuleIndex'), v.integer('err.integer'), v.minValue(1))
+
+function ruleAt<T>(rules: readonly T[], index: number): T {
+  const rule = rules[index - 1]
+  if (!rule) throw new ApiError(404, 'NOT_FOUND', `Rule ${index} not found`)
+  return rule
+}
+
 export const addAuthzRule = defineCommand({
   id: 'authz.addRule',
   title: 'cmd.authz.addRule',
   group: 'cmdGroup.authz',
   changes: ['authz'],
-  args: v.object({
-    ...whoArgs,
-    permission: v.pipe(v.picklist(['allow', 'deny'], 'err.oneOf'), v.title('form.field.permission')),
-    action: v.pipe(v.picklist(['publish', 'subscribe', 'all'], 'err.oneOf'), v.title('form.field.authzAction')),
-    topic: v.pipe(v.string(), v.title('form.field.topic'), v.description('form.hint.authzTopic'), v.minLength(1, 'err.topicRequired')),
-  }),
+  args: v.object({ ...whoArgs, ...ruleArgs }),
   positional: ['kind', 'who', 'permission', 'action', 'topic'],
   aliases: ['acl rule', '授权规则'],
-  run: async (ctx, { kind, who: given, permission, action, topic }) => {
-    const rule: AuthzRuleInput = { permission, action, topic }
-    const authz = ctx.api.authz
-    if (kind === 'all') return authz.setAllRules([...(await authz.allRules()), rule])
-    const who = required(kind, given)
-    const existing = await (kind === 'clientid' ? authz.clientRulesOf(who) : authz.userRulesOf(who)).catch((error: unknown) => {
-      if (error instanceof ApiError && error.status === 404 && error.code === 'NOT_FOUND') return undefined
-      throw error
-    })
-    const rules = [...(existing?.rules ?? []), rule]
-    return kind === 'clientid' ? authz.setClientRules(who, rules, existing !== undefined) : authz.setUserRules(who, rules, existing !== undefined)
+  run: async (ctx, { kind, who, ...rule }) => {
+    const { rules, save } = await rulesOf(ctx.api, kind, who)
+    return save([...rules, ruleOf(rule)])
+  },
+})
+
+export const updateAuthzRule = defineCommand({
+  id: 'authz.updateRule',
+  title: 'cmd.authz.updateRule',
+  group: 'cmdGroup.authz',
+  changes: ['authz'],
+  args: v.object({ ...whoArgs, index: indexArg, ...ruleArgs }),
+  run: async (ctx, { kind, who, index, ...rule }) => {
+    const { rules, save } = await rulesOf(ctx.api, kind, who)
+    ruleAt(rules, index)
+    return save(rules.map((each, i) => (i === index - 1 ? ruleOf(rule) : each)))
+  },
+})
+
+export const deleteAuthzRule = defineCommand({
+  id: 'authz.deleteRule',
+  title: 'cmd.authz.deleteRule',
+  group: 'cmdGroup.authz',
+  changes: ['authz'],
+  args: v.object({ ...whoArgs, index: indexArg }),
+  danger: true,
+  describe: ({ kind, who, index }) => ({ key: 'cmd.authz.deleteRuleDescribe', values: { kind, who: who ?? '', index } }),
+  run: async (ctx, { kind, who, index }) => {
+    const { rules, save } = await rulesOf(ctx.api, kind, who)
+    ruleAt(rules, index)
+    return save(rules.filter((_, i) => i !== index - 1))
   },
 })
 
@@ -220,6 +274,8 @@ export const authzCommands = [
   moveAuthzSource,
   deleteAuthzSource,
   addAuthzRule,
+  updateAuthzRule,
+  deleteAuthzRule,
   deleteAuthzRules,
   clearAuthzCache,
 ]

@@ -97,6 +97,8 @@ const operations: Record<string, string> = {
   'move an authorization source (POST /authorization/sources/{type}/move)': 'authz.moveSource',
   'delete an authorization source (DELETE /authorization/sources/{type})': 'authz.deleteSource',
   'add a built-in authorization rule for a client id, username or all (POST/PUT .../built_in_database/rules/...)': 'authz.addRule',
+  'change one built-in authorization rule (PUT/POST .../built_in_database/rules/...)': 'authz.updateRule',
+  'delete one built-in authorization rule (PUT/POST .../built_in_database/rules/...)': 'authz.deleteRule',
   'delete the built-in rules of a client id, username or all (DELETE .../built_in_database/rules/...)': 'authz.deleteRules',
   'clear the authorization cache (DELETE /authorization/cache)': 'authz.clearCache',
 }

@@ -3,7 +3,7 @@
 // authz.addRule; Delete runs authz.deleteRules for that client id or username (or all).
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { addAuthzRule, deleteAuthzRules } from '../../../commands/authz.ts'
+import { addAuthzRule, deleteAuthzRule, updateAuthzRule } from '../../../commands/authz.ts'
 import type { AuthzRule } from '../../../contract/authz.ts'
 import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
@@ -17,8 +17,19 @@ const KINDS: readonly Kind[] = ['clientid', 'username', 'all']
 interface RuleRow {
   id: string
   who: string
+  /** From 1, within its client id's, username's or all's list. */
+  index: number
   rule: AuthzRule
 }
+
+/** A rule as the rule commands' form values. */
+const ruleValues = (rule: AuthzRule) => ({
+  permission: rule.permission,
+  action: rule.action,
+  topic: rule.topic,
+  qos: rule.qos.join(','),
+  retain: String(rule.retain),
+})
 
 export function BuiltInRules() {
   const { t } = useTranslation()
@@ -28,19 +39,20 @@ export function BuiltInRules() {
   const [page, setPage] = useState(1)
   const [limit, setLimit] = useState(20)
   const [adding, setAdding] = useState(false)
+  const [editing, setEditing] = useState<RuleRow | null>(null)
 
   const list = useServerData(
     ['authz'],
     async (signal) => {
       if (kind === 'all') {
         const rules = await api.authz.allRules(signal)
-        return { rows: rules.map((rule, i) => ({ id: `all/${i}`, who: '', rule })), hasNext: false, count: rules.length }
+        return { rows: rules.map((rule, i) => ({ id: `all/${i}`, who: '', index: i + 1, rule })), hasNext: false, count: rules.length }
       }
       const { data, meta } =
         kind === 'clientid'
           ? await api.authz.clientRules({ page, limit }, signal).then((r) => ({ ...r, data: r.data.map((e) => ({ who: e.clientid, rules: e.rules })) }))
           : await api.authz.userRules({ page, limit }, signal).then((r) => ({ ...r, data: r.data.map((e) => ({ who: e.username, rules: e.rules })) }))
-      const rows = data.flatMap((entry) => entry.rules.map((rule, i) => ({ id: `${entry.who}/${i}`, who: entry.who, rule })))
+      const rows = data.flatMap((entry) => entry.rules.map((rule, i) => ({ id: `${entry.who}/${i}`, who: entry.who, index: i + 1, rule })))
       return { rows, hasNext: meta.hasnext ?? (meta.count ?? 0) > page * limit, count: meta.count }
     },
     [api, kind, page, limit],
@@ -60,17 +72,22 @@ export function BuiltInRules() {
       col.display({
         id: 'actions',
         header: t('authz.col.actions'),
-        size: 100,
+        size: 140,
         enableHiding: false,
         meta: { label: t('authz.col.actions'), align: 'center', stickyEnd: true },
         cell: ({ row }) => (
-          <button
-            type="button"
-            className="btn btn-ghost btn-sm row-delete"
-            onClick={() => void run(deleteAuthzRules, { kind, ...(kind === 'all' ? {} : { who: row.original.who }) })}
-          >
-            {t(kind === 'all' ? 'authz.rules.deleteAll' : 'authz.delete')}
-          </button>
+          <span className="row-actions">
+            <button type="button" className="btn btn-ghost btn-sm" onClick={() => setEditing(row.original)}>
+              {t('authz.rules.edit')}
+            </button>
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm row-delete"
+              onClick={() => void run(deleteAuthzRule, { kind, index: row.original.index, ...(kind === 'all' ? {} : { who: row.original.who }) })}
+            >
+              {t('authz.delete')}
+            </button>
+          </span>
         ),
       }),
     ])
@@ -137,6 +154,17 @@ export function BuiltInRules() {
           check={(values) => (kind !== 'all' && !values.who?.trim() ? [{ field: 'who', key: `authz.rules.whoRequired.${kind}` }] : [])}
           onDone={() => setAdding(false)}
           onClose={() => setAdding(false)}
+        />
+      ) : null}
+      {editing ? (
+        <CommandDialog
+          command={updateAuthzRule}
+          title={t('authz.rules.editTitle', { index: editing.index })}
+          testId="authz-rule-edit"
+          fixed={['kind', 'who', 'index']}
+          values={{ kind, who: editing.who, index: String(editing.index), ...ruleValues(editing.rule) }}
+          onDone={() => setEditing(null)}
+          onClose={() => setEditing(null)}
         />
       ) : null}
     </section>
