@@ -21,6 +21,8 @@ const TEXT = {
     confirm: 'Confirm',
     save: 'Save',
     delete: 'Delete',
+    edit: 'Edit',
+    cancel: 'Cancel',
     aclFile: 'ACL file',
     moveHandle: (type: string) => `Move ${type}`,
     moveDown: (type: string) => `Move ${type} down`,
@@ -40,6 +42,8 @@ const TEXT = {
     confirm: '确认',
     save: '保存',
     delete: '删除',
+    edit: '编辑',
+    cancel: '取消',
     aclFile: 'ACL 文件',
     moveHandle: (type: string) => `移动 ${type}`,
     moveDown: (type: string) => `下移 ${type}`,
@@ -79,8 +83,12 @@ for (const lang of ['en', 'zh'] as const) {
     const rest = await api(request)
     await rest.reset()
 
-    // Create: pick the type, then its form.
+    // Create: pick the type, then its form. A type the server does not run: its 400, shown.
     await open(page, lang, '/authorization/create')
+    await page.getByRole('button', { name: /^MySQL/ }).click()
+    await page.getByTestId('authz-create').getByRole('button', { name: L.create, exact: true }).click()
+    await expect(page.locator('.toast-error').filter({ hasText: 'mysql' })).toBeVisible()
+    await page.getByTestId('authz-create').getByRole('button', { name: L.cancel, exact: true }).click()
     await page.getByRole('button', { name: new RegExp(`^${L.builtIn}`) }).click()
     const createDialog = page.getByTestId('authz-create')
     await createDialog.getByRole('button', { name: L.create, exact: true }).click()
@@ -100,10 +108,20 @@ for (const lang of ['en', 'zh'] as const) {
     await ruleDialog.getByLabel(L.who).fill(clientId)
     await ruleDialog.getByLabel(L.permission).selectOption({ label: L.deny })
     await ruleDialog.getByLabel(L.action).selectOption({ label: L.subscribe })
-    await ruleDialog.getByLabel(L.topic, { exact: true }).fill(topic)
+    await ruleDialog.getByLabel(L.topic, { exact: true }).fill(`${topic}-draft`)
     await ruleDialog.getByRole('button', { name: L.confirm, exact: true }).click()
     await expect(ruleDialog).toBeHidden()
+    await expect(row(page, clientId)).toContainText(`${topic}-draft`)
+
+    // Edit the rule: its form comes filled in.
+    await row(page, clientId).getByRole('button', { name: L.edit, exact: true }).click()
+    const editDialog = page.getByTestId('authz-rule-edit')
+    await expect(editDialog.getByLabel(L.topic, { exact: true })).toHaveValue(`${topic}-draft`)
+    await editDialog.getByLabel(L.topic, { exact: true }).fill(topic)
+    await editDialog.getByRole('button', { name: L.confirm, exact: true }).click()
+    await expect(editDialog).toBeHidden()
     await expect(row(page, clientId)).toContainText(topic)
+    await expect(row(page, clientId)).not.toContainText(`${topic}-draft`)
 
     // A real client is refused that topic (SUBACK 0x80) and granted another.
     const client = await connectClient(clientId)
