@@ -3,7 +3,7 @@
 // from the keyboard and by dragging, edit acl.conf and see the line-numbered error, delete the source.
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test'
 import { connectClient } from './support/mqtt.ts'
-import { login } from './support/login.ts'
+import { apiHeaders, loginIn as open } from './support/login.ts'
 
 const TEXT = {
   en: {
@@ -50,19 +50,8 @@ const TEXT = {
   },
 } as const
 
-type Lang = keyof typeof TEXT
-
-async function open(page: Page, lang: Lang, path: string) {
-  await login(page, path)
-  if (lang === 'zh') {
-    await page.evaluate(() => localStorage.setItem('lang', 'zh'))
-    await page.reload()
-  }
-}
-
 async function api(request: APIRequestContext) {
-  const { token } = await (await request.post('/api/v5/login', { data: { username: 'admin', password: 'public' } })).json()
-  const headers = { authorization: `Bearer ${token}` }
+  const headers = await apiHeaders(request)
   return {
     order: async () => ((await (await request.get('/api/v5/authorization/sources', { headers })).json()).sources as { type: string }[]).map((s) => s.type),
     /** Only the file source, as a fresh server has it (a failed run may leave more). */
