@@ -94,6 +94,30 @@ export const updateAuthzBuiltIn = defineCommand({
   },
 })
 
+export const updateAuthzHttp = defineCommand({
+  id: 'authz.updateHttp',
+  title: 'cmd.authz.updateHttp',
+  group: 'cmdGroup.authz',
+  changes: ['authz'],
+  args: v.object({
+    url: v.pipe(v.string(), v.title('form.field.url'), v.minLength(1, 'err.required'), v.regex(/^https?:\/\//i, 'err.format')),
+    method: v.pipe(v.picklist(['get', 'post'], 'err.oneOf'), v.title('form.field.httpMethod')),
+    request_timeout: durationArg('form.field.requestTimeout'),
+    connect_timeout: durationArg('form.field.connectTimeout'),
+    pool_size: v.pipe(v.number('err.number'), v.title('form.field.poolSize'), v.integer('err.integer'), v.minValue(1)),
+  }),
+  run: async (ctx, changes) => {
+    // The rest of the configuration (headers, body, TLS) stays as it is.
+    const current = await ctx.api.authz.source('http')
+    // EMQX refuses a GET with a content-type header: switching to GET drops it.
+    const headers = Object.fromEntries(
+      Object.entries((current.headers ?? {}) as Record<string, string>).filter(([name]) => changes.method !== 'get' || name.toLowerCase() !== 'content-type'),
+    )
+    await ctx.api.authz.update('http', { ...current, type: 'http', ...changes, headers })
+    return ctx.api.authz.source('http')
+  },
+})
+
 function toggleSource(enable: boolean) {
   return defineCommand({
     id: enable ? 'authz.enableSource' : 'authz.disableSource',
@@ -269,6 +293,7 @@ export const authzCommands = [
   createAuthzSource,
   updateAuthzFile,
   updateAuthzBuiltIn,
+  updateAuthzHttp,
   enableAuthzSource,
   disableAuthzSource,
   moveAuthzSource,

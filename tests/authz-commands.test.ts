@@ -71,3 +71,16 @@ describe('authorization commands', () => {
     expect(await api.authz.sources()).toEqual([])
   })
 })
+
+describe('the http source', () => {
+  it('authz.updateHttp changes url, method, timeouts and pool, keeping the body (GET drops content-type, as EMQX requires); a bad url changes nothing', async () => {
+    await run('authz.createSource', { type: 'http', url: 'http://127.0.0.1:9/authz' })
+    const before = await api.authz.source('http')
+    await run('authz.updateHttp', { url: 'http://127.0.0.1:9/acl', method: 'get', request_timeout: '5s', connect_timeout: '2s', pool_size: '4' })
+    const after = await api.authz.source('http')
+    expect(after).toMatchObject({ url: 'http://127.0.0.1:9/acl', method: 'get', request_timeout: '5s', connect_timeout: '2s', pool_size: 4, body: before.body })
+    await expect(run('authz.updateHttp', { url: 'ftp://x', method: 'get', request_timeout: '5s', connect_timeout: '2s', pool_size: '4' })).rejects.toThrow()
+    expect((await api.authz.source('http')).url).toBe('http://127.0.0.1:9/acl')
+    await api.authz.delete('http')
+  })
+})

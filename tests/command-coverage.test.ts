@@ -92,6 +92,7 @@ const operations: Record<string, string> = {
   'add an authorization source at the front (POST /authorization/sources)': 'authz.createSource',
   "change the file source's acl.conf (PUT /authorization/sources/file rules)": 'authz.updateFile',
   "change the built-in database source's max_rules (PUT /authorization/sources/built_in_database)": 'authz.updateBuiltIn',
+  "change the http source's url, method, timeouts and pool (PUT /authorization/sources/http)": 'authz.updateHttp',
   'enable an authorization source (PUT /authorization/sources/{type} enable=true)': 'authz.enableSource',
   'disable an authorization source (PUT /authorization/sources/{type} enable=false)': 'authz.disableSource',
   'move an authorization source (POST /authorization/sources/{type}/move)': 'authz.moveSource',

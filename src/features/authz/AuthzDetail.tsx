@@ -4,7 +4,7 @@
 import { Link, useParams } from '@tanstack/react-router'
 import { useCallback } from 'react'
 import { useTranslation } from 'react-i18next'
-import { disableAuthzSource, enableAuthzSource, updateAuthzBuiltIn } from '../../../commands/authz.ts'
+import { disableAuthzSource, enableAuthzSource, updateAuthzBuiltIn, updateAuthzHttp } from '../../../commands/authz.ts'
 import type { AuthzSourceRead } from '../../api/authz.ts'
 import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
@@ -33,7 +33,7 @@ export function AuthzDetail() {
     },
     [api, type],
   )
-  const loadBuiltIn = useCallback(async (signal: AbortSignal) => api.authz.source('built_in_database', signal), [api])
+  const loadSource = useCallback(async (signal: AbortSignal) => api.authz.source(type, signal), [api, type])
   const notFound = detail.data === null && detail.error !== null && /not found/i.test(detail.error)
   const load = detail.data
     ? ({ kind: 'ready' } as const)
@@ -91,10 +91,12 @@ export function AuthzDetail() {
             <FileRulesEditor key={String(detail.data.source.rules)} rules={String(detail.data.source.rules ?? '')} />
           ) : type === 'built_in_database' ? (
             <>
-              <CommandSettings command={updateAuthzBuiltIn} load={loadBuiltIn} toValues={builtInValues} label={t('authz.settings')} />
+              <CommandSettings command={updateAuthzBuiltIn} load={loadSource} toValues={builtInValues} label={t('authz.settings')} />
               <h2 className="authz-section">{t('authz.rules.title')}</h2>
               <BuiltInRules />
             </>
+          ) : type === 'http' ? (
+            <CommandSettings command={updateAuthzHttp} load={loadSource} toValues={httpValues} label={t('authz.settings')} />
           ) : (
             <SourceConfig source={detail.data.source} />
           )}
@@ -115,5 +117,13 @@ function SourceConfig({ source }: { source: AuthzSourceRead }) {
     </section>
   )
 }
+
+const httpValues = (source: AuthzSourceRead) => ({
+  url: String(source.url ?? ''),
+  method: String(source.method ?? 'post'),
+  request_timeout: String(source.request_timeout ?? '30s'),
+  connect_timeout: String(source.connect_timeout ?? '15s'),
+  pool_size: String(source.pool_size ?? 8),
+})
 
 const builtInValues = (source: AuthzSourceRead) => ({ max_rules: String(source.max_rules ?? 100) })
