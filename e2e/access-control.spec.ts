@@ -3,7 +3,7 @@
 // screen and against the REST API.
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test'
 import { baseURL } from './support/env.ts'
-import { login } from './support/login.ts'
+import { apiHeaders, login, loginIn as open } from './support/login.ts'
 
 const TEXT = {
   en: {
@@ -93,19 +93,6 @@ const TEXT = {
 } as const
 
 type Lang = keyof typeof TEXT
-
-async function open(page: Page, lang: Lang, path: string) {
-  await login(page, path)
-  if (lang === 'zh') {
-    await page.evaluate(() => localStorage.setItem('lang', 'zh'))
-    await page.reload()
-  }
-}
-
-async function apiHeaders(request: APIRequestContext) {
-  const { token } = await (await request.post('/api/v5/login', { data: { username: 'admin', password: 'public' } })).json()
-  return { authorization: `Bearer ${token}` }
-}
 
 /** Accepts the confirmation the command asks for. */
 async function confirm(page: Page, lang: Lang) {

@@ -135,6 +135,7 @@ const CANDIDATES = [
   '0',
   'true',
   'false',
+  'http://127.0.0.1:8080/auth',
 ]
 
 function sampleArgs(command: AnyCommand, which: 'all' | 'required'): Record<string, string> {

@@ -23,6 +23,9 @@ export const screenComponents: Record<string, RouteComponent> = {
   '/banned-clients': lazyRouteComponent(() => import('../features/banned/BannedList.tsx'), 'BannedList'),
   '/flapping-detect': lazyRouteComponent(() => import('../features/flapping/FlappingSettings.tsx'), 'FlappingSettings'),
   '/api-key': lazyRouteComponent(() => import('../features/apiKeys/ApiKeyList.tsx'), 'ApiKeyList'),
+  '/authorization/list': lazyRouteComponent(() => import('../features/authz/AuthzList.tsx'), 'AuthzList'),
+  '/authorization/create': lazyRouteComponent(() => import('../features/authz/AuthzCreate.tsx'), 'AuthzCreate'),
+  '/authorization/detail/$type': lazyRouteComponent(() => import('../features/authz/AuthzDetail.tsx'), 'AuthzDetail'),
   '/users': lazyRouteComponent(() => import('../features/users/UserList.tsx'), 'UserList'),
   '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
 }
