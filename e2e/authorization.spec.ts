@@ -72,11 +72,11 @@ for (const lang of ['en', 'zh'] as const) {
     const rest = await api(request)
     await rest.reset()
 
-    // Create: pick the type, then its form. A type the server does not run: its 400, shown.
+    // Create: pick the type, then its form. A MySQL source with no server: the server's 400, shown.
     await open(page, lang, '/authorization/create')
     await page.getByRole('button', { name: /^MySQL/ }).click()
     await page.getByTestId('authz-create').getByRole('button', { name: L.create, exact: true }).click()
-    await expect(page.locator('.toast-error').filter({ hasText: 'mysql' })).toBeVisible()
+    await expect(page.locator('.toast-error').filter({ hasText: 'server' })).toBeVisible()
     await page.getByTestId('authz-create').getByRole('button', { name: L.cancel, exact: true }).click()
     await page.getByRole('button', { name: new RegExp(`^${L.builtIn}`) }).click()
     const createDialog = page.getByTestId('authz-create')
