@@ -26,7 +26,10 @@ export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown,
   if (result.success) return result.output
   const issue = result.issues[0]
   const path = v.getDotPath(issue)
-  throw badRequest(path ? `${what} ${path}: ${issue.message}` : `${what}: ${issue.message}`)
+  // A missing key: valibot's text ('Invalid key: Expected "server" but received undefined') says it obscurely.
+  const missing = issue.kind === 'schema' && issue.type === 'object' && issue.received === 'undefined' && issue.message.startsWith('Invalid key')
+  const message = missing ? 'required field' : issue.message
+  throw badRequest(path ? `${what} ${path}: ${message}` : `${what}: ${message}`)
 }
 
 export function notFoundBody(request: FastifyRequest) {
