@@ -52,14 +52,41 @@ export const createAuthzSource = defineCommand({
     method: v.optional(v.pipe(v.picklist(['get', 'post'], 'err.oneOf'), v.title('form.field.httpMethod')), 'post'),
     /** The built-in database's most rules per client id, username or all. */
     max_rules: v.optional(v.pipe(v.number('err.number'), v.title('form.field.authzMaxRules'), v.integer('err.integer'), v.minValue(1)), 100),
+    // The database sources' connection and query (the server says which of them a type needs).
+    server: v.optional(v.pipe(v.string(), v.title('form.field.server'), v.description('form.hint.server'))),
+    database: v.optional(v.pipe(v.string(), v.title('form.field.database'))),
+    username: v.optional(v.pipe(v.string(), v.title('form.field.username'))),
+    password: v.optional(v.pipe(v.string(), v.title('form.field.password'))),
+    query: v.optional(v.pipe(v.string(), v.title('form.field.sqlQuery'), v.description('form.hint.authzQuery'))),
+    cmd: v.optional(v.pipe(v.string(), v.title('form.field.redisCmd'), v.description('form.hint.authzCmd'))),
+    collection: v.optional(v.pipe(v.string(), v.title('form.field.collection'))),
+    /** MongoDB: a JSON filter document; LDAP: a search filter. */
+    filter: v.optional(v.pipe(v.string(), v.title('form.field.filter'), v.description('form.hint.authzFilter'))),
+    base_dn: v.optional(v.pipe(v.string(), v.title('form.field.baseDn'))),
   }),
   positional: ['type', 'url'],
+  secretArgs: ['password'],
   aliases: ['add authorization source', '添加授权源'],
-  run: (ctx, { type, url, method, max_rules }) => {
+  run: (ctx, { type, url, method, max_rules, server, database, username, password, query, cmd, collection, filter, base_dn }) => {
     if (type === 'built_in_database') return ctx.api.authz.create({ type, max_rules })
-    if (type !== 'http') return ctx.api.authz.create({ type })
-    if (!url) throw new ApiError(400, 'BAD_REQUEST', 'url is required for an http source')
-    return ctx.api.authz.create({ type, url, method, body: { username: '${username}', clientid: '${clientid}', topic: '${topic}', action: '${action}' } })
+    if (type === 'http') {
+      if (!url) throw new ApiError(400, 'BAD_REQUEST', 'url is required for an http source')
+      return ctx.api.authz.create({ type, url, method, body: { username: '${username}', clientid: '${clientid}', topic: '${topic}', action: '${action}' } })
+    }
+    const given = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined && value !== ''))
+    if (type === 'mysql' || type === 'postgresql') return ctx.api.authz.create({ type, ...given({ server, database, username, password, query }) })
+    if (type === 'redis') return ctx.api.authz.create({ type, redis_type: 'single', ...given({ server, password, cmd }) })
+    if (type === 'mongodb') {
+      let document: unknown = {}
+      try {
+        document = filter ? JSON.parse(filter) : {}
+      } catch {
+        throw new ApiError(400, 'BAD_REQUEST', 'filter must be a JSON object')
+      }
+      return ctx.api.authz.create({ type, mongo_type: 'single', filter: document, ...given({ server, database, collection, username, password }) })
+    }
+    if (type === 'ldap') return ctx.api.authz.create({ type, ...given({ server, username, password, base_dn, filter }) })
+    return ctx.api.authz.create({ type })
   },
 })
 

@@ -1,6 +1,5 @@
 // Add an authorization source: pick its type from cards, then its form (authz.createSource's
-// fields for that type, with EMQX's defaults). Types the server does not run are offered too; its
-// 400 answer is shown as the command's failure.
+// fields for that type, with EMQX's defaults); what the server refuses is shown in its words.
 import { useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -14,8 +13,13 @@ import './authz.css'
 const FIELDS_OF: Partial<Record<AuthzSourceType, readonly string[]>> = {
   http: ['url', 'method'],
   built_in_database: ['max_rules'],
+  mysql: ['server', 'database', 'username', 'password', 'query'],
+  postgresql: ['server', 'database', 'username', 'password', 'query'],
+  redis: ['server', 'password', 'cmd'],
+  mongodb: ['server', 'database', 'collection', 'filter', 'username', 'password'],
+  ldap: ['server', 'username', 'password', 'base_dn', 'filter'],
 }
-const ALL_FIELDS = ['type', 'url', 'method', 'max_rules']
+const ALL_FIELDS = ['type', 'url', 'method', 'max_rules', 'server', 'database', 'username', 'password', 'query', 'cmd', 'collection', 'filter', 'base_dn']
 
 export function AuthzCreate() {
   const { t } = useTranslation()
