@@ -24,5 +24,8 @@ export const screenComponents: Record<string, RouteComponent> = {
   '/flapping-detect': lazyRouteComponent(() => import('../features/flapping/FlappingSettings.tsx'), 'FlappingSettings'),
   '/api-key': lazyRouteComponent(() => import('../features/apiKeys/ApiKeyList.tsx'), 'ApiKeyList'),
   '/users': lazyRouteComponent(() => import('../features/users/UserList.tsx'), 'UserList'),
+  '/authentication/list': lazyRouteComponent(() => import('../features/authn/AuthnList.tsx'), 'AuthnList'),
+  '/authentication/create': lazyRouteComponent(() => import('../features/authn/AuthnCreate.tsx'), 'AuthnCreate'),
+  '/authentication/detail/$id': lazyRouteComponent(() => import('../features/authn/AuthnDetail.tsx'), 'AuthnDetail'),
   '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
 }

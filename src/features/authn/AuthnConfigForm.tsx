@@ -1,0 +1,52 @@
+// An authenticator's settings as a form: its fields (authnFields.ts) drawn by SchemaForm, so they
+// look and behave as every other form; a field appears only while its condition holds.
+import { useMemo, type ReactNode } from 'react'
+import type { FieldDescriptor, FieldError, FieldKind } from '../../../commands/args.ts'
+import { SchemaForm } from '../../ui/SchemaForm.tsx'
+import { visibleFields, type AuthnField, type AuthnFieldKind, type AuthnValues } from './authnFields.ts'
+
+const KINDS: Record<AuthnFieldKind, FieldKind> = {
+  text: 'string',
+  secret: 'string',
+  number: 'number',
+  boolean: 'boolean',
+  select: 'enum',
+  json: 'json',
+  textarea: 'json',
+  duration: 'duration',
+}
+
+/** The label key of a field: `authn.field.password_hash_algorithm_name`. */
+export const fieldLabel = (path: string) => `authn.field.${path.replaceAll('.', '_')}`
+
+export interface AuthnConfigFormProps {
+  fields: AuthnField[]
+  values: AuthnValues
+  onChange(path: string, value: string): void
+  onSubmit(): void
+  errors: FieldError[]
+  label: string
+  children?: ReactNode
+}
+
+export function AuthnConfigForm({ fields, values, onChange, onSubmit, errors, label, children }: AuthnConfigFormProps) {
+  const shown = visibleFields(fields, values)
+  const descriptors = useMemo<FieldDescriptor[]>(
+    () =>
+      shown.map((field) => ({
+        name: field.path,
+        kind: KINDS[field.kind],
+        required: Boolean(field.required) || field.kind === 'select',
+        label: fieldLabel(field.path),
+        options: field.options ? [...field.options] : undefined,
+        secret: field.kind === 'secret' || undefined,
+      })),
+    // The shown fields change only with the values their conditions read.
+    [shown.map((field) => field.path).join()],
+  )
+  return (
+    <SchemaForm fields={descriptors} values={values} onChange={onChange} onSubmit={onSubmit} errors={errors} label={label} variant="settings">
+      {children}
+    </SchemaForm>
+  )
+}
