@@ -90,6 +90,7 @@ export const addAuthnUser = defineCommand({
     id: builtIn(),
   }),
   positional: ['user_id', 'password'],
+  secretArgs: ['password'],
   aliases: ['add mqtt user', '添加认证用户'],
   complete: { id: completeAuthenticator },
   run: (ctx, { id, user_id, password, is_superuser }) => ctx.api.authn.addUser(id, { user_id, password, is_superuser }),
@@ -174,6 +175,8 @@ export const importAuthnUsers = defineCommand({
     id: builtIn(),
   }),
   positional: ['filename'],
+  // A plain file holds passwords: never shown in the terminal or kept in the history.
+  secretArgs: ['content'],
   aliases: ['import mqtt users', '导入认证用户'],
   complete: { id: completeAuthenticator },
   describe: ({ filename }) => ({ key: 'cmd.authn.importUsersDescribe', values: { filename } }),
