@@ -117,7 +117,7 @@ test('the authentication screens in Chinese: create a SCRAM authenticator, add a
   await login(page, '/authentication/list')
   await page.evaluate(() => localStorage.setItem('lang', 'zh'))
   await page.reload()
-  await expect(page.getByRole('heading', { name: '认证' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: '客户端认证' })).toBeVisible()
   await expect(page.getByText('暂无认证器：所有客户端均可连接')).toBeVisible()
 
   await page.getByRole('button', { name: '创建' }).click()

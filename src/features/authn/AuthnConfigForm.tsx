@@ -40,6 +40,7 @@ export function AuthnConfigForm({ fields, values, onChange, onSubmit, errors, la
         label: fieldLabel(field.path),
         options: field.options ? [...field.options] : undefined,
         secret: field.kind === 'secret' || undefined,
+        description: field.description,
       })),
     // The shown fields change only with the values their conditions read.
     [shown.map((field) => field.path).join()],

@@ -76,7 +76,7 @@ export function AuthnList() {
       col.display({
         id: 'order',
         header: '#',
-        size: 64,
+        size: 56,
         enableHiding: false,
         meta: { label: t('authn.col.order'), align: 'center' },
         cell: ({ row }) => (
@@ -103,7 +103,7 @@ export function AuthnList() {
       col.accessor((row) => row.authenticator.id, {
         id: 'id',
         header: t('authn.col.id'),
-        size: 240,
+        size: 230,
         enableHiding: false,
         meta: { mono: true, grow: true },
         cell: ({ getValue }) => (
@@ -112,19 +112,19 @@ export function AuthnList() {
           </Link>
         ),
       }),
-      col.accessor((row) => mechanismLabel(t, row.authenticator.mechanism), { id: 'mechanism', header: t('authn.col.mechanism'), size: 150 }),
-      col.accessor((row) => backendLabel(t, row.authenticator.backend), { id: 'backend', header: t('authn.col.backend'), size: 150 }),
+      col.accessor((row) => mechanismLabel(t, row.authenticator.mechanism), { id: 'mechanism', header: t('authn.col.mechanism'), size: 120 }),
+      col.accessor((row) => backendLabel(t, row.authenticator.backend), { id: 'backend', header: t('authn.col.backend'), size: 130 }),
       col.display({
         id: 'status',
         header: t('authn.col.status'),
-        size: 120,
+        size: 100,
         meta: { label: t('authn.col.status') },
         cell: ({ row }) => <StatusTag enabled={row.original.authenticator.enable} status={row.original.status?.status} />,
       }),
       col.display({
         id: 'enable',
         header: t('authn.col.enable'),
-        size: 90,
+        size: 72,
         meta: { label: t('authn.col.enable'), align: 'center' },
         cell: ({ row }) => <EnableSwitch id={row.original.authenticator.id} enabled={row.original.authenticator.enable} />,
       }),
@@ -132,7 +132,7 @@ export function AuthnList() {
         col.accessor((row) => row.status?.metrics[name] ?? null, {
           id: name,
           header: t(`authn.metric.${name}`),
-          size: 90,
+          size: 72,
           meta: { numeric: true, align: 'end' },
           cell: ({ getValue }) => (getValue() ?? '—').toLocaleString(),
         }),
@@ -140,7 +140,7 @@ export function AuthnList() {
       col.accessor((row) => row.status?.metrics.rate ?? null, {
         id: 'rate',
         header: t('authn.metric.rate'),
-        size: 110,
+        size: 88,
         meta: { numeric: true, align: 'end' },
         cell: ({ getValue }) => {
           const rate = getValue()
@@ -150,7 +150,7 @@ export function AuthnList() {
       col.display({
         id: 'actions',
         header: t('authn.col.actions'),
-        size: 170,
+        size: 140,
         enableHiding: false,
         meta: { label: t('authn.col.actions'), align: 'center', stickyEnd: true },
         cell: ({ row }) => (

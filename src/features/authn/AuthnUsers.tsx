@@ -81,7 +81,6 @@ export function AuthnUsers({ id }: { id: string }) {
         <button type="submit" className="btn">
           {t('authn.users.searchSubmit')}
         </button>
-        <span className="spacer" style={{ flex: 1 }} />
         <select className="select" value={importType} aria-label={t('authn.users.importType')} onChange={(e) => setImportType(e.target.value as 'plain' | 'hash')}>
           <option value="plain">{t('authn.users.importPlain')}</option>
           <option value="hash">{t('authn.users.importHash')}</option>

@@ -12,6 +12,8 @@ export interface AuthnField {
   default: string
   options?: readonly string[]
   required?: boolean
+  /** i18n key of the help under the field. */
+  description?: string
   /** Shown (and sent) only when this holds for the form's values. */
   when?(values: AuthnValues): boolean
 }
@@ -53,13 +55,13 @@ export const AUTHN_FORMS: Record<string, AuthnField[]> = {
   ],
   'password_based:mysql': [
     ...connection('127.0.0.1:3306', 'root'),
-    { path: 'query', kind: 'textarea', default: SQL_QUERY, required: true },
+    { path: 'query', kind: 'textarea', default: SQL_QUERY, required: true, description: 'authn.hint.placeholders' },
     { path: 'query_timeout', kind: 'duration', default: '5s' },
     ...hashFields(false, 'suffix'),
   ],
   'password_based:postgresql': [
     ...connection('127.0.0.1:5432', 'root'),
-    { path: 'query', kind: 'textarea', default: SQL_QUERY, required: true },
+    { path: 'query', kind: 'textarea', default: SQL_QUERY, required: true, description: 'authn.hint.placeholders' },
     ...hashFields(false, 'suffix'),
   ],
   'password_based:mongodb': [
@@ -84,7 +86,7 @@ export const AUTHN_FORMS: Record<string, AuthnField[]> = {
     { path: 'sentinel', kind: 'text', default: '', when: (values) => values.redis_type === 'sentinel' },
     { path: 'database', kind: 'number', default: '0', when: (values) => values.redis_type !== 'cluster' },
     { path: 'password', kind: 'secret', default: '' },
-    { path: 'cmd', kind: 'text', default: 'HMGET mqtt_user:${username} password_hash salt is_superuser', required: true },
+    { path: 'cmd', kind: 'text', default: 'HMGET mqtt_user:${username} password_hash salt is_superuser', required: true, description: 'authn.hint.placeholders' },
     ...hashFields(false, 'suffix'),
   ],
   'password_based:http': [
@@ -114,7 +116,7 @@ export const AUTHN_FORMS: Record<string, AuthnField[]> = {
     { path: 'algorithm', kind: 'select', default: 'hmac-based', options: ['hmac-based', 'public-key'], when: (values) => !isJwks(values) },
     { path: 'secret', kind: 'secret', default: '', required: true, when: isHmac },
     { path: 'secret_base64_encoded', kind: 'boolean', default: 'false', when: isHmac },
-    { path: 'public_key', kind: 'textarea', default: '', required: true, when: isPublicKey },
+    { path: 'public_key', kind: 'textarea', default: '', required: true, when: isPublicKey, description: 'authn.hint.publicKey' },
     { path: 'endpoint', kind: 'text', default: '', required: true, when: isJwks },
     { path: 'refresh_interval', kind: 'number', default: '300', when: isJwks },
     { path: 'from', kind: 'select', default: 'password', options: ['password', 'username'] },
