@@ -1,6 +1,6 @@
 // An authenticator's settings as a form: its fields (authnFields.ts) drawn by SchemaForm, so they
 // look and behave as every other form; a field appears only while its condition holds.
-import { useMemo, type ReactNode } from 'react'
+import { useCallback, useMemo, useState, type ReactNode } from 'react'
 import type { FieldDescriptor, FieldError, FieldKind } from '../../../commands/args.ts'
 import { SchemaForm } from '../../ui/SchemaForm.tsx'
 import { visibleFields, type AuthnField, type AuthnFieldKind, type AuthnValues } from './authnFields.ts'
@@ -50,4 +50,15 @@ export function AuthnConfigForm({ fields, values, onChange, onSubmit, errors, la
       {children}
     </SchemaForm>
   )
+}
+
+/** The form's values and errors: editing a field clears its error (the whole form is checked on submit). */
+export function useAuthnForm(initial: AuthnValues | (() => AuthnValues)) {
+  const [values, setValues] = useState<AuthnValues>(initial)
+  const [errors, setErrors] = useState<FieldError[]>([])
+  const onChange = useCallback((path: string, value: string) => {
+    setValues((current) => ({ ...current, [path]: value }))
+    setErrors((current) => current.filter((e) => e.field !== path))
+  }, [])
+  return { values, setValues, errors, setErrors, onChange }
 }

@@ -4,12 +4,11 @@
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { FieldError } from '../../../commands/args.ts'
 import { createAuthenticator } from '../../../commands/authn.ts'
 import { MECHANISMS, PASSWORD_BACKENDS, authenticatorId, type Mechanism } from '../../../contract/authn.ts'
 import { useRunCommand } from '../../app/commands/useRunCommand.ts'
-import { AuthnConfigForm } from './AuthnConfigForm.tsx'
-import { configOf, defaultValues, formFields, type AuthnValues } from './authnFields.ts'
+import { AuthnConfigForm, useAuthnForm } from './AuthnConfigForm.tsx'
+import { configOf, defaultValues, formFields } from './authnFields.ts'
 import { backendLabel, mechanismLabel } from './authnLabels.ts'
 import { ChoiceGroup } from './ChoiceGroup.tsx'
 import './authn.css'
@@ -27,8 +26,7 @@ export function AuthnCreate() {
   const [step, setStep] = useState<Step>('mechanism')
   const [mechanism, setMechanism] = useState<Mechanism>('password_based')
   const [backend, setBackend] = useState<string>('built_in_database')
-  const [values, setValues] = useState<AuthnValues>({})
-  const [errors, setErrors] = useState<FieldError[]>([])
+  const { values, setValues, errors, setErrors, onChange } = useAuthnForm({})
   const [saving, setSaving] = useState(false)
 
   const backends = backendsOf(mechanism)
@@ -104,10 +102,7 @@ export function AuthnCreate() {
           <AuthnConfigForm
             fields={fields}
             values={values}
-            onChange={(path, value) => {
-              setValues((current) => ({ ...current, [path]: value }))
-              setErrors((current) => current.filter((e) => e.field !== path))
-            }}
+            onChange={onChange}
             onSubmit={() => void onSubmit()}
             errors={errors}
             label={t('authn.createTitle')}

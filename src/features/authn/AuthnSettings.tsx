@@ -2,20 +2,18 @@
 // masks it), Save runs authn.update, Revert goes back to what is stored.
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { FieldError } from '../../../commands/args.ts'
 import { updateAuthenticator } from '../../../commands/authn.ts'
 import type { AnyAuthenticator } from '../../api/authn.ts'
 import { useRunCommand } from '../../app/commands/useRunCommand.ts'
-import { AuthnConfigForm } from './AuthnConfigForm.tsx'
-import { configOf, formFields, valuesOf, type AuthnValues } from './authnFields.ts'
+import { AuthnConfigForm, useAuthnForm } from './AuthnConfigForm.tsx'
+import { configOf, formFields, valuesOf } from './authnFields.ts'
 
 export function AuthnSettings({ authenticator }: { authenticator: AnyAuthenticator }) {
   const { t } = useTranslation()
   const run = useRunCommand()
   const fields = formFields(authenticator.id)
   const stored = useMemo(() => valuesOf(fields, authenticator), [fields, authenticator])
-  const [values, setValues] = useState<AuthnValues>(stored)
-  const [errors, setErrors] = useState<FieldError[]>([])
+  const { values, setValues, errors, setErrors, onChange } = useAuthnForm(stored)
   const [saving, setSaving] = useState(false)
   const dirty = Object.keys(values).some((key) => values[key] !== stored[key])
 
@@ -34,10 +32,7 @@ export function AuthnSettings({ authenticator }: { authenticator: AnyAuthenticat
       <AuthnConfigForm
         fields={fields}
         values={values}
-        onChange={(path, value) => {
-          setValues((current) => ({ ...current, [path]: value }))
-          setErrors((current) => current.filter((e) => e.field !== path))
-        }}
+        onChange={onChange}
         onSubmit={() => void onSubmit()}
         errors={errors}
         label={t('authn.tab.settings')}
