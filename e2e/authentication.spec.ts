@@ -73,6 +73,20 @@ test('create a built-in database authenticator, add and import users, check a cl
   await expect(page.getByRole('status').filter({ hasText: 'Imported 1: 1 added, 0 overwritten, 0 skipped, 0 failed' })).toBeVisible()
   await expect(page.getByRole('gridcell', { name: 'bob' })).toBeVisible()
 
+  // Search by user id; edit a user into a superuser (its password stays).
+  const search = page.getByRole('searchbox', { name: 'User ID' })
+  await search.fill('bo')
+  await search.press('Enter')
+  await expect(page.getByRole('gridcell', { name: 'alice' })).toHaveCount(0)
+  await expect(page.getByRole('gridcell', { name: 'bob' })).toBeVisible()
+  await search.fill('')
+  await search.press('Enter')
+  await page.getByRole('row', { name: /alice/ }).getByRole('button', { name: 'Edit' }).click()
+  const edit = page.getByRole('dialog', { name: 'Edit user alice' })
+  await edit.getByRole('switch', { name: 'Superuser' }).click()
+  await edit.getByRole('button', { name: 'Confirm' }).click()
+  await expect(page.getByRole('row', { name: /alice/ }).getByRole('gridcell', { name: 'Yes' })).toBeVisible()
+
   // A real client: refused with a wrong password, accepted with the right one (imported or added).
   expect(await tryConnect('alice', 'wrong')).not.toBe('accepted')
   expect(await tryConnect('alice', 'alice-pass')).toBe('accepted')
