@@ -10,6 +10,7 @@ import type { AnyAuthenticator, AuthnStatusAnswer } from '../../api/authn.ts'
 import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
 import { useServerData } from '../../app/useServerData.ts'
+import { useCommandDefaults } from '../../state/commandContext.ts'
 import { DetailLoadState, type DetailLoadKind } from '../../ui/DetailLoadState.tsx'
 import { errorText } from '../../ui/errorText.ts'
 import { AuthnOverview } from './AuthnOverview.tsx'
@@ -47,6 +48,8 @@ export function AuthnDetail() {
   )
   const load: Load = loaded.data?.id === id ? loaded.data : { id, kind: 'loading' }
   const [tab, setTab] = useState<Tab>('overview')
+  // Authentication commands run from the palette here default to this authenticator.
+  useCommandDefaults(id ? { id } : null)
 
   const remove = async () => {
     const outcome = await run(deleteAuthenticator, { id })
