@@ -124,6 +124,8 @@ export const createAuthenticator = defineCommand({
     config: v.optional(configArg(), {}),
   }),
   positional: ['mechanism', 'backend'],
+  // A config may hold a database password or a JWT secret: kept out of the terminal and history.
+  secretArgs: ['config'],
   aliases: ['add authenticator', '创建认证器'],
   run: (ctx, { mechanism, backend, config }) => ctx.api.authn.create({ ...config, mechanism, ...(backend ? { backend } : {}) }),
 })
@@ -135,6 +137,7 @@ export const updateAuthenticator = defineCommand({
   changes: ['authn'],
   args: v.object({ id: authenticator(), config: configArg() }),
   positional: ['id'],
+  secretArgs: ['config'],
   aliases: ['edit authenticator', '编辑认证器'],
   complete: { id: completeAuthenticator },
   // mechanism and backend stay what the id says; `******` keeps a stored secret.
