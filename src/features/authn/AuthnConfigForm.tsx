@@ -21,15 +21,16 @@ export const fieldLabel = (path: string) => `authn.field.${path.replaceAll('.', 
 
 export interface AuthnConfigFormProps {
   fields: AuthnField[]
-  values: AuthnValues
-  onChange(path: string, value: string): void
+  /** The values and errors (useAuthnForm). */
+  form: AuthnForm
   onSubmit(): void
-  errors: FieldError[]
   label: string
+  /** The form's buttons. */
   children?: ReactNode
 }
 
-export function AuthnConfigForm({ fields, values, onChange, onSubmit, errors, label, children }: AuthnConfigFormProps) {
+export function AuthnConfigForm({ fields, form, onSubmit, label, children }: AuthnConfigFormProps) {
+  const { values, onChange, errors } = form
   const shown = visibleFields(fields, values)
   const descriptors = useMemo<FieldDescriptor[]>(
     () =>
@@ -62,3 +63,5 @@ export function useAuthnForm(initial: AuthnValues | (() => AuthnValues)) {
   }, [])
   return { values, setValues, errors, setErrors, onChange }
 }
+
+export type AuthnForm = ReturnType<typeof useAuthnForm>

@@ -26,7 +26,8 @@ export function AuthnCreate() {
   const [step, setStep] = useState<Step>('mechanism')
   const [mechanism, setMechanism] = useState<Mechanism>('password_based')
   const [backend, setBackend] = useState<string>('built_in_database')
-  const { values, setValues, errors, setErrors, onChange } = useAuthnForm({})
+  const form = useAuthnForm({})
+  const { values, setValues, setErrors } = form
   const [saving, setSaving] = useState(false)
 
   const backends = backendsOf(mechanism)
@@ -101,10 +102,8 @@ export function AuthnCreate() {
           </h2>
           <AuthnConfigForm
             fields={fields}
-            values={values}
-            onChange={onChange}
+            form={form}
             onSubmit={() => void onSubmit()}
-            errors={errors}
             label={t('authn.createTitle')}
           >
             <div className="form-actions">

@@ -13,7 +13,8 @@ export function AuthnSettings({ authenticator }: { authenticator: AnyAuthenticat
   const run = useRunCommand()
   const fields = formFields(authenticator.id)
   const stored = useMemo(() => valuesOf(fields, authenticator), [fields, authenticator])
-  const { values, setValues, errors, setErrors, onChange } = useAuthnForm(stored)
+  const form = useAuthnForm(stored)
+  const { values, setValues, setErrors } = form
   const [saving, setSaving] = useState(false)
   const dirty = Object.keys(values).some((key) => values[key] !== stored[key])
 
@@ -31,10 +32,8 @@ export function AuthnSettings({ authenticator }: { authenticator: AnyAuthenticat
     <section className="card authn-form">
       <AuthnConfigForm
         fields={fields}
-        values={values}
-        onChange={onChange}
+        form={form}
         onSubmit={() => void onSubmit()}
-        errors={errors}
         label={t('authn.tab.settings')}
       >
         <div className="form-actions">
