@@ -5,6 +5,7 @@ import { CommandError } from './commandError.ts'
 import { ApiError } from '../contract/api-error.ts'
 import { MOVE_POSITIONS, movePosition } from './args.ts'
 import { defineCommand, type Completer } from './define.ts'
+import { MECHANISMS, PASSWORD_BACKENDS } from '../contract/authn.ts'
 
 /** The ids of the chain's authenticators (`password_based:built_in_database`, `jwt`...). */
 const completeAuthenticator: Completer = async (api, query, signal) =>
@@ -91,6 +92,7 @@ export const addAuthnUser = defineCommand({
     id: builtIn(),
   }),
   positional: ['user_id', 'password'],
+  secretArgs: ['password'],
   aliases: ['add mqtt user', '添加认证用户'],
   complete: { id: completeAuthenticator },
   run: (ctx, { id, user_id, password, is_superuser }) => ctx.api.authn.addUser(id, { user_id, password, is_superuser }),
@@ -142,4 +144,93 @@ export const testAuthn = defineCommand({
   }),
 })
 
-export const authnCommands = [enableAuthenticator, disableAuthenticator, moveAuthenticator, deleteAuthenticator, addAuthnUser, deleteAuthnUser, testAuthn]
+/** The authenticator's fields other than mechanism and backend, as EMQX names them. */
+const configArg = () => v.pipe(v.record(v.string(), v.unknown(), 'err.json'), v.title('form.field.authnConfig'), v.description('form.hint.authnConfig'))
+
+export const createAuthenticator = defineCommand({
+  id: 'authn.create',
+  title: 'cmd.authn.create',
+  group: 'cmdGroup.authn',
+  changes: ['authn'],
+  args: v.object({
+    mechanism: v.pipe(v.picklist(MECHANISMS, 'err.oneOf'), v.title('form.field.mechanism')),
+    backend: v.optional(v.pipe(v.picklist(PASSWORD_BACKENDS, 'err.oneOf'), v.title('form.field.backend'))),
+    config: v.optional(configArg(), {}),
+  }),
+  positional: ['mechanism', 'backend'],
+  // A config may hold a database password or a JWT secret: kept out of the terminal and history.
+  secretArgs: ['config'],
+  aliases: ['add authenticator', '创建认证器'],
+  run: (ctx, { mechanism, backend, config }) => ctx.api.authn.create({ ...config, mechanism, ...(backend ? { backend } : {}) }),
+})
+
+export const updateAuthenticator = defineCommand({
+  id: 'authn.update',
+  title: 'cmd.authn.update',
+  group: 'cmdGroup.authn',
+  changes: ['authn'],
+  args: v.object({ id: authenticator(), config: configArg() }),
+  positional: ['id'],
+  secretArgs: ['config'],
+  aliases: ['edit authenticator', '编辑认证器'],
+  complete: { id: completeAuthenticator },
+  // mechanism and backend stay what the id says; `******` keeps a stored secret.
+  run: async (ctx, { id, config }) => {
+    const { id: _id, ...current } = await ctx.api.authn.get(id)
+    await ctx.api.authn.update(id, { ...current, ...config, mechanism: current.mechanism, ...(current.backend ? { backend: current.backend } : {}) })
+  },
+})
+
+export const updateAuthnUser = defineCommand({
+  id: 'authn.updateUser',
+  title: 'cmd.authn.updateUser',
+  group: 'cmdGroup.authn',
+  changes: ['authn'],
+  args: v.object({
+    user_id: userId(),
+    password: v.optional(v.pipe(v.string(), v.title('form.field.newPassword'), v.description('form.hint.authnKeepPassword'))),
+    is_superuser: v.optional(v.pipe(v.boolean('err.boolean'), v.title('form.field.isSuperuser'))),
+    id: builtIn(),
+  }),
+  positional: ['user_id'],
+  secretArgs: ['password'],
+  aliases: ['edit mqtt user', '编辑认证用户'],
+  complete: { id: completeAuthenticator, user_id: completeUser },
+  run: (ctx, { id, user_id, password, is_superuser }) =>
+    ctx.api.authn.updateUser(id, user_id, { ...(password ? { password } : {}), ...(is_superuser === undefined ? {} : { is_superuser }) }),
+})
+
+export const importAuthnUsers = defineCommand({
+  id: 'authn.importUsers',
+  title: 'cmd.authn.importUsers',
+  group: 'cmdGroup.authn',
+  changes: ['authn'],
+  args: v.object({
+    filename: v.pipe(v.string(), v.title('form.field.importFile'), v.regex(/\.(csv|json)$/i, 'err.importFileType')),
+    content: v.pipe(v.string(), v.title('form.field.importContent'), v.minLength(1, 'err.required')),
+    type: v.optional(v.pipe(v.picklist(['plain', 'hash'], 'err.oneOf'), v.title('form.field.importType')), 'plain'),
+    id: builtIn(),
+  }),
+  positional: ['filename'],
+  // A plain file holds passwords: never shown in the terminal or kept in the history.
+  secretArgs: ['content'],
+  aliases: ['import mqtt users', '导入认证用户'],
+  complete: { id: completeAuthenticator },
+  describe: ({ filename }) => ({ key: 'cmd.authn.importUsersDescribe', values: { filename } }),
+  run: (ctx, { id, filename, content, type }) =>
+    ctx.api.authn.importFile(id, type, new Blob([content], { type: filename.toLowerCase().endsWith('.json') ? 'application/json' : 'text/csv' }), filename),
+})
+
+export const authnCommands = [
+  enableAuthenticator,
+  disableAuthenticator,
+  moveAuthenticator,
+  deleteAuthenticator,
+  createAuthenticator,
+  updateAuthenticator,
+  addAuthnUser,
+  updateAuthnUser,
+  deleteAuthnUser,
+  importAuthnUsers,
+  testAuthn,
+]

@@ -56,6 +56,10 @@ const operations: Record<string, string> = {
   'delete an authenticator and its users (DELETE /authentication/{id})': 'authn.delete',
   'add a user to the built-in database (POST /authentication/{id}/users)': 'authn.addUser',
   'delete a user of the built-in database (DELETE /authentication/{id}/users/{user_id})': 'authn.deleteUser',
+  'create an authenticator (POST /authentication)': 'authn.create',
+  "change an authenticator's settings (PUT /authentication/{id})": 'authn.update',
+  "change a built-in database user's password or superuser flag (PUT /authentication/{id}/users/{user_id})": 'authn.updateUser',
+  'import users from a CSV or JSON file (POST /authentication/{id}/import_users)': 'authn.importUsers',
 
   // Issue 4: the command history and the script view (browser only).
   'show the command history': 'history.show',

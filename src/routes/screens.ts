@@ -27,5 +27,8 @@ export const screenComponents: Record<string, RouteComponent> = {
   '/authorization/create': lazyRouteComponent(() => import('../features/authz/AuthzCreate.tsx'), 'AuthzCreate'),
   '/authorization/detail/$type': lazyRouteComponent(() => import('../features/authz/AuthzDetail.tsx'), 'AuthzDetail'),
   '/users': lazyRouteComponent(() => import('../features/users/UserList.tsx'), 'UserList'),
+  '/authentication/list': lazyRouteComponent(() => import('../features/authn/AuthnList.tsx'), 'AuthnList'),
+  '/authentication/create': lazyRouteComponent(() => import('../features/authn/AuthnCreate.tsx'), 'AuthnCreate'),
+  '/authentication/detail/$id': lazyRouteComponent(() => import('../features/authn/AuthnDetail.tsx'), 'AuthnDetail'),
   '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
 }
