@@ -1,36 +1,23 @@
 // `${name}` placeholders of authentication templates (HTTP URL, headers and body; JWT verify_claims),
-// rendered from the client's credential as EMQX renders them: an absent value is empty text.
+// rendered from the client's credential in EMQX's template language (server/backends/template.ts):
+// an absent value is empty text, `${$}` is a dollar, a name the context does not allow stays as written.
+import { parseDeep, parseTemplate, renderDeep as renderDeepTemplate, renderTemplate } from '../../backends/template.ts'
 import type { Credential } from './provider.ts'
 
-const PLACEHOLDER = /\$\{([a-z_]+)\}/g
+/** The names a credential offers, as EMQX's authentication contexts call them. */
+const NAMES = ['username', 'clientid', 'password', 'peerhost', 'peerport', 'cert_common_name', 'cert_subject', 'cert_pem', 'zone', 'listener', 'client_attrs.*']
 
-const VALUES: Record<string, (credential: Credential) => string | number | undefined> = {
-  username: (c) => c.username,
-  clientid: (c) => c.clientid,
-  password: (c) => c.password,
-  peerhost: (c) => c.peerhost,
-  peerport: (c) => c.peerport,
-  cert_common_name: (c) => c.cert_common_name,
-  cert_subject: (c) => c.cert_subject,
-  cert_pem: () => undefined,
-  zone: () => 'default',
-  listener: (c) => c.listener,
+function valuesOf(credential: Credential): Record<string, unknown> {
+  // The embedded broker has one zone and no TLS client certificates yet.
+  return { ...credential, cert_pem: undefined, zone: 'default' }
 }
 
 /** Renders a template; `allowed` limits the names (others stay as written), `encode` escapes values (URLs). */
 export function render(template: string, credential: Credential, options: { allowed?: readonly string[]; encode?: (value: string) => string } = {}): string {
-  return template.replace(PLACEHOLDER, (whole, name: string) => {
-    const value = VALUES[name]
-    if (!value || (options.allowed && !options.allowed.includes(name))) return whole
-    const text = String(value(credential) ?? '')
-    return options.encode ? options.encode(text) : text
-  })
+  return renderTemplate(parseTemplate(template, options.allowed ?? NAMES), valuesOf(credential), options.encode)
 }
 
 /** Renders every string in a JSON-like value (HTTP bodies may nest objects). */
 export function renderDeep(value: unknown, credential: Credential): unknown {
-  if (typeof value === 'string') return render(value, credential)
-  if (Array.isArray(value)) return value.map((item) => renderDeep(item, credential))
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [render(key, credential), renderDeep(item, credential)]))
-  return value
+  return renderDeepTemplate(parseDeep(value, NAMES), valuesOf(credential))
 }

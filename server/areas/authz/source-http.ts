@@ -7,6 +7,7 @@ import type { HttpSourceBody } from '../../../contract/authz.ts'
 import { parseDuration } from '../../../contract/units.ts'
 import type { AuthzAction, AuthzDetail, ClientInfo } from '../../broker/hooks.ts'
 import { plainAddress } from '../../broker/listeners.ts'
+import { AUTHZ_HTTP_VARS, parseTemplate, renderTemplate as renderText } from '../../backends/template.ts'
 import { RateMeter } from '../../metrics/rate-meter.ts'
 import { RATE_TICK_MS, type ResourceMetrics, type SourceAnswer, type SourceRunner } from './source.ts'
 
@@ -21,8 +22,6 @@ export function defaultHttpHeaders(method: 'get' | 'post'): Record<string, strin
 
 /** Hop-by-hop headers fetch manages itself and refuses to be given. */
 const FETCH_MANAGED = new Set(['connection', 'keep-alive', 'content-length', 'host', 'transfer-encoding'])
-
-const PLACEHOLDER = /\$\{([a-z_.]+)\}/g
 
 /** The values a request's placeholders take for one check (EMQX's http authz variables). */
 export function httpVariables(info: ClientInfo, action: AuthzAction, topic: string, detail: AuthzDetail): Record<string, string> {
@@ -44,9 +43,9 @@ export function httpVariables(info: ClientInfo, action: AuthzAction, topic: stri
   }
 }
 
-/** Fills in the placeholders; one EMQX does not allow in a request is left as written, as EMQX renders it. */
-export function renderTemplate(template: string, vars: Record<string, string>, encode: (value: string) => string = (value) => value): string {
-  return template.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(vars, name) ? encode(vars[name]) : whole))
+/** Fills in the placeholders (EMQX's template language, server/backends/template.ts); one EMQX does not allow in a request is left as written. */
+function renderTemplate(text: string, vars: Record<string, string>, encode?: (value: string) => string): string {
+  return renderText(parseTemplate(text, AUTHZ_HTTP_VARS), vars, encode)
 }
 
 function renderBody(body: Record<string, unknown>, vars: Record<string, string>): Record<string, string> {
