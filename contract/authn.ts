@@ -1,5 +1,5 @@
 // MQTT client authentication (EMQX `/authentication`), written once for the server and the browser:
-// the authenticator configs (password_based on the built-in database or HTTP, jwt), the users of the
+// the authenticator configs (password_based on the built-in database, HTTP or a database; jwt; scram), the users of the
 // built-in database, import results, the status and metrics answer, positions and the errors.
 import * as v from 'valibot'
 import { ldapConnection, mongoVariants, redisVariants, required, sqlConnection } from './backends.ts'
@@ -11,8 +11,6 @@ export type Mechanism = (typeof MECHANISMS)[number]
 
 /** Every backend EMQX 5.8 CE knows for `password_based`. */
 export const PASSWORD_BACKENDS = ['built_in_database', 'mysql', 'postgresql', 'mongodb', 'redis', 'http', 'ldap'] as const
-/** The backends this embedded server runs: all of them. */
-export const EMBEDDED_PASSWORD_BACKENDS = PASSWORD_BACKENDS
 
 /** EMQX's authenticator id: `<mechanism>:<backend>`, or the mechanism alone when it has no backend. */
 export function authenticatorId(config: { mechanism: string; backend?: string | undefined }): string {

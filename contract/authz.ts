@@ -1,5 +1,5 @@
 // MQTT client authorization (EMQX `/authorization`), written once for the server and the browser:
-// the settings, the sources (file, built_in_database, http) and their status, the built-in
+// the settings, the sources (file, built_in_database, http and the databases) and their status, the built-in
 // database's rules, and the errors.
 import * as v from 'valibot'
 import { paged, pagingEntries } from './paging.ts'
@@ -10,9 +10,6 @@ import { durationText } from './units.ts'
 export const AUTHZ_SOURCE_TYPES = ['file', 'built_in_database', 'http', 'redis', 'mysql', 'postgresql', 'mongodb', 'ldap'] as const
 export type AuthzSourceType = (typeof AUTHZ_SOURCE_TYPES)[number]
 
-/** The ones the embedded server runs; creating any other one answers 400. */
-export const EMBEDDED_SOURCE_TYPES = AUTHZ_SOURCE_TYPES
-export type EmbeddedSourceType = (typeof EMBEDDED_SOURCE_TYPES)[number]
 
 /** EMQX's `authorization.cache.max_size` bounds. */
 export const CACHE_MAX_SIZE = 1_048_576

@@ -2,7 +2,7 @@
 // enabled sources in their order; the first that allows or denies decides, nomatch and ignore go on
 // to the next (and past the last, `no_match` decides in AccessControl). Each source counts its
 // checks. The list is kept in SQLite and restored at start.
-import { authzErrors, EMBEDDED_SOURCE_TYPES, type AuthzCheck, type AuthzSourceConfig, type EmbeddedSourceType, type SourceStatus } from '../../../contract/authz.ts'
+import { authzErrors, type AuthzCheck, type AuthzSourceConfig, type SourceStatus } from '../../../contract/authz.ts'
 import type { AccessControl } from '../../broker/access-control.ts'
 import type { Broker } from '../../broker/broker.ts'
 import { HP } from '../../broker/hook-priorities.ts'
@@ -287,7 +287,3 @@ function runnerOf(config: AuthzSourceConfig, rules: BuiltInRules): SourceRunner 
   }
 }
 
-/** Whether the embedded server runs this source type. */
-export function isEmbeddedType(type: string): type is EmbeddedSourceType {
-  return (EMBEDDED_SOURCE_TYPES as readonly string[]).includes(type)
-}

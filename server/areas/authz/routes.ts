@@ -1,21 +1,17 @@
 // /authorization/settings and /authorization/sources (list, create, one source, status, move,
-// order). Bodies are the contract's; what the embedded server does not run answers 400.
+// order). Bodies are the contract's.
 import type { FastifyInstance } from 'fastify'
 import * as v from 'valibot'
-import { AUTHZ_SOURCE_TYPES, AuthzCheckBody, AuthzSourceBody, type AuthzCheck, EMBEDDED_SOURCE_TYPES, PASSWORD_MASK, MoveBody, OrderBody, type AuthzSource, type SourceStatus } from '../../../contract/authz.ts'
+import { AuthzCheckBody, AuthzSourceBody, type AuthzCheck, PASSWORD_MASK, MoveBody, OrderBody, type AuthzSource, type SourceStatus } from '../../../contract/authz.ts'
 import type { Broker } from '../../broker/broker.ts'
 import type { ClientInfo } from '../../broker/hooks.ts'
 import { badRequest, parseInput } from '../../http/errors.ts'
 import { objectBody, settingsRoute, type SettingsStore } from '../../http/settings-route.ts'
-import { isEmbeddedType, sourceNotFound, type AuthzFeature } from './feature.ts'
+import { sourceNotFound, type AuthzFeature } from './feature.ts'
 import { authzSettings } from './settings.ts'
 
-/** A source body, or the 400 saying the embedded server does not run that type (yet). */
+/** A source body; a bad one answers 400 naming its first problem. */
 export function parseSource(body: unknown): v.InferOutput<typeof AuthzSourceBody> {
-  const type = objectBody(body, 'body').type
-  if (typeof type === 'string' && (AUTHZ_SOURCE_TYPES as readonly string[]).includes(type) && !isEmbeddedType(type)) {
-    throw badRequest(`The embedded server does not support the ${type} authorization source yet (supported: ${EMBEDDED_SOURCE_TYPES.join(', ')})`)
-  }
   const source = parseInput(AuthzSourceBody, body, 'body')
   if (source.type === 'http' && source.method === 'get' && Object.keys(source.headers ?? {}).some((name) => name.toLowerCase() === 'content-type')) {
     throw badRequest('HTTP GET requests cannot include content-type header.')
