@@ -368,11 +368,11 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
   flush(): void {
     const outgoing = this.outgoing
     if (outgoing === undefined) return
+    const length = this.outgoingBytes
     this.outgoing = undefined
-    const bytes = outgoing.length === 1 ? outgoing[0] : Buffer.concat(outgoing, this.outgoingBytes)
     this.outgoingBytes = 0
     if (this.stream.destroyed || this.stream.writableEnded) return
-    this.stream.write(bytes)
+    this.stream.write(outgoing.length === 1 ? outgoing[0] : Buffer.concat(outgoing, length))
     // A client that does not read what we send (a publisher ignoring its PUBACKs) must not make us
     // buffer without end: stop reading from it while twice the QoS 0 drop limit waits for it, as TCP
     // flow control would, and read on once it has taken it all ('drain', which follows since that is

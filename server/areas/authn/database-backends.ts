@@ -10,7 +10,7 @@ import { LdapBackend } from '../../backends/ldap.ts'
 import { MongoBackend } from '../../backends/mongodb.ts'
 import { MysqlBackend } from '../../backends/mysql.ts'
 import { PostgresBackend } from '../../backends/postgresql.ts'
-import { parseCommand, RedisBackend } from '../../backends/redis.ts'
+import { parseCommand, RedisBackend, splitCommand } from '../../backends/redis.ts'
 import type { Backend } from '../../backends/resource.ts'
 import { AUTHN_VARS, parseDeep, parseSql, parseTemplate, renderTemplate, type DeepTemplate, type SqlTemplate, type Template } from '../../backends/template.ts'
 import { truthy } from './http-backend.ts'
@@ -105,7 +105,7 @@ class RedisProvider extends DatabaseProvider {
     super()
     this.command = parseCommand(config.cmd, AUTHN_VARS, ['HGET', 'HMGET'])
     // HMGET key field...: the fields after the key name what the answer's values are.
-    this.fields = this.command.slice(2).map((field) => field.join(''))
+    this.fields = splitCommand(config.cmd).slice(2)
     if (this.fields.length === 0) throw new Error('cmd must name the fields to read, such as password_hash')
     this.backend = new RedisBackend(config)
     this.algorithm = config.password_hash_algorithm
