@@ -18,6 +18,7 @@ import { topicRewriteCommands } from './topicRewrite.ts'
 import { autoSubscribeCommands } from './autoSubscribe.ts'
 import { apiKeyCommands } from './apiKeys.ts'
 import { userCommands } from './users.ts'
+import { clusterCommands } from './cluster.ts'
 import { mqttCommands } from './mqtt.ts'
 import { settingsCommands } from './settings.ts'
 import { logout } from './session.ts'
@@ -50,6 +51,7 @@ export const allCommands: AnyCommand[] = [
   ...erase(autoSubscribeCommands),
   ...erase(apiKeyCommands),
   ...erase(userCommands),
+  ...erase(clusterCommands),
   ...erase(settingsCommands),
   ...erase([logout]),
   ...erase(helpCommands),

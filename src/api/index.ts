@@ -7,6 +7,7 @@ import { authzApi } from './authz.ts'
 import { autoSubscribeApi } from './autoSubscribe.ts'
 import { bannedApi } from './banned.ts'
 import { clientsApi } from './clients.ts'
+import { clusterApi } from './cluster.ts'
 import { delayedApi } from './delayed.ts'
 import { flappingApi } from './flapping.ts'
 import { metricsApi } from './metrics.ts'
@@ -54,6 +55,7 @@ export function createApi(http: Http) {
     autoSubscribe: autoSubscribeApi(http),
     apiKeys: apiKeysApi(http),
     users: usersApi(http),
+    cluster: clusterApi(http),
   }
 }
 

@@ -27,6 +27,7 @@ export const screenComponents: Record<string, RouteComponent> = {
   '/authorization/create': lazyRouteComponent(() => import('../features/authz/AuthzCreate.tsx'), 'AuthzCreate'),
   '/authorization/detail/$type': lazyRouteComponent(() => import('../features/authz/AuthzDetail.tsx'), 'AuthzDetail'),
   '/users': lazyRouteComponent(() => import('../features/users/UserList.tsx'), 'UserList'),
+  '/cluster': lazyRouteComponent(() => import('../features/cluster/Cluster.tsx'), 'Cluster'),
   '/authentication/list': lazyRouteComponent(() => import('../features/authn/AuthnList.tsx'), 'AuthnList'),
   '/authentication/create': lazyRouteComponent(() => import('../features/authn/AuthnCreate.tsx'), 'AuthnCreate'),
   '/authentication/detail/$id': lazyRouteComponent(() => import('../features/authn/AuthnDetail.tsx'), 'AuthnDetail'),
