@@ -23,6 +23,7 @@ import { topicMetricsArea } from './topic-metrics/index.ts'
 import { topicRewriteArea } from './topic-rewrite/index.ts'
 import { telemetryArea } from './telemetry/index.ts'
 import { clusterArea } from './cluster/index.ts'
+import { dataBackupArea } from './data-backup/index.ts'
 import { topicsArea } from './topics/index.ts'
 
 export const serverAreas: readonly ServerArea[] = [
@@ -49,4 +50,5 @@ export const serverAreas: readonly ServerArea[] = [
   monitorArea,
   telemetryArea,
   clusterArea,
+  dataBackupArea,
 ]
