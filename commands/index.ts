@@ -19,6 +19,7 @@ import { autoSubscribeCommands } from './autoSubscribe.ts'
 import { apiKeyCommands } from './apiKeys.ts'
 import { userCommands } from './users.ts'
 import { clusterCommands } from './cluster.ts'
+import { dataBackupCommands } from './dataBackup.ts'
 import { mqttCommands } from './mqtt.ts'
 import { settingsCommands } from './settings.ts'
 import { logout } from './session.ts'
@@ -52,6 +53,7 @@ export const allCommands: AnyCommand[] = [
   ...erase(apiKeyCommands),
   ...erase(userCommands),
   ...erase(clusterCommands),
+  ...erase(dataBackupCommands),
   ...erase(settingsCommands),
   ...erase([logout]),
   ...erase(helpCommands),

@@ -8,6 +8,7 @@ import { autoSubscribeApi } from './autoSubscribe.ts'
 import { bannedApi } from './banned.ts'
 import { clientsApi } from './clients.ts'
 import { clusterApi } from './cluster.ts'
+import { dataBackupApi } from './dataBackup.ts'
 import { delayedApi } from './delayed.ts'
 import { flappingApi } from './flapping.ts'
 import { metricsApi } from './metrics.ts'
@@ -56,6 +57,7 @@ export function createApi(http: Http) {
     apiKeys: apiKeysApi(http),
     users: usersApi(http),
     cluster: clusterApi(http),
+    dataBackup: dataBackupApi(http),
   }
 }
 
