@@ -20,6 +20,7 @@ import { apiKeyCommands } from './apiKeys.ts'
 import { userCommands } from './users.ts'
 import { clusterCommands } from './cluster.ts'
 import { dataBackupCommands } from './dataBackup.ts'
+import { telemetryCommands } from './telemetry.ts'
 import { mqttCommands } from './mqtt.ts'
 import { settingsCommands } from './settings.ts'
 import { logout } from './session.ts'
@@ -54,6 +55,7 @@ export const allCommands: AnyCommand[] = [
   ...erase(userCommands),
   ...erase(clusterCommands),
   ...erase(dataBackupCommands),
+  ...erase(telemetryCommands),
   ...erase(settingsCommands),
   ...erase([logout]),
   ...erase(helpCommands),

@@ -107,6 +107,7 @@ const operations: Record<string, string> = {
   'import a data backup, with confirmation (POST /data/import)': 'backup.import',
   'download a data backup, saved by the browser (GET /data/files/{filename})': 'backup.download',
   'delete a data backup (DELETE /data/files/{filename})': 'backup.delete',
+  'turn telemetry on or off (PUT /telemetry/status)': 'telemetry.update',
 
   // Issue 13: MQTT authorization (the screens are a later part).
   'authorization settings: no_match, deny_action, cache (PUT /authorization/settings)': 'authz.settings',

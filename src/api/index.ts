@@ -9,6 +9,7 @@ import { bannedApi } from './banned.ts'
 import { clientsApi } from './clients.ts'
 import { clusterApi } from './cluster.ts'
 import { dataBackupApi } from './dataBackup.ts'
+import { telemetryApi } from './telemetry.ts'
 import { delayedApi } from './delayed.ts'
 import { flappingApi } from './flapping.ts'
 import { metricsApi } from './metrics.ts'
@@ -58,6 +59,7 @@ export function createApi(http: Http) {
     users: usersApi(http),
     cluster: clusterApi(http),
     dataBackup: dataBackupApi(http),
+    telemetry: telemetryApi(http),
   }
 }
 

@@ -29,6 +29,7 @@ export const screenComponents: Record<string, RouteComponent> = {
   '/users': lazyRouteComponent(() => import('../features/users/UserList.tsx'), 'UserList'),
   '/cluster': lazyRouteComponent(() => import('../features/cluster/Cluster.tsx'), 'Cluster'),
   '/backup': lazyRouteComponent(() => import('../features/backup/BackupList.tsx'), 'BackupList'),
+  '/telemetry': lazyRouteComponent(() => import('../features/telemetry/Telemetry.tsx'), 'Telemetry'),
   '/authentication/list': lazyRouteComponent(() => import('../features/authn/AuthnList.tsx'), 'AuthnList'),
   '/authentication/create': lazyRouteComponent(() => import('../features/authn/AuthnCreate.tsx'), 'AuthnCreate'),
   '/authentication/detail/$id': lazyRouteComponent(() => import('../features/authn/AuthnDetail.tsx'), 'AuthnDetail'),
