@@ -125,9 +125,7 @@ export function Cluster() {
           {t('cluster.invite')}
         </button>
       </PageHeader>
-      <p className="muted cluster-name">
-        {t('cluster.name')}: <code>{cluster.data?.name ?? '—'}</code>
-      </p>
+      <p className="muted cluster-name">{t('cluster.nameIs', { name: cluster.data?.name ?? '—' })}</p>
       <DataTable
         id="cluster-nodes"
         label={t('cluster.nodes')}
