@@ -48,7 +48,7 @@ export type BackupFiles = v.InferOutput<typeof backupFilesSchema>
 
 /** EMQX's name check: a bare file name ending in .tar.gz. */
 export function isBackupName(name: string): boolean {
-  return name.endsWith(BACKUP_SUFFIX) && name.length > BACKUP_SUFFIX.length && !/[/\\]/.test(name) && name !== '.' && name !== '..'
+  return name.endsWith(BACKUP_SUFFIX) && name.length > BACKUP_SUFFIX.length && !/[/\\\0]/.test(name)
 }
 
 /** EMQX's messages (emqx_mgmt_data_backup:format_error/1 and the API module). */
