@@ -18,6 +18,9 @@ import { topicRewriteCommands } from './topicRewrite.ts'
 import { autoSubscribeCommands } from './autoSubscribe.ts'
 import { apiKeyCommands } from './apiKeys.ts'
 import { userCommands } from './users.ts'
+import { clusterCommands } from './cluster.ts'
+import { dataBackupCommands } from './dataBackup.ts'
+import { telemetryCommands } from './telemetry.ts'
 import { mqttCommands } from './mqtt.ts'
 import { settingsCommands } from './settings.ts'
 import { logout } from './session.ts'
@@ -50,6 +53,9 @@ export const allCommands: AnyCommand[] = [
   ...erase(autoSubscribeCommands),
   ...erase(apiKeyCommands),
   ...erase(userCommands),
+  ...erase(clusterCommands),
+  ...erase(dataBackupCommands),
+  ...erase(telemetryCommands),
   ...erase(settingsCommands),
   ...erase([logout]),
   ...erase(helpCommands),

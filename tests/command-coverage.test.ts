@@ -99,6 +99,16 @@ const operations: Record<string, string> = {
   // Issue 4: keyboard help.
   'show every keyboard shortcut (the ? sheet)': 'help.shortcuts',
 
+  // Issue 14, part 5: the cluster, data backups and telemetry.
+  'invite a node to the cluster, waiting or in the background (PUT /cluster/{node}/invite(_async))': 'cluster.invite',
+  'force a node out of the cluster (DELETE /cluster/{node}/force_leave)': 'cluster.forceLeave',
+  'export a data backup, all or some table sets and roots (POST /data/export)': 'backup.export',
+  'upload a data backup archive (POST /data/files)': 'backup.upload',
+  'import a data backup, with confirmation (POST /data/import)': 'backup.import',
+  'download a data backup, saved by the browser (GET /data/files/{filename})': 'backup.download',
+  'delete a data backup (DELETE /data/files/{filename})': 'backup.delete',
+  'turn telemetry on or off (PUT /telemetry/status)': 'telemetry.update',
+
   // Issue 13: MQTT authorization (the screens are a later part).
   'authorization settings: no_match, deny_action, cache (PUT /authorization/settings)': 'authz.settings',
   'add an authorization source at the front (POST /authorization/sources)': 'authz.createSource',

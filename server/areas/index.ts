@@ -22,6 +22,8 @@ import { subscriptionsArea } from './subscriptions/index.ts'
 import { topicMetricsArea } from './topic-metrics/index.ts'
 import { topicRewriteArea } from './topic-rewrite/index.ts'
 import { telemetryArea } from './telemetry/index.ts'
+import { clusterArea } from './cluster/index.ts'
+import { dataBackupArea } from './data-backup/index.ts'
 import { topicsArea } from './topics/index.ts'
 
 export const serverAreas: readonly ServerArea[] = [
@@ -47,4 +49,6 @@ export const serverAreas: readonly ServerArea[] = [
   alarmsArea,
   monitorArea,
   telemetryArea,
+  clusterArea,
+  dataBackupArea,
 ]

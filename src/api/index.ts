@@ -7,6 +7,9 @@ import { authzApi } from './authz.ts'
 import { autoSubscribeApi } from './autoSubscribe.ts'
 import { bannedApi } from './banned.ts'
 import { clientsApi } from './clients.ts'
+import { clusterApi } from './cluster.ts'
+import { dataBackupApi } from './dataBackup.ts'
+import { telemetryApi } from './telemetry.ts'
 import { delayedApi } from './delayed.ts'
 import { flappingApi } from './flapping.ts'
 import { metricsApi } from './metrics.ts'
@@ -54,6 +57,9 @@ export function createApi(http: Http) {
     autoSubscribe: autoSubscribeApi(http),
     apiKeys: apiKeysApi(http),
     users: usersApi(http),
+    cluster: clusterApi(http),
+    dataBackup: dataBackupApi(http),
+    telemetry: telemetryApi(http),
   }
 }
 

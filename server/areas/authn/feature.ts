@@ -47,20 +47,7 @@ export class AuthnFeature {
     this.broker = broker
     this.repository = repository
     this.tickMs = options.tickMs ?? 5000
-    for (const stored of repository.listAuthenticators()) {
-      const config = readStoredConfig(stored.config)
-      if (!config) {
-        console.error(`authentication: the stored config of ${stored.id} is no longer valid; it is left out`)
-        continue
-      }
-      try {
-        this.chain.push({ id: authenticatorId(config), config, provider: createProvider(config, repository), counters: new AuthnCounters() })
-      } catch (error) {
-        console.error(`authentication: ${stored.id} could not be restored:`, error)
-      }
-    }
-    this.chainExists = this.chain.length > 0
-    this.enabled = this.chain.filter((entry) => entry.config.enable)
+    this.reload()
     const unhooks = [
       broker.hooks.add('client.authenticate', (info, password, enhanced) => this.authenticate(info, password, enhanced), HP.AUTHN),
       broker.hooks.add('client.disconnected', (info) => this.forgetExpiry(info), HP.AUTHN),
@@ -76,6 +63,26 @@ export class AuthnFeature {
     for (const timer of this.expiries.values()) clearTimeout(timer)
     this.expiries.clear()
     for (const entry of this.chain) entry.provider.destroy?.()
+  }
+
+  /** Makes the chain anew from the stored configs: at start, and after a data backup was imported. */
+  reload(): void {
+    for (const entry of this.chain) entry.provider.destroy?.()
+    this.chain = []
+    for (const stored of this.repository.listAuthenticators()) {
+      const config = readStoredConfig(stored.config)
+      if (!config) {
+        console.error(`authentication: the stored config of ${stored.id} is no longer valid; it is left out`)
+        continue
+      }
+      try {
+        this.chain.push({ id: authenticatorId(config), config, provider: createProvider(config, this.repository), counters: new AuthnCounters() })
+      } catch (error) {
+        console.error(`authentication: ${stored.id} could not be restored:`, error)
+      }
+    }
+    this.chainExists = this.chain.length > 0
+    this.enabled = this.chain.filter((entry) => entry.config.enable)
   }
 
   list(): readonly Authenticator[] {

@@ -50,14 +50,7 @@ export class AuthzFeature {
     this.access = broker.access
     this.repository = repository
     this.rules = new BuiltInRules(repository)
-    for (const config of repository.sources()) {
-      try {
-        this.sources.push(this.install(config))
-      } catch (error) {
-        console.error(`authorization source ${config.type} could not be restored:`, error)
-      }
-    }
-    this.hookWhileConfigured()
+    this.reload()
     this.timer = setInterval(() => {
       for (const source of this.sources) {
         source.counters.tick()
@@ -72,6 +65,22 @@ export class AuthzFeature {
     this.unhook?.()
     this.unhook = undefined
     for (const source of this.sources) source.runner.stop?.()
+  }
+
+  /** Installs the stored sources anew: at start, and after a data backup was imported. */
+  reload(): void {
+    for (const source of this.sources) source.runner.stop?.()
+    this.sources = []
+    for (const config of this.repository.sources()) {
+      try {
+        this.sources.push(this.install(config))
+      } catch (error) {
+        console.error(`authorization source ${config.type} could not be restored:`, error)
+      }
+    }
+    this.hookWhileConfigured()
+    this.rules.reload()
+    this.access.cache.clear()
   }
 
   /** On `client.authorize` only while a source exists: without one, a check costs the broker no call. */
