@@ -14,7 +14,7 @@ import type { Page } from '../../../contract/paging.ts'
 import type { Broker } from '../../broker/broker.ts'
 import { badRequest, contractError, parseInput } from '../../http/errors.ts'
 import { pageOf } from '../../http/paging.ts'
-import { multipartFile } from '../authn/import-users.ts'
+import { multipartFile } from '../../http/multipart.ts'
 import type { DataBackups } from './backups.ts'
 
 /** The largest archive an upload may carry. */
