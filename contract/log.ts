@@ -87,6 +87,18 @@ function renameAliases(handler: unknown): unknown {
   return renamed
 }
 
+/**
+ * A change to `log` written with today's names (the un-named file handler as `default`, older key
+ * names renamed), so it merges key by key into the handlers in force.
+ */
+export function normalizeLogPatch(patch: Record<string, unknown>): Record<string, unknown> {
+  const normal: Record<string, unknown> = { ...patch }
+  if (patch.console !== undefined) normal.console = renameAliases(patch.console)
+  const file = ensureFileHandlers(patch.file)
+  if (isObject(file)) normal.file = Object.fromEntries(Object.entries(file).map(([name, handler]) => [name, renameAliases(handler)]))
+  return normal
+}
+
 /** A handler name: how EMQX names it in `log.file.<name>`. */
 export const HANDLER_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/
 

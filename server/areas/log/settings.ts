@@ -1,8 +1,8 @@
 // The `log` settings document: EMQX 5.8's handlers checked whole (a file that cannot be written to
 // is refused before anything changes), kept under `feature.log`, put in force on the process logger.
 import * as v from 'valibot'
-import { logConfigSchema, type LogConfig, type LogHandlerDefaults } from '../../../contract/log.ts'
-import type { Settings, SettingsStore } from '../../http/settings-route.ts'
+import { logConfigSchema, normalizeLogPatch, type LogConfig, type LogHandlerDefaults } from '../../../contract/log.ts'
+import { mergeSettings, type Settings, type SettingsStore } from '../../http/settings-route.ts'
 import { checkWritable, resolveLogPath } from '../../log/index.ts'
 import type { LogFeature } from './feature.ts'
 
@@ -34,5 +34,12 @@ export function logSchema(defaults: LogHandlerDefaults, logDir: string) {
 export type LogSchema = ReturnType<typeof logSchema>
 
 export function logSettings(log: LogFeature, store: SettingsStore): Settings<LogSchema> {
-  return { schema: log.schema, current: () => log.config, store, key: 'log', apply: (config) => log.apply(config) }
+  return {
+    schema: log.schema,
+    current: () => log.config,
+    store,
+    key: 'log',
+    apply: (config) => log.apply(config),
+    merge: (current, body) => mergeSettings(current, normalizeLogPatch(body)),
+  }
 }
