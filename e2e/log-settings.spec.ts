@@ -1,12 +1,7 @@
 // The log screen: its forms are log.update's and log.console.update's arguments, filled with the
 // handlers in force; a level changed there is in force on the server (GET /configs/log).
-import { test, expect, type APIRequestContext } from '@playwright/test'
-import { login } from './support/login.ts'
-
-async function apiHeaders(request: APIRequestContext) {
-  const { token } = await (await request.post('/api/v5/login', { data: { username: 'admin', password: 'public' } })).json()
-  return { authorization: `Bearer ${token}` }
-}
+import { test, expect } from '@playwright/test'
+import { apiHeaders, login } from './support/login.ts'
 
 test('changing the file log level on /log puts it in force', async ({ page, request }) => {
   const headers = await apiHeaders(request)

@@ -6,8 +6,8 @@ import { useTranslation } from 'react-i18next'
 import { updateAlarmSettings, updateSysmon } from '../../../commands/alarms.ts'
 import { useApi } from '../../app/useApi.ts'
 import { CommandSettings } from '../../ui/CommandSettings.tsx'
+import { SettingsSection } from '../../ui/SettingsSection.tsx'
 import { alarmValues, sysmonValues } from './alarmSettingsValues.ts'
-import './alarms.css'
 
 export function AlarmSettings() {
   const { t } = useTranslation()
@@ -19,20 +19,12 @@ export function AlarmSettings() {
       <div className="page-header">
         <h1>{t('alarms.settingsTitle')}</h1>
       </div>
-      <section className="alarm-settings-section" aria-labelledby="alarm-settings-alarm">
-        <h2 id="alarm-settings-alarm" className="card-title">
-          {t('alarms.settingsAlarm')}
-        </h2>
-        <p className="muted">{t('alarms.settingsAlarmIntro')}</p>
+      <SettingsSection id="alarm-settings-alarm" title={t('alarms.settingsAlarm')} intro={t('alarms.settingsAlarmIntro')}>
         <CommandSettings command={updateAlarmSettings} load={loadAlarm} toValues={alarmValues} label={t('alarms.settingsAlarm')} />
-      </section>
-      <section className="alarm-settings-section" aria-labelledby="alarm-settings-sysmon">
-        <h2 id="alarm-settings-sysmon" className="card-title">
-          {t('alarms.settingsSysmon')}
-        </h2>
-        <p className="muted">{t('alarms.settingsSysmonIntro')}</p>
+      </SettingsSection>
+      <SettingsSection id="alarm-settings-sysmon" title={t('alarms.settingsSysmon')} intro={t('alarms.settingsSysmonIntro')}>
         <CommandSettings command={updateSysmon} load={loadSysmon} toValues={sysmonValues} label={t('alarms.settingsSysmon')} />
-      </section>
+      </SettingsSection>
     </div>
   )
 }
