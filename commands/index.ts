@@ -12,6 +12,7 @@ import { retainerCommands } from './retainer.ts'
 import { delayedCommands } from './delayed.ts'
 import { topicMetricsCommands } from './topicMetrics.ts'
 import { alarmCommands } from './alarms.ts'
+import { logCommands } from './log.ts'
 import { monitorCommands } from './monitor.ts'
 import { slowSubsCommands } from './slowSubs.ts'
 import { topicRewriteCommands } from './topicRewrite.ts'
@@ -46,6 +47,7 @@ export const allCommands: AnyCommand[] = [
   ...erase(delayedCommands),
   ...erase(topicMetricsCommands),
   ...erase(alarmCommands),
+  ...erase(logCommands),
   ...erase(monitorCommands),
   ...erase(slowSubsCommands),
   ...erase(mqttCommands),

@@ -126,6 +126,11 @@ const operations: Record<string, string> = {
   'clear the authorization cache (DELETE /authorization/cache)': 'authz.clearCache',
   'which source and rule decide for a client, without one connecting (POST /authorization/check, this console\'s own)': 'authz.check',
   'try credentials against the authentication chain (POST /authentication/test, this console\'s own)': 'authn.test',
+
+  // Issue 14: logging.
+  'log file handler: level, format, time, path and rotation; a new name adds one (PUT /configs/log file.<name>)': 'log.update',
+  'console log handler settings (PUT /configs/log console)': 'log.console.update',
+  'set the level of every enabled log handler (PUT /configs/log)': 'log.level',
 }
 
 /**
@@ -145,6 +150,7 @@ const readOnly = [
   'GET /monitor, GET /monitor/nodes/{node}, GET /monitor_current, GET /monitor_current/nodes/{node}',
   'Issue 6: GET /slow_subscriptions, GET /slow_subscriptions/settings',
   'Issue 6: GET /mqtt/topic_metrics, GET /mqtt/topic_metrics/{topic}, GET /alarms?activated=true|false, GET /configs/sysmon, GET /configs/alarm',
+  'Issue 14: GET /configs/log',
   'Issue 13: GET /authorization/settings, GET /authorization/sources, GET /authorization/sources/{type}, GET .../{type}/status, GET .../built_in_database/rules/{clients,users,all}',
 ]
 

@@ -11,6 +11,7 @@ import { clientsArea } from './clients/index.ts'
 import { delayedArea } from './delayed/index.ts'
 import { flappingArea } from './flapping/index.ts'
 import { listenersArea } from './listeners/index.ts'
+import { logArea } from './log/index.ts'
 import { loginArea } from './login/index.ts'
 import { monitorArea } from './monitor/index.ts'
 import { mqttConfigsArea } from './mqtt-configs/index.ts'
@@ -27,6 +28,7 @@ import { dataBackupArea } from './data-backup/index.ts'
 import { topicsArea } from './topics/index.ts'
 
 export const serverAreas: readonly ServerArea[] = [
+  logArea,
   mqttConfigsArea,
   loginArea,
   apiKeysArea,

@@ -15,6 +15,7 @@ import { flappingApi } from './flapping.ts'
 import { metricsApi } from './metrics.ts'
 import { licenseApi } from './license.ts'
 import { listenersApi } from './listeners.ts'
+import { logApi } from './log.ts'
 import { monitorApi } from './monitor.ts'
 import { mqttConfigApi } from './mqttConfig.ts'
 import { nodesApi } from './nodes.ts'
@@ -51,6 +52,7 @@ export function createApi(http: Http) {
     monitor: monitorApi(http),
     nodes: nodesApi(http),
     listeners: listenersApi(http),
+    log: logApi(http),
     license: licenseApi(http),
     metrics: metricsApi(http),
     topicRewrite: topicRewriteApi(http),

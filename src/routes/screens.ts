@@ -33,5 +33,7 @@ export const screenComponents: Record<string, RouteComponent> = {
   '/authentication/list': lazyRouteComponent(() => import('../features/authn/AuthnList.tsx'), 'AuthnList'),
   '/authentication/create': lazyRouteComponent(() => import('../features/authn/AuthnCreate.tsx'), 'AuthnCreate'),
   '/authentication/detail/$id': lazyRouteComponent(() => import('../features/authn/AuthnDetail.tsx'), 'AuthnDetail'),
+  '/log': lazyRouteComponent(() => import('../features/log/LogSettings.tsx'), 'LogSettings'),
+  '/monitoring/alarm-settings': lazyRouteComponent(() => import('../features/alarms/AlarmSettings.tsx'), 'AlarmSettings'),
   '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
 }

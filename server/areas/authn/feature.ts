@@ -14,6 +14,7 @@ import { AuthnCounters } from './metrics.ts'
 import { createProvider } from './providers.ts'
 import type { Credential, Provider, ProviderAnswer } from './provider.ts'
 import type { AuthnRepository } from './store.ts'
+import { log } from '../../log/index.ts'
 
 export interface Authenticator {
   readonly id: string
@@ -72,13 +73,13 @@ export class AuthnFeature {
     for (const stored of this.repository.listAuthenticators()) {
       const config = readStoredConfig(stored.config)
       if (!config) {
-        console.error(`authentication: the stored config of ${stored.id} is no longer valid; it is left out`)
+        log.error({ tag: 'AUTHN', id: stored.id }, 'authenticator_config_invalid_left_out')
         continue
       }
       try {
         this.chain.push({ id: authenticatorId(config), config, provider: createProvider(config, this.repository), counters: new AuthnCounters() })
       } catch (error) {
-        console.error(`authentication: ${stored.id} could not be restored:`, error)
+        log.error({ tag: 'AUTHN', id: stored.id, err: error }, 'failed_to_create_authenticator')
       }
     }
     this.chainExists = this.chain.length > 0
@@ -261,7 +262,7 @@ export class AuthnFeature {
   }
 
   private failed(entry: Authenticator, error: unknown): void {
-    console.error(`authentication: ${entry.id} failed:`, error)
+    log.error({ tag: 'AUTHN', authenticator: entry.id, err: error }, 'authenticator_error')
     entry.counters.nomatch++
   }
 

@@ -16,6 +16,7 @@ import { FileSource } from './source-file.ts'
 import { defaultHttpHeaders, HttpSource } from './source-http.ts'
 import { RATE_TICK_MS, SourceCounters, type Explained, type SourceAnswer, type SourceRunner } from './source.ts'
 import type { AuthzRepository } from './store.ts'
+import { log } from '../../log/index.ts'
 
 interface Installed {
   config: AuthzSourceConfig
@@ -75,7 +76,7 @@ export class AuthzFeature {
       try {
         this.sources.push(this.install(config))
       } catch (error) {
-        console.error(`authorization source ${config.type} could not be restored:`, error)
+        log.error({ tag: 'AUTHZ', type: config.type, err: error }, 'authz_source_restore_failed')
       }
     }
     this.hookWhileConfigured()
@@ -119,7 +120,7 @@ export class AuthzFeature {
         answer = source.runner.authorize(info, action, topic, detail)
       } catch (error) {
         // As EMQX: a source that fails counts as nomatch and the next one is asked.
-        console.error(`authorization source ${source.config.type} failed:`, error)
+        log.error({ tag: 'AUTHZ', clientid: info.clientid, type: source.config.type, err: error }, 'authz_source_failed')
         source.counters.nomatch++
         continue
       }
