@@ -19,6 +19,7 @@ import { autoSubscribeCommands } from './autoSubscribe.ts'
 import { apiKeyCommands } from './apiKeys.ts'
 import { userCommands } from './users.ts'
 import { mqttCommands } from './mqtt.ts'
+import { mqttSettingsCommands } from './mqttSettings.ts'
 import { settingsCommands } from './settings.ts'
 import { logout } from './session.ts'
 import { helpCommands } from './help.ts'
@@ -46,6 +47,7 @@ export const allCommands: AnyCommand[] = [
   ...erase(monitorCommands),
   ...erase(slowSubsCommands),
   ...erase(mqttCommands),
+  ...erase(mqttSettingsCommands),
   ...erase(topicRewriteCommands),
   ...erase(autoSubscribeCommands),
   ...erase(apiKeyCommands),

@@ -76,7 +76,7 @@ export const screens: Screen[] = [
   { id: 'logTrace', path: '/log-trace/list', title: 'nav.logTrace' },
   { id: 'log', path: '/log', title: 'nav.log' },
   { id: 'listeners', path: '/listener', title: 'nav.listeners', shortcut: 'g l' },
-  { id: 'mqttGeneral', path: '/mqtt/general', title: 'nav.mqttGeneral' },
+  { id: 'mqttGeneral', path: '/mqtt/general', title: 'nav.mqttGeneral', shortcut: 'g g' },
   { id: 'mqttSession', path: '/mqtt/session', title: 'nav.mqttSession' },
   { id: 'mqttRetainer', path: '/mqtt/retainer', title: 'nav.mqttRetainer' },
   { id: 'systemTopic', path: '/mqtt/system-topic', title: 'nav.systemTopic' },

@@ -30,5 +30,12 @@ export const screenComponents: Record<string, RouteComponent> = {
   '/authentication/list': lazyRouteComponent(() => import('../features/authn/AuthnList.tsx'), 'AuthnList'),
   '/authentication/create': lazyRouteComponent(() => import('../features/authn/AuthnCreate.tsx'), 'AuthnCreate'),
   '/authentication/detail/$id': lazyRouteComponent(() => import('../features/authn/AuthnDetail.tsx'), 'AuthnDetail'),
+  '/mqtt/general': lazyRouteComponent(() => import('../features/mqttSettings/MqttGeneral.tsx'), 'MqttGeneral'),
+  '/mqtt/session': lazyRouteComponent(() => import('../features/mqttSettings/MqttSession.tsx'), 'MqttSession'),
+  '/mqtt/retainer': lazyRouteComponent(() => import('../features/mqttSettings/RetainerSettings.tsx'), 'RetainerSettings'),
+  '/mqtt/system-topic': lazyRouteComponent(() => import('../features/mqttSettings/SystemTopic.tsx'), 'SystemTopic'),
+  '/topic-rewrite': lazyRouteComponent(() => import('../features/mqttSettings/TopicRewrite.tsx'), 'TopicRewrite'),
+  '/auto-sub': lazyRouteComponent(() => import('../features/mqttSettings/AutoSubscribe.tsx'), 'AutoSubscribe'),
+  '/delayed-pub-configuration': lazyRouteComponent(() => import('../features/mqttSettings/DelayedSettings.tsx'), 'DelayedSettings'),
   '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
 }
