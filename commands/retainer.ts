@@ -8,8 +8,9 @@ import { sizeArg } from './args.ts'
 /** EMQX's rates: `1000/s`, `10/100ms`, or `infinity` (SPEC 5: 'Please enter a properly formatted rate configuration'). */
 const RATE = /^(infinity|[1-9]\d*\/\d*(ms|s|m|h|d))$/
 
+/** A count where 0 means unlimited (SPEC 3). */
 const count = (title: string) =>
-  v.optional(v.pipe(v.number('err.number'), v.title(title), v.integer('err.integer'), v.minValue(0)))
+  v.optional(v.pipe(v.number('err.number'), v.title(title), v.description('form.hint.zeroUnlimited'), v.integer('err.integer'), v.minValue(0)))
 
 export const deleteRetained = defineCommand({
   id: 'retained.delete',
