@@ -66,7 +66,8 @@ describe('the settings forms', () => {
 
 describe('MQTT general and session settings', () => {
   it('mqttGeneral.update: a lower max_topic_levels refuses a deeper subscription at once', async () => {
-    await run('mqttGeneral.update', { max_topic_levels: '2', max_qos_allowed: '1' })
+    const form = settingsValues(generalSettings, (await api.mqttConfig.globalZone()).mqtt)
+    await run('mqttGeneral.update', { ...form, max_topic_levels: '2', max_qos_allowed: '1' })
     expect((await api.mqttConfig.globalZone()).mqtt).toMatchObject({ max_topic_levels: 2, max_qos_allowed: 1 })
     const client = await ts.connect({ clientId: 'levels', protocolVersion: 5 })
     expect(await subackCodes(client, ['a/b/c', 'a/b'], { qos: 2 })).toEqual([0x8f, 1])
