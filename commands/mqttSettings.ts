@@ -3,7 +3,7 @@
 // these commands' forms. They read `/configs/global_zone` and write it back whole, as EMQX 5.8's
 // dashboard does (5.8 routes no `/configs/mqtt`), so settings this console does not know survive.
 import * as v from 'valibot'
-import { defineCommand, type CommandContext } from './define.ts'
+import { defineCommand } from './define.ts'
 import { durationArg, keepsCurrent, sizeArg, type FieldKind } from './args.ts'
 import { generalSettings, sessionSettings, type SettingKind as Kind } from './mqtt.ts'
 import type { GlobalZone } from '../src/api/mqttConfig.ts'
@@ -91,29 +91,23 @@ function changed(args: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined))
 }
 
-async function updateZoneMqtt(api: CommandContext['api'], args: Record<string, unknown>): Promise<GlobalZone> {
-  const zone = await api.mqttConfig.globalZone()
-  return api.mqttConfig.updateGlobalZone({ mqtt: { ...zone.mqtt, ...changed(args) } })
+/** A command whose arguments are these settings of the global zone's `mqtt` root. */
+function zoneCommand<K extends Kinds>(id: string, kinds: K, aliases: string[]) {
+  return defineCommand({
+    id,
+    title: `cmd.${id}`,
+    group: 'cmdGroup.mqtt',
+    changes: ['mqttConfig'],
+    args: settingsArgs(kinds),
+    aliases,
+    run: async (ctx, args): Promise<GlobalZone> => {
+      const zone = await ctx.api.mqttConfig.globalZone()
+      return ctx.api.mqttConfig.updateGlobalZone({ mqtt: { ...zone.mqtt, ...changed(args) } })
+    },
+  })
 }
 
-export const updateGeneral = defineCommand({
-  id: 'mqttGeneral.update',
-  title: 'cmd.mqttGeneral.update',
-  group: 'cmdGroup.mqtt',
-  changes: ['mqttConfig'],
-  args: settingsArgs(generalSettings),
-  aliases: ['mqtt general', 'MQTT 通用'],
-  run: (ctx, args) => updateZoneMqtt(ctx.api, args),
-})
-
-export const updateSession = defineCommand({
-  id: 'mqttSession.update',
-  title: 'cmd.mqttSession.update',
-  group: 'cmdGroup.mqtt',
-  changes: ['mqttConfig'],
-  args: settingsArgs(sessionSettings),
-  aliases: ['session settings', '会话设置'],
-  run: (ctx, args) => updateZoneMqtt(ctx.api, args),
-})
+export const updateGeneral = zoneCommand('mqttGeneral.update', generalSettings, ['mqtt general', 'MQTT 通用'])
+export const updateSession = zoneCommand('mqttSession.update', sessionSettings, ['session settings', '会话设置'])
 
 export const mqttSettingsCommands = [updateGeneral, updateSession]

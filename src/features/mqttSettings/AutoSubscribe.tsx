@@ -12,8 +12,8 @@ import { useServerData } from '../../app/useServerData.ts'
 import { CommandDialog } from '../../ui/CommandDialog.tsx'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
 import { escapeControl } from '../../ui/escapeControl.ts'
-import { PageHeader } from '../../ui/PageHeader.tsx'
 import { useRowBusy } from '../../ui/useRowBusy.ts'
+import { ListHeader } from './ListHeader.tsx'
 import './mqttSettings.css'
 
 type Row = AutoSubscription & { index: number }
@@ -28,7 +28,6 @@ export function AutoSubscribe() {
   const [dialog, setDialog] = useState<Dialog | null>(null)
   const close = useCallback(() => setDialog(null), [])
   const { busy, during } = useRowBusy()
-  const full = rows.length >= MAX_AUTO_SUBSCRIBE
 
   const remove = useCallback((row: Row) => during(row.topic, () => run(removeAutoSubscription, { topic: row.topic })), [during, run])
 
@@ -63,18 +62,7 @@ export function AutoSubscribe() {
 
   return (
     <div className="page auto-subscribe-page">
-      <PageHeader title={t('autoSubscribe.title')} onRefresh={list.refresh} refreshing={list.loading}>
-        <button
-          type="button"
-          className="btn btn-primary"
-          disabled={full}
-          title={full ? t('autoSubscribe.full', { max: MAX_AUTO_SUBSCRIBE }) : undefined}
-          onClick={() => setDialog({ kind: 'add' })}
-        >
-          {t('autoSubscribe.add')}
-        </button>
-      </PageHeader>
-      <p className="muted mqtt-settings-intro">{t('autoSubscribe.intro')}</p>
+      <ListHeader section="autoSubscribe" list={list} count={rows.length} max={MAX_AUTO_SUBSCRIBE} onAdd={() => setDialog({ kind: 'add' })} />
 
       <DataTable
         id="auto-subscribe"

@@ -13,8 +13,8 @@ import { useServerData } from '../../app/useServerData.ts'
 import { CommandDialog } from '../../ui/CommandDialog.tsx'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
 import { escapeControl } from '../../ui/escapeControl.ts'
-import { PageHeader } from '../../ui/PageHeader.tsx'
 import { useRowBusy } from '../../ui/useRowBusy.ts'
+import { ListHeader } from './ListHeader.tsx'
 import './mqttSettings.css'
 
 /** A rule with its 1-based number, which the commands name it by. */
@@ -31,7 +31,6 @@ export function TopicRewrite() {
   const [dialog, setDialog] = useState<Dialog | null>(null)
   const close = useCallback(() => setDialog(null), [])
   const { busy, during } = useRowBusy()
-  const full = rows.length >= MAX_REWRITE_RULES - 1
 
   const move = useCallback(
     (row: Row, to: number) => during(String(row.index), () => run(moveRewriteRule, { index: row.index, to })),
@@ -93,18 +92,7 @@ export function TopicRewrite() {
 
   return (
     <div className="page topic-rewrite-page">
-      <PageHeader title={t('topicRewrite.title')} onRefresh={list.refresh} refreshing={list.loading}>
-        <button
-          type="button"
-          className="btn btn-primary"
-          disabled={full}
-          title={full ? t('topicRewrite.full', { max: MAX_REWRITE_RULES - 1 }) : undefined}
-          onClick={() => setDialog({ kind: 'add' })}
-        >
-          {t('topicRewrite.add')}
-        </button>
-      </PageHeader>
-      <p className="muted mqtt-settings-intro">{t('topicRewrite.intro')}</p>
+      <ListHeader section="topicRewrite" list={list} count={rows.length} max={MAX_REWRITE_RULES - 1} onAdd={() => setDialog({ kind: 'add' })} />
 
       <DataTable
         id="topic-rewrite"
