@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { BROKER_KEPT, configsErrors } from '../contract/configs.ts'
 import { parseHocon } from '../server/areas/configs/hocon.ts'
 import { expectContractError } from './support/contract.ts'
-import { endClients, login, startTestServer, subackCodes, type Api, type TestServer } from './support/server.ts'
+import { endClients, login, waitFor, startTestServer, subackCodes, type Api, type TestServer } from './support/server.ts'
 
 let ts: TestServer
 let api: Api
@@ -96,6 +96,30 @@ describe('PUT /configs', () => {
 
     expect(await putText('mqtt {\n  max_inflight = ${X}\n}')).toMatchObject({ status: 400, body: { errors: { type: 'parse_error', line: 2 } } })
     expect((await putText('x = 1', '?mode=sideways')).status).toBe(400)
+  })
+})
+
+describe('PUT /configs with the rewrite and auto_subscribe lists', () => {
+  it('rewrites a publish and subscribes a connecting client, as the lists say', async () => {
+    const text = `rewrite = [{action = publish, source_topic = "old/#", re = "^old/(.+)$", dest_topic = "new/$1"}]
+auto_subscribe { topics = [{topic = "new/\${clientid}", qos = 1}] }`
+    expect((await putText(text)).status).toBe(200)
+    const conf = parseHocon((await getText()).body as string)
+    expect(conf.rewrite).toEqual([{ action: 'publish', source_topic: 'old/#', re: '^old/(.+)$', dest_topic: 'new/$1' }])
+
+    const client = await ts.connect({ clientId: 'hocon-auto', protocolVersion: 5 })
+    const message = new Promise<string>((resolve) => client.once('message', (topic) => resolve(topic)))
+    await waitFor(async () => (await api.get('/clients/hocon-auto/subscriptions')).body.length === 1, 'the auto-subscription')
+    const publisher = await ts.connect({ clientId: 'hocon-pub' })
+    await publisher.publishAsync('old/hocon-auto', 'x', { qos: 1 })
+    expect(await message).toBe('new/hocon-auto')
+    expect((await api.get('/mqtt/auto_subscribe')).body).toEqual([{ topic: 'new/${clientid}', qos: 1, rh: 0, rap: 0, nl: 0 }])
+
+    // An empty auto_subscribe root in merge mode keeps the topics; a bad rule changes neither list.
+    expect((await putText('auto_subscribe {}')).status).toBe(200)
+    expect((await putText('rewrite = [{action = publish, source_topic = "a/#", re = "(", dest_topic = x}]\nauto_subscribe.topics = []')).status).toBe(400)
+    expect((await api.get('/mqtt/auto_subscribe')).body).toHaveLength(1)
+    expect((await putText('rewrite = []\nauto_subscribe.topics = []')).status).toBe(200)
   })
 })
 

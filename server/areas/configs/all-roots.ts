@@ -20,6 +20,12 @@ import { mqttSettings, sysTopicsSettings } from '../mqtt-configs/settings.ts'
 import { retainerArea } from '../retainer/index.ts'
 import { retainerSettings } from '../retainer/settings.ts'
 import { slowSubsArea } from '../slow-subs/index.ts'
+import { topicRewriteArea } from '../topic-rewrite/index.ts'
+import { prepareRules } from '../topic-rewrite/settings.ts'
+import { autoSubscribeArea } from '../auto-subscribe/index.ts'
+import { prepareTopics } from '../auto-subscribe/settings.ts'
+import { objectBody, unsupportedKeys } from '../../http/settings-route.ts'
+import { badRequest } from '../../http/errors.ts'
 import { defaultSlowSubsConfig } from '../slow-subs/feature.ts'
 import { slowSubsSettings } from '../slow-subs/settings.ts'
 import { dashboardSettings } from './dashboard.ts'
@@ -53,6 +59,8 @@ export function configRoots(ctx: AreaContext): ConfigRoots {
     { port: () => listening.port?.() ?? ctx.config.port, sampleIntervalMs: ctx.config.dashboardMonitor?.sampleIntervalMs ?? 10_000 },
     configs,
   )
+  const rewrite = ctx.use(topicRewriteArea)
+  const autoSubscribe = ctx.use(autoSubscribeArea)
   const kept = (root: KeptRoot) => keptRoot(root, keptRootSchemas[root], () => structuredClone(KEPT_ROOTS[root]))
   const all: Record<string, ConfigRoot> = {
     mqtt: settingsRoot('mqtt', mqttSettings(broker, mqttStore), () => mqttDefaults(defaultMqttSettings)),
@@ -68,6 +76,18 @@ export function configRoots(ctx: AreaContext): ConfigRoots {
     retainer: settingsRoot('retainer', retainerSettings(ctx.use(retainerArea), configs), () => defaultRetainerConfig),
     delayed: settingsRoot('delayed', delayedSettings(ctx.use(delayedArea), configs), () => defaultDelayedConfig),
     slow_subs: settingsRoot('slow_subs', slowSubsSettings(ctx.use(slowSubsArea), configs), () => defaultSlowSubsConfig),
+    // Lists replace whole in either mode.
+    rewrite: { current: () => rewrite.config, prepare: (value) => prepareRules(rewrite, configs, value, 'rewrite'), defaults: () => [] },
+    auto_subscribe: {
+      current: () => ({ topics: autoSubscribe.config }),
+      prepare: (value, mode) => {
+        const body = objectBody(value, 'auto_subscribe')
+        const problem = unsupportedKeys(body, ['topics'])
+        if (problem) throw badRequest(`auto_subscribe: ${problem}`)
+        return prepareTopics(autoSubscribe, configs, body.topics ?? (mode === 'merge' ? autoSubscribe.config : []), 'auto_subscribe.topics')
+      },
+      defaults: () => ({ topics: [] }),
+    },
     broker: keptRoot('broker', brokerSchema, () => structuredClone(BROKER_KEPT)),
   }
   return { node: broker.node, all, dashboardSettings: dashboard.settings, listening }
