@@ -23,6 +23,7 @@ import { clusterCommands } from './cluster.ts'
 import { dataBackupCommands } from './dataBackup.ts'
 import { telemetryCommands } from './telemetry.ts'
 import { mqttCommands } from './mqtt.ts'
+import { mqttSettingsCommands } from './mqttSettings.ts'
 import { settingsCommands } from './settings.ts'
 import { logout } from './session.ts'
 import { helpCommands } from './help.ts'
@@ -51,6 +52,7 @@ export const allCommands: AnyCommand[] = [
   ...erase(monitorCommands),
   ...erase(slowSubsCommands),
   ...erase(mqttCommands),
+  ...erase(mqttSettingsCommands),
   ...erase(topicRewriteCommands),
   ...erase(autoSubscribeCommands),
   ...erase(apiKeyCommands),

@@ -79,7 +79,7 @@ export const screens: Screen[] = [
   { id: 'cluster', path: '/cluster', title: 'nav.cluster' },
   { id: 'telemetry', path: '/telemetry', title: 'nav.telemetry' },
   { id: 'listeners', path: '/listener', title: 'nav.listeners', shortcut: 'g l' },
-  { id: 'mqttGeneral', path: '/mqtt/general', title: 'nav.mqttGeneral' },
+  { id: 'mqttGeneral', path: '/mqtt/general', title: 'nav.mqttGeneral', shortcut: 'g g' },
   { id: 'mqttSession', path: '/mqtt/session', title: 'nav.mqttSession' },
   { id: 'mqttRetainer', path: '/mqtt/retainer', title: 'nav.mqttRetainer' },
   { id: 'systemTopic', path: '/mqtt/system-topic', title: 'nav.systemTopic' },

@@ -36,6 +36,13 @@ const operations: Record<string, string> = {
   'MQTT session settings of the global zone (PUT /configs/global_zone)': 'zone.update',
   'system topic settings (PUT /configs/sys_topics)': 'sysTopics.update',
 
+  // Issue 14: the MQTT settings screens' forms, rule and topic edits.
+  'MQTT general settings, every field a form field (PUT /configs/global_zone)': 'mqttGeneral.update',
+  'MQTT session settings, every field a form field (PUT /configs/global_zone)': 'mqttSession.update',
+  'edit a topic rewrite rule (PUT /mqtt/topic_rewrite)': 'topicRewrite.edit',
+  'reorder the topic rewrite rules (PUT /mqtt/topic_rewrite)': 'topicRewrite.move',
+  'edit an auto-subscribe topic (PUT /mqtt/auto_subscribe)': 'autoSubscribe.edit',
+
   // Issue 4: API keys (the API key screen is a later issue; GET /api_key and /api_key/{name} feed completion).
   'create an API key, its secret shown once (POST /api_key)': 'apiKey.create',
   'change an API key\'s note, expiry or state (PUT /api_key/{name})': 'apiKey.update',

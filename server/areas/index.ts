@@ -8,6 +8,7 @@ import { authzArea } from './authz/index.ts'
 import { autoSubscribeArea } from './auto-subscribe/index.ts'
 import { bannedArea } from './banned/index.ts'
 import { clientsArea } from './clients/index.ts'
+import { configsArea } from './configs/index.ts'
 import { delayedArea } from './delayed/index.ts'
 import { flappingArea } from './flapping/index.ts'
 import { listenersArea } from './listeners/index.ts'
@@ -53,4 +54,5 @@ export const serverAreas: readonly ServerArea[] = [
   telemetryArea,
   clusterArea,
   dataBackupArea,
+  configsArea,
 ]

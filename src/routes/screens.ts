@@ -35,5 +35,12 @@ export const screenComponents: Record<string, RouteComponent> = {
   '/authentication/detail/$id': lazyRouteComponent(() => import('../features/authn/AuthnDetail.tsx'), 'AuthnDetail'),
   '/log': lazyRouteComponent(() => import('../features/log/LogSettings.tsx'), 'LogSettings'),
   '/monitoring/alarm-settings': lazyRouteComponent(() => import('../features/alarms/AlarmSettings.tsx'), 'AlarmSettings'),
+  '/mqtt/general': lazyRouteComponent(() => import('../features/mqttSettings/SettingsScreens.tsx'), 'MqttGeneral'),
+  '/mqtt/session': lazyRouteComponent(() => import('../features/mqttSettings/SettingsScreens.tsx'), 'MqttSession'),
+  '/mqtt/retainer': lazyRouteComponent(() => import('../features/mqttSettings/SettingsScreens.tsx'), 'RetainerSettings'),
+  '/mqtt/system-topic': lazyRouteComponent(() => import('../features/mqttSettings/SettingsScreens.tsx'), 'SystemTopic'),
+  '/topic-rewrite': lazyRouteComponent(() => import('../features/mqttSettings/TopicRewrite.tsx'), 'TopicRewrite'),
+  '/auto-sub': lazyRouteComponent(() => import('../features/mqttSettings/AutoSubscribe.tsx'), 'AutoSubscribe'),
+  '/delayed-pub-configuration': lazyRouteComponent(() => import('../features/mqttSettings/SettingsScreens.tsx'), 'DelayedSettings'),
   '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
 }

@@ -8,6 +8,8 @@ import { handlerDefaults, logSchema, type LogSchema } from './settings.ts'
 export class LogFeature implements Feature {
   readonly schema: LogSchema
   readonly logDir: string
+  /** EMQX's defaults for this server (which handlers are on follows EMQX_DEFAULT_LOG_HANDLER). */
+  readonly defaults: LogConfig
   config: LogConfig
   private token: object | undefined
 
@@ -15,7 +17,8 @@ export class LogFeature implements Feature {
     this.logDir = logDir
     const defaults = handlerDefaults(defaultHandler)
     this.schema = logSchema(defaults, logDir)
-    this.config = v.parse(logConfigSchema(defaults), {})
+    this.defaults = v.parse(logConfigSchema(defaults), {})
+    this.config = this.defaults
   }
 
   /** Puts `config` in force (its files are opened first: one that cannot be is an error and nothing changes). */
