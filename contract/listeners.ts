@@ -29,14 +29,11 @@ export function parseListenerId(id: string): { type: ListenerType; name: string 
 /** A listener's `bind`: `1883`, `:1883`, `0.0.0.0:1883` or `[::1]:1883`. Host undefined: every interface. */
 export function parseBind(bind: string | number): { host: string | undefined; port: number } | undefined {
   const text = String(bind).trim()
-  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([0-9.]+|[a-zA-Z][a-zA-Z0-9.-]*))?:?(\d{1,5})$/.exec(text)
-  if (!m) return undefined
-  const port = Number(m[3])
-  if (port > 65535) return undefined
-  const host = m[1] ?? m[2]
-  if (host === undefined && text.includes(':') && !text.startsWith(':')) return undefined
-  if (m[2] !== undefined && /^[0-9.]+$/.test(m[2]) && !/^(\d{1,3})(\.\d{1,3}){3}$/.test(m[2])) return undefined
-  return { host, port }
+  const portOnly = /^:?(\d{1,5})$/.exec(text)
+  const m = portOnly ? undefined : /^(?:\[([0-9a-fA-F:.]+)\]|(\d{1,3}(?:\.\d{1,3}){3})|([a-zA-Z][a-zA-Z0-9.-]*)):(\d{1,5})$/.exec(text)
+  const port = Number(portOnly?.[1] ?? m?.[4])
+  if ((!portOnly && !m) || port > 65535) return undefined
+  return { host: m?.[1] ?? m?.[2] ?? m?.[3], port }
 }
 
 /** `0.0.0.0:1883`, `[::]:1883`, and `:1883` for every interface, as EMQX's `format_bind`. */

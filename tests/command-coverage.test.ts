@@ -116,6 +116,16 @@ const operations: Record<string, string> = {
   'clear the authorization cache (DELETE /authorization/cache)': 'authz.clearCache',
   'which source and rule decide for a client, without one connecting (POST /authorization/check, this console\'s own)': 'authz.check',
   'try credentials against the authentication chain (POST /authentication/test, this console\'s own)': 'authn.test',
+
+  // Issue 14: listeners.
+  'create a listener (POST /listeners/{id})': 'listener.create',
+  'change a listener (PUT /listeners/{id})': 'listener.update',
+  'delete a listener, closing its connections (DELETE /listeners/{id})': 'listener.delete',
+  'start a listener (POST /listeners/{id}/start)': 'listener.start',
+  'stop a listener, closing its connections (POST /listeners/{id}/stop)': 'listener.stop',
+  'restart a listener (POST /listeners/{id}/restart)': 'listener.restart',
+  'enable a listener (PUT /listeners/{id} enable=true)': 'listener.enable',
+  'disable a listener, closing its connections (PUT /listeners/{id} enable=false)': 'listener.disable',
 }
 
 /**
