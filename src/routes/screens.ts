@@ -30,5 +30,6 @@ export const screenComponents: Record<string, RouteComponent> = {
   '/authentication/list': lazyRouteComponent(() => import('../features/authn/AuthnList.tsx'), 'AuthnList'),
   '/authentication/create': lazyRouteComponent(() => import('../features/authn/AuthnCreate.tsx'), 'AuthnCreate'),
   '/authentication/detail/$id': lazyRouteComponent(() => import('../features/authn/AuthnDetail.tsx'), 'AuthnDetail'),
+  '/listener': lazyRouteComponent(() => import('../features/listeners/ListenerList.tsx'), 'ListenerList'),
   '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
 }

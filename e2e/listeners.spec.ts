@@ -1,0 +1,54 @@
+import { createServer } from 'node:net'
+import { test, expect } from '@playwright/test'
+import mqtt, { type MqttClient } from 'mqtt'
+import { login } from './support/login.ts'
+import { closed } from './support/mqtt.ts'
+
+/** A port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer()
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+function connect(port: number, clientId: string): Promise<MqttClient> {
+  const client = mqtt.connect(`mqtt://127.0.0.1:${port}`, { clientId, reconnectPeriod: 0, connectTimeout: 3000 })
+  return new Promise((resolve, reject) => {
+    client.once('connect', () => resolve(client))
+    client.once('error', reject)
+    client.once('close', () => reject(new Error('closed before CONNACK')))
+  })
+}
+
+test('a listener created from the console takes a real MQTT client; stopped from the console, the client goes and cannot connect again', async ({ page }) => {
+  const port = await freePort()
+  await login(page, '/listener')
+  await expect(page.getByRole('heading', { name: 'Listeners' })).toBeVisible()
+  await expect(page.getByRole('row').filter({ hasText: 'default' })).toHaveCount(2)
+
+  await page.getByRole('combobox', { name: 'Type of the new listener' }).selectOption('tcp')
+  await page.getByRole('button', { name: 'Add listener' }).click()
+  const dialog = page.getByTestId('listener-create')
+  await dialog.getByRole('textbox', { name: /^Name/ }).fill('e2e')
+  await dialog.getByRole('textbox', { name: /^Bind address/ }).fill(`127.0.0.1:${port}`)
+  await dialog.getByRole('textbox', { name: /^Name/ }).press('Enter')
+  await expect(dialog).toBeHidden()
+
+  const row = page.getByRole('row').filter({ hasText: `127.0.0.1:${port}` })
+  await expect(row).toContainText('Running')
+  const client = await connect(port, 'e2e-listener')
+  await expect(row).toContainText('1 / Unlimited')
+
+  await row.getByRole('button', { name: 'Stop' }).click()
+  await expect(page.getByText('Stop listener tcp:e2e; all its connections will be closed')).toBeVisible()
+  await page.keyboard.press('Enter')
+  await closed(client)
+  // Stop saves enable=false, as EMQX does.
+  await expect(row).toContainText('Disabled')
+  await expect(row.getByRole('button', { name: 'Start', exact: true })).toBeVisible()
+  await expect(connect(port, 'e2e-refused')).rejects.toThrow()
+})
