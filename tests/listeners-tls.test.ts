@@ -4,9 +4,12 @@
 // certificate names the client (peer_cert_as_clientid / _username). A bad PEM changes nothing.
 import { createHash, X509Certificate } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
+import { connect as netConnect } from 'node:net'
+import { connect as tlsConnect } from 'node:tls'
+import { generate } from 'mqtt-packet'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeCertificates, type TestCertificates } from './support/certs.ts'
-import { connectMqtt, serverPerSuite } from './support/server.ts'
+import { connectMqtt, connectPacket, serverPerSuite, waitFor } from './support/server.ts'
 
 const suite = serverPerSuite()
 let certs: TestCertificates
@@ -66,6 +69,36 @@ describe('TLS listeners', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(200)
     await connectMqtt(`wss://127.0.0.1:${portOf(created.body.bind)}/mqtt`, { clientId: 'over-wss', ca: certs.ca, servername: 'localhost' })
     expect((await suite.api.get('/clients/over-wss')).body.listener).toBe('wss:secure')
+  })
+
+  it('ssl behind a load balancer: the PROXY header comes before the TLS handshake, and its address is the client\'s', async () => {
+    const created = await suite.api.post('/listeners', {
+      type: 'ssl',
+      name: 'proxied',
+      bind: '127.0.0.1:0',
+      proxy_protocol: true,
+      ssl_options: { certfile: certs.serverCert, keyfile: certs.serverKey },
+    })
+    expect(created.status, JSON.stringify(created.body)).toBe(200)
+    const port = portOf(created.body.bind)
+    const raw = netConnect(port, '127.0.0.1')
+    raw.on('error', () => raw.destroy())
+    // Written before the socket connects, the header and the ClientHello leave together: the listener
+    // hands TLS the bytes after the header.
+    raw.write('PROXY TCP4 203.0.113.9 127.0.0.1 50123 8883\r\n')
+    const secure = tlsConnect({ socket: raw, ca: certs.ca, servername: 'localhost' })
+    secure.on('error', () => secure.destroy())
+    await new Promise((resolve) => secure.once('secureConnect', resolve))
+    secure.write(generate(connectPacket({ clientId: 'behind-lb' })))
+    try {
+      const row = await waitFor(async () => {
+        const response = await suite.api.get('/clients/behind-lb')
+        return response.status === 200 && response.body
+      }, 'behind-lb connected')
+      expect([row.ip_address, row.port, row.listener]).toEqual(['203.0.113.9', 50123, 'ssl:proxied'])
+    } finally {
+      secure.destroy()
+    }
   })
 
   it('a bad PEM, a missing file, a key that does not match and fail_if_no_peer_cert without verify_peer are 400, and nothing changes', async () => {

@@ -157,7 +157,9 @@ class RunningListener {
     readProxyHeader(socket, timeout).then(
       (proxied) => {
         const own = peerOf(socket)
-        socket.resume()
+        // TLS takes over the socket's handle (and the bytes it already read) and reads itself; a
+        // plain socket is resumed for the broker or the HTTP server, which read it as a stream.
+        if (!this.tls) socket.resume()
         this.handOver(socket, proxied ?? own)
       },
       () => socket.destroy(),

@@ -85,7 +85,7 @@ export function ListenerList() {
       col.accessor((l) => `${(l.status?.current_connections ?? 0).toLocaleString()} / ${max(l.status?.max_connections)}`, {
         id: 'connections',
         header: t('listeners.col.connections'),
-        size: 170,
+        size: 220,
         meta: { numeric: true, align: 'end' },
       }),
       col.display({
