@@ -211,6 +211,10 @@ describe('listeners managed through the API', () => {
     expect(body.websocket).toMatchObject({ mqtt_path: '/other', mqtt_piggyback: 'multiple', fail_if_no_subprotocol: true })
     await connectMqtt(`ws://127.0.0.1:${port}/other`, { clientId: 'ws-extra' })
     await expect(connectMqtt(`ws://127.0.0.1:${port}/mqtt`, { clientId: 'ws-wrong-path' })).rejects.toThrow()
+    // Behind an HTTP proxy: x-forwarded-for and x-forwarded-port name the client, as EMQX reads them.
+    const forwarded = await connectMqtt(`ws://127.0.0.1:${port}/other`, { clientId: 'ws-forwarded', wsOptions: { headers: { 'x-forwarded-for': '198.51.100.20, 10.0.0.1', 'x-forwarded-port': '41000' } } })
+    expect((await suite.api.get('/clients/ws-forwarded')).body).toMatchObject({ ip_address: '198.51.100.20', port: 41000 })
+    await forwarded.endAsync()
     const quic = await suite.api.post('/listeners', { type: 'quic', name: 'q', bind: '127.0.0.1:14567' })
     removed.push('quic:q')
     expect(quic.body).toMatchObject({ id: 'quic:q', type: 'quic', running: false, enable: true })

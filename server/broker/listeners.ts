@@ -7,11 +7,11 @@
 // quic is configured and reported but never runs, as EMQX answers without its QUIC library.
 import { readFileSync } from 'node:fs'
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer } from 'node:http'
-import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net'
+import { createServer as createTcpServer, isIP, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { createSecureContext, createServer as createTlsServer, type SecureContextOptions, type Server as TlsServer, type TLSSocket } from 'node:tls'
 import { createWebSocketStream, WebSocketServer } from 'ws'
-import { formatBind, parseBind, parseRate, type ListenerConfig, type ListenerType, type SslOptions } from '../../contract/listeners.ts'
+import { formatBind, parseBind, parseRate, type ListenerConfig, type ListenerType, type SslOptions, type WebsocketOptions } from '../../contract/listeners.ts'
 import { parseDuration } from '../../contract/units.ts'
 import type { ConnectionMeta } from './connection.ts'
 import { readProxyHeader, type ProxiedPeer } from './proxy-protocol.ts'
@@ -224,7 +224,8 @@ class RunningListener {
         })
         wss.on('connection', (socket, request: IncomingMessage) => {
           const stream = createWebSocketStream(socket)
-          const peer = this.peers.get(request.socket) ?? peerOf(request.socket)
+          const own = this.peers.get(request.socket) ?? peerOf(request.socket)
+          const peer = this.config.proxy_protocol ? own : forwardedPeer(request, ws, own)
           this.accept(stream, { listener: this.id, ...peer, socket: request.socket })
         })
         this.wsServers.set(limit, wss)
@@ -242,6 +243,20 @@ class RunningListener {
       wss.handleUpgrade(request, socket, head, (client) => wss.emit('connection', client, request))
     })
     return http
+  }
+}
+
+/** The first address of `proxy_address_header` (x-forwarded-for) and port of `proxy_port_header`, as emqx_ws_connection's get_peer; the socket's own where they are absent or not an address. */
+function forwardedPeer(request: IncomingMessage, ws: WebsocketOptions, own: ProxiedPeer): ProxiedPeer {
+  const first = (name: string) => {
+    const value = request.headers[name.toLowerCase()]
+    return (Array.isArray(value) ? value[0] : value)?.split(/[, ]+/).find(Boolean)
+  }
+  const address = first(ws.proxy_address_header)
+  const port = Number(first(ws.proxy_port_header))
+  return {
+    peerhost: address && isIP(address) ? address : own.peerhost,
+    peerport: Number.isInteger(port) && port > 0 && port < 65536 ? port : own.peerport,
   }
 }
 

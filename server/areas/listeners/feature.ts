@@ -36,6 +36,15 @@ function refused(error: unknown): Error {
   return error as Error
 }
 
+/** Waits for a change on the broker, turning its refusal into the API's 400. */
+async function refusing(change: Promise<void>): Promise<void> {
+  try {
+    await change
+  } catch (error) {
+    throw refused(error)
+  }
+}
+
 export class ListenersFeature {
   private readonly broker: Broker
   private readonly repository: ListenersRepository
@@ -73,9 +82,7 @@ export class ListenersFeature {
     const id = `${type}:${name}`
     if (this.broker.listeners.has(id)) throw contractError(listenersErrors.exists)
     const config = this.check(type, name, withoutReadOnly(body), undefined)
-    await this.broker.listeners.add(id, type, name, config).catch((error: unknown) => {
-      throw refused(error)
-    })
+    await refusing(this.broker.listeners.add(id, type, name, config))
     this.save(id, type, name)
   }
 
@@ -85,9 +92,7 @@ export class ListenersFeature {
     if (!current) throw contractError(listenersErrors.notFound)
     if (this.get(id)?.type !== type) throw badRequest('listener_type_inconsistent')
     const config = this.check(type, name, mergeSettings(current, withoutReadOnly(body)) as Record<string, unknown>, current)
-    await this.broker.listeners.update(id, config).catch((error: unknown) => {
-      throw refused(error)
-    })
+    await refusing(this.broker.listeners.update(id, config))
     this.save(id, type, name)
   }
 
@@ -101,9 +106,7 @@ export class ListenersFeature {
   async action(id: string, action: 'start' | 'stop' | 'restart'): Promise<void> {
     const state = this.get(id)
     if (!state) throw contractError(listenersErrors.notFound)
-    await this.broker.listeners.action(id, action).catch((error: unknown) => {
-      throw refused(error)
-    })
+    await refusing(this.broker.listeners.action(id, action))
     this.save(id, state.type, state.name)
   }
 
