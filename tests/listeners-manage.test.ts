@@ -114,7 +114,7 @@ describe('listeners managed through the API', () => {
     expect(after.map((l: { id: string }) => l.id)).toEqual([...before.map((l: { id: string }) => l.id), 'tcp:mover'])
   })
 
-  it('max_connections refuses the socket over the limit; PUT deep-merges the change', async () => {
+  it('max_connections refuses the socket over the limit; PUT deep-merges the change, keeping open connections on the same address', async () => {
     const { port } = await create('tcp', 'small', { max_connections: 1 })
     removed.push('tcp:small')
     await connectMqtt(`mqtt://127.0.0.1:${port}`, { clientId: 'first-in' })
@@ -122,10 +122,11 @@ describe('listeners managed through the API', () => {
     const put = await suite.api.request('PUT', '/listeners/tcp:small', { type: 'tcp', id: 'tcp:small', max_connections: 2, tcp_options: { nodelay: false } })
     expect(put.status).toBe(200)
     expect(put.body).toMatchObject({ max_connections: 2, bind: `127.0.0.1:${port}`, tcp_options: { nodelay: false, backlog: 1024 } })
-    // Changing a listener restarts it: its clients reconnect, two fit now.
-    await connectMqtt(`mqtt://127.0.0.1:${port}`, { clientId: 'first-again' })
-    await connectMqtt(`mqtt://127.0.0.1:${port}`, { clientId: 'second-again' })
+    // On the same address the change takes effect for new connections; the open one stays.
+    await connectMqtt(`mqtt://127.0.0.1:${port}`, { clientId: 'second-now' })
+    await expect(connectMqtt(`mqtt://127.0.0.1:${port}`, { clientId: 'third-now' })).rejects.toThrow()
     expect((await suite.api.get('/listeners/tcp:small')).body.current_connections).toBe(2)
+    expect((await suite.api.get('/clients/first-in')).status).toBe(200)
   })
 
   it('max_conn_rate refuses sockets over the rate', async () => {

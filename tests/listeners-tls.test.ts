@@ -42,6 +42,11 @@ describe('TLS listeners', () => {
     await connectMqtt(url, { clientId: 'with-cert', ca: certs.ca, cert: certs.clientCert, key: certs.clientKey, servername: 'localhost' })
     expect((await suite.api.get('/clients/with-cert')).body.listener).toBe('ssl:secure')
     await expect(connectMqtt(url, { clientId: 'no-cert', ca: certs.ca, servername: 'localhost' })).rejects.toThrow()
+    // A key that does not match, sent on update: 400, and the listener goes on as it was.
+    const badUpdate = await suite.api.request('PUT', '/listeners/ssl:secure', { type: 'ssl', id: 'ssl:secure', ssl_options: { keyfile: certs.clientKey } })
+    expect(badUpdate.status).toBe(400)
+    expect((await suite.api.get('/listeners/ssl:secure')).body.ssl_options.keyfile).toBe(ssl.keyfile)
+    expect((await suite.api.get('/clients/with-cert')).status).toBe(200)
     await expect(connectMqtt(url, { clientId: 'stranger', ca: certs.ca, cert: certs.strangerCert, key: certs.strangerKey, servername: 'localhost' })).rejects.toThrow()
   })
 

@@ -85,35 +85,47 @@ class RateLimit {
 
 type Accept = (stream: Duplex, meta: ConnectionMeta) => void
 
-/** What one started listener holds: its server, its sockets, its TLS context and WebSocket side. */
+/** What one started listener holds: its server, its sockets, and what its configuration makes of new connections. */
 class RunningListener {
   readonly sockets = new Set<Socket>()
   readonly server: TcpServer
   bound: BoundAddress | undefined
-  private readonly limit: number
-  private readonly rate: RateLimit | undefined
-  private readonly tls: TlsServer | undefined
-  private readonly http: HttpServer | undefined
-  private readonly wsServers = new Map<number, WebSocketServer>()
-  /** The peer of a socket handed to the HTTP server (the PROXY header's, or the socket's own). */
-  private readonly peers = new WeakMap<Socket, ProxiedPeer>()
-
   readonly id: string
-  readonly config: ListenerConfig
+  private readonly type: ListenerType
   private readonly accept: Accept
   private readonly maxPacketSize: () => number
+  // Set by `configure`, which a change of everything but the address calls again: new
+  // connections follow the new settings, open ones stay, as EMQX's esockd:set_options and
+  // ranch:set_protocol_options leave them.
+  private config!: ListenerConfig
+  private limit = Infinity
+  private rate: RateLimit | undefined
+  private tls: TlsServer | undefined
+  private http: HttpServer | undefined
+  /** Every WebSocket server made, closed with the listener (a reconfigured one keeps serving its connections). */
+  private readonly wsServers: WebSocketServer[] = []
+  /** The peer of a socket handed to the TLS or HTTP server (the PROXY header's, or the socket's own). */
+  private readonly peers = new WeakMap<Socket, ProxiedPeer>()
 
   constructor(id: string, type: ListenerType, config: ListenerConfig, accept: Accept, maxPacketSize: () => number) {
     this.id = id
-    this.config = config
+    this.type = type
     this.accept = accept
     this.maxPacketSize = maxPacketSize
-    this.limit = config.max_connections === 'infinity' ? Infinity : config.max_connections
+    this.configure(config)
+    // Paused until it is known whether a PROXY header comes first, and TLS reads its socket itself.
+    this.server = createTcpServer({ pauseOnConnect: true }, (socket) => this.onSocket(socket))
+  }
+
+  /** Takes a configuration on the same address; throws (changing nothing) when its TLS files are bad. */
+  configure(config: ListenerConfig): void {
+    const tls = this.type === 'ssl' || this.type === 'wss' ? this.tlsServer(config) : undefined
     const rate = config.max_conn_rate && config.max_conn_rate !== 'infinity' ? parseRate(config.max_conn_rate) : undefined
+    this.config = config
+    this.limit = config.max_connections === 'infinity' ? Infinity : config.max_connections
     this.rate = rate && new RateLimit(rate.count, rate.perMs)
-    this.tls = type === 'ssl' || type === 'wss' ? this.tlsServer() : undefined
-    this.http = type === 'ws' || type === 'wss' ? this.webSocketServer() : undefined
-    this.server = createTcpServer({ pauseOnConnect: config.proxy_protocol === true }, (socket) => this.onSocket(socket))
+    this.tls = tls
+    this.http = this.type === 'ws' || this.type === 'wss' ? this.webSocketServer(config) : undefined
   }
 
   async listen(): Promise<BoundAddress> {
@@ -134,7 +146,7 @@ class RunningListener {
   /** Stops accepting and closes every connection it holds. */
   async close(): Promise<void> {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()))
-    for (const wss of this.wsServers.values()) wss.close()
+    for (const wss of this.wsServers) wss.close()
     for (const socket of this.sockets) socket.destroy()
     await closed
   }
@@ -152,7 +164,10 @@ class RunningListener {
     socket.setNoDelay(tcp.nodelay)
     const keepalive = /^(\d+),/.exec(tcp.keepalive)
     if (keepalive) socket.setKeepAlive(true, Number(keepalive[1]) * 1000)
-    if (!this.config.proxy_protocol) return this.handOver(socket, peerOf(socket))
+    if (!this.config.proxy_protocol) {
+      if (!this.tls) socket.resume()
+      return this.handOver(socket, peerOf(socket))
+    }
     const timeout = parseDuration(this.config.proxy_protocol_timeout) ?? 3000
     readProxyHeader(socket, timeout).then(
       (proxied) => {
@@ -177,8 +192,8 @@ class RunningListener {
     this.serve(socket, peer)
   }
 
-  private tlsServer(): TlsServer {
-    const ssl = this.config.ssl_options!
+  private tlsServer(config: ListenerConfig): TlsServer {
+    const ssl = config.ssl_options!
     const verify = ssl.verify === 'verify_peer'
     const server = createTlsServer({
       ...tlsOptionsOf(ssl),
@@ -202,8 +217,8 @@ class RunningListener {
     this.http.emit('connection', socket)
   }
 
-  private webSocketServer(): HttpServer {
-    const ws = this.config.websocket!
+  private webSocketServer(config: ListenerConfig): HttpServer {
+    const ws = config.websocket!
     const http = createHttpServer((_request, response) => {
       response.writeHead(404, { 'content-type': 'text/plain' }).end(`MQTT over WebSocket lives at ${ws.mqtt_path}\n`)
     })
@@ -212,8 +227,9 @@ class RunningListener {
     // One WebSocket server per frame limit in use (ws fixes maxPayload per server): the limit
     // follows max_packet_size (live) for each new connection, or one client could make the broker
     // hold 256 MB; a settings change applies to connections made after it.
+    const servers = new Map<number, WebSocketServer>()
     const serverFor = (limit: number): WebSocketServer => {
-      let wss = this.wsServers.get(limit)
+      let wss = servers.get(limit)
       if (!wss) {
         wss = new WebSocketServer({
           noServer: true,
@@ -225,10 +241,11 @@ class RunningListener {
         wss.on('connection', (socket, request: IncomingMessage) => {
           const stream = createWebSocketStream(socket)
           const own = this.peers.get(request.socket) ?? peerOf(request.socket)
-          const peer = this.config.proxy_protocol ? own : forwardedPeer(request, ws, own)
+          const peer = config.proxy_protocol ? own : forwardedPeer(request, ws, own)
           this.accept(stream, { listener: this.id, ...peer, socket: request.socket })
         })
-        this.wsServers.set(limit, wss)
+        servers.set(limit, wss)
+        this.wsServers.push(wss)
       }
       return wss
     }
@@ -288,6 +305,10 @@ const ORDER: TlsVersion[] = ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3']
 function tlsRange(versions: readonly string[]): [TlsVersion, TlsVersion] {
   const known = versions.map((version) => NODE_TLS[version]).filter(Boolean).sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b))
   return known.length > 0 ? [known[0], known[known.length - 1]] : ['TLSv1.2', 'TLSv1.3']
+}
+
+function sameAddress(a: string, b: string): boolean {
+  return formatBind(parseBind(a)!) === formatBind(parseBind(b)!)
 }
 
 function errorCode(error: unknown): string {
@@ -366,11 +387,24 @@ export class ListenerSet {
     })
   }
 
-  /** Replaces a listener's configuration; it restarts with it (or stays stopped when disabled). On failure the old one runs again. */
-  update(id: string, config: ListenerConfig): Promise<void> {
+  /**
+   * Replaces a listener's configuration. On the same address a running listener keeps its open
+   * connections and new ones follow the new settings; another address (or `restart`) starts it
+   * again, closing them; disabled, it stops. On failure the old configuration stays in force.
+   */
+  update(id: string, config: ListenerConfig, restart = false): Promise<void> {
     return this.serial(async () => {
       const entry = this.entry(id)
       const before = entry.config
+      if (!restart && entry.running && config.enable && sameAddress(before.bind, config.bind)) {
+        try {
+          entry.running.configure(config)
+        } catch (error) {
+          throw new ListenerStartError(id, formatBind(parseBind(config.bind)!), errorCode(error))
+        }
+        entry.config = config
+        return
+      }
       await this.halt(entry)
       entry.config = config
       try {
@@ -396,7 +430,7 @@ export class ListenerSet {
     const config = this.entry(id).config
     if (action === 'stop') return this.update(id, { ...config, enable: false })
     if (action === 'start' && this.entry(id).running) return Promise.resolve()
-    return this.update(id, { ...config, enable: true })
+    return this.update(id, { ...config, enable: true }, true)
   }
 
   close(): Promise<void> {
