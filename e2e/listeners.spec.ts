@@ -24,7 +24,7 @@ function connect(port: number, clientId: string): Promise<MqttClient> {
   })
 }
 
-test('a listener created from the console takes a real MQTT client; stopped from the console, the client goes and cannot connect again', async ({ page }) => {
+test('a listener created from the console takes a real MQTT client, is limited from its edit form; stopped from the console, the client goes and cannot connect again', async ({ page }) => {
   const port = await freePort()
   await login(page, '/listener')
   await expect(page.getByRole('heading', { name: 'Listeners' })).toBeVisible()
@@ -42,6 +42,19 @@ test('a listener created from the console takes a real MQTT client; stopped from
   await expect(row).toContainText('Running')
   const client = await connect(port, 'e2e-listener')
   await expect(row).toContainText('1 / Unlimited')
+
+  // Edit: the form holds the settings in force; a limit of 1 keeps the client and refuses the next one.
+  await row.getByRole('button', { name: 'Edit' }).click()
+  const edit = page.getByTestId('listener-edit')
+  await expect(edit.getByRole('textbox', { name: /^Bind address/ })).toHaveValue(`127.0.0.1:${port}`)
+  const max = edit.getByRole('textbox', { name: /^Max connections/ })
+  await expect(max).toHaveValue('infinity')
+  await max.fill('1')
+  await max.press('Enter')
+  await expect(edit).toBeHidden()
+  await expect(row).toContainText('1 / 1')
+  await expect(connect(port, 'e2e-over-limit')).rejects.toThrow()
+  expect(client.connected).toBe(true)
 
   await row.getByRole('button', { name: 'Stop' }).click()
   await expect(page.getByText('Stop listener tcp:e2e; all its connections will be closed')).toBeVisible()
