@@ -101,6 +101,8 @@ describe('listeners managed through the API', () => {
     expect(typeChange.status).toBe(400)
     const mismatch = await suite.api.request('PUT', '/listeners/tcp:default', { type: 'tcp', id: 'tcp:other' })
     expect(mismatch).toEqual({ status: 400, body: { code: 'BAD_LISTENER_ID', message: "Path and body's listener id not match" } })
+    const zone = await suite.api.request('PUT', '/listeners/tcp:default', { type: 'tcp', id: 'tcp:default', zone: 'other' })
+    expect(zone).toEqual({ status: 400, body: { code: 'BAD_REQUEST', message: '{unknown_zone,<<"other">>}' } })
     const missing = await suite.api.request('PUT', '/listeners/tcp:nope', { type: 'tcp', id: 'tcp:nope' })
     expect(missing.status).toBe(404)
     // A port in use on update: the listener keeps running on its old one.

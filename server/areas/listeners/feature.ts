@@ -92,6 +92,8 @@ export class ListenersFeature {
     if (!current) throw contractError(listenersErrors.notFound)
     if (this.get(id)?.type !== type) throw badRequest('listener_type_inconsistent')
     const config = this.check(type, name, mergeSettings(current, withoutReadOnly(body)) as Record<string, unknown>, current)
+    // As 5.8's pre_config_update of an update (not of a create): the one zone there is, `default`.
+    if (config.zone !== 'default') throw contractError(listenersErrors.badRequest, `{unknown_zone,<<"${config.zone}">>}`)
     await refusing(this.broker.listeners.update(id, config))
     this.save(id, type, name)
   }
