@@ -132,6 +132,33 @@ export type SslOptions = v.InferOutput<typeof SslOptionsSchema>
 /** The PEM fields of `ssl_options` and the file name prefix EMQX gives each (`cert-<hash>`). */
 export const SSL_FILE_FIELDS = { certfile: 'cert', keyfile: 'key', cacertfile: 'cacert' } as const
 
+/** An access rule's address part: `all`, an IPv4 or IPv6 address, or a CIDR range. */
+export function parseCidr(text: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | 'all' | undefined {
+  if (text === 'all') return 'all'
+  const [address, bits, ...rest] = text.split('/')
+  if (rest.length > 0) return undefined
+  const family = /^\d{1,3}(\.\d{1,3}){3}$/.test(address) && address.split('.').every((n) => Number(n) <= 255) ? 'ipv4' : /^[0-9a-fA-F:.]+$/.test(address) && address.includes(':') ? 'ipv6' : undefined
+  if (!family) return undefined
+  const max = family === 'ipv4' ? 32 : 128
+  const prefix = bits === undefined ? max : /^\d{1,3}$/.test(bits) ? Number(bits) : NaN
+  return prefix >= 0 && prefix <= max ? { address, prefix, family } : undefined
+}
+
+/** `allow <cidr>`, `deny <cidr>`, `allow all` or `deny all`; undefined when it is none. */
+export function parseAccessRule(rule: string): { allow: boolean; cidr: NonNullable<ReturnType<typeof parseCidr>> } | undefined {
+  const words = rule.trim().split(/\s+/)
+  if (words.length !== 2 || (words[0] !== 'allow' && words[0] !== 'deny')) return undefined
+  const cidr = parseCidr(words[1])
+  return cidr && { allow: words[0] === 'allow', cidr }
+}
+
+/** `access_rules`: entries joined by commas are split (5.8's converter), each must be a rule (its validator's message). */
+const accessRules = v.pipe(
+  v.array(v.string()),
+  v.transform((rules) => rules.flatMap((rule) => rule.split(/\s*,\s*/).map((part) => part.trim()))),
+  v.check((rules) => rules.every((rule) => parseAccessRule(rule) !== undefined), (issue) => `invalid_rule(s): ${(issue.input as string[]).filter((rule) => !parseAccessRule(rule)).join(', ')}`),
+)
+
 /** What every type has. */
 const commonEntries = (type: ListenerType) => ({
   enable: v.optional(v.boolean(), true),
@@ -149,7 +176,7 @@ const commonEntries = (type: ListenerType) => ({
 
 /** tcp, ssl, ws and wss also have these. */
 const streamEntries = {
-  access_rules: v.optional(v.array(v.string()), ['allow all']),
+  access_rules: v.optional(accessRules, ['allow all']),
   proxy_protocol: v.optional(v.boolean(), false),
   proxy_protocol_timeout: v.optional(durationText, '3s'),
   tcp_options: v.optional(TcpOptionsSchema, {}),

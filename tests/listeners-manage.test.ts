@@ -131,6 +131,18 @@ describe('listeners managed through the API', () => {
     expect((await suite.api.get('/clients/first-in')).status).toBe(200)
   })
 
+  it('access_rules: the first rule matching the address decides; a bad rule is refused with 5.8\'s message', async () => {
+    const { body, port } = await create('tcp', 'guarded', { access_rules: ['deny 127.0.0.0/8, allow all'] })
+    removed.push('tcp:guarded')
+    expect(body.access_rules).toEqual(['deny 127.0.0.0/8', 'allow all'])
+    await expect(connectMqtt(`mqtt://127.0.0.1:${port}`, { clientId: 'denied' })).rejects.toThrow()
+    await suite.api.request('PUT', '/listeners/tcp:guarded', { type: 'tcp', id: 'tcp:guarded', access_rules: ['allow 127.0.0.1', 'deny all'] })
+    await connectMqtt(`mqtt://127.0.0.1:${port}`, { clientId: 'allowed' })
+    const bad = await suite.api.post('/listeners', { type: 'tcp', name: 'badrules', bind: '127.0.0.1:0', access_rules: ['allow 10.0.0.0/99', 'permit all'] })
+    expect(bad.status).toBe(400)
+    expect(bad.body.message).toContain('invalid_rule(s): allow 10.0.0.0/99, permit all')
+  })
+
   it('max_conn_rate refuses sockets over the rate', async () => {
     const { port } = await create('tcp', 'slow', { max_conn_rate: '1/m' })
     removed.push('tcp:slow')

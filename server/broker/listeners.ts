@@ -7,11 +7,11 @@
 // quic is configured and reported but never runs, as EMQX answers without its QUIC library.
 import { readFileSync } from 'node:fs'
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer } from 'node:http'
-import { createServer as createTcpServer, isIP, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net'
+import { BlockList, createServer as createTcpServer, isIP, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { createSecureContext, createServer as createTlsServer, type SecureContextOptions, type Server as TlsServer, type TLSSocket } from 'node:tls'
 import { createWebSocketStream, WebSocketServer } from 'ws'
-import { formatBind, parseBind, parseRate, type ListenerConfig, type ListenerType, type SslOptions, type WebsocketOptions } from '../../contract/listeners.ts'
+import { formatBind, parseAccessRule, parseBind, parseRate, type ListenerConfig, type ListenerType, type SslOptions, type WebsocketOptions } from '../../contract/listeners.ts'
 import { parseDuration } from '../../contract/units.ts'
 import type { ConnectionMeta } from './connection.ts'
 import { readProxyHeader, type ProxiedPeer } from './proxy-protocol.ts'
@@ -85,6 +85,30 @@ class RateLimit {
 
 type Accept = (stream: Duplex, meta: ConnectionMeta) => void
 
+interface AccessRule {
+  allow: boolean
+  /** Undefined: every address. */
+  range: BlockList | undefined
+}
+
+function accessRulesOf(rules: readonly string[]): AccessRule[] {
+  return rules.flatMap((text): AccessRule[] => {
+    const rule = parseAccessRule(text)
+    if (!rule) return []
+    if (rule.cidr === 'all') return [{ allow: rule.allow, range: undefined }]
+    const range = new BlockList()
+    range.addSubnet(rule.cidr.address, rule.cidr.prefix, rule.cidr.family)
+    return [{ allow: rule.allow, range }]
+  })
+}
+
+/** The first rule matching the address decides; none matching lets it in. */
+function allowed(rules: readonly AccessRule[], address: string): boolean {
+  const family = isIP(address) === 6 ? 'ipv6' : 'ipv4'
+  for (const rule of rules) if (!rule.range || rule.range.check(address, family)) return rule.allow
+  return true
+}
+
 /** What one started listener holds: its server, its sockets, and what its configuration makes of new connections. */
 class RunningListener {
   readonly sockets = new Set<Socket>()
@@ -99,6 +123,7 @@ class RunningListener {
   // ranch:set_protocol_options leave them.
   private config!: ListenerConfig
   private limit = Infinity
+  private access: AccessRule[] = []
   private rate: RateLimit | undefined
   private tls: TlsServer | undefined
   private http: HttpServer | undefined
@@ -123,6 +148,7 @@ class RunningListener {
     const rate = config.max_conn_rate && config.max_conn_rate !== 'infinity' ? parseRate(config.max_conn_rate) : undefined
     this.config = config
     this.limit = config.max_connections === 'infinity' ? Infinity : config.max_connections
+    this.access = accessRulesOf(config.access_rules)
     this.rate = rate && new RateLimit(rate.count, rate.perMs)
     this.tls = tls
     this.http = this.type === 'ws' || this.type === 'wss' ? this.webSocketServer(config) : undefined
@@ -153,7 +179,8 @@ class RunningListener {
 
   private onSocket(socket: Socket): void {
     // Over the limit or the rate: refused at once, as esockd closes a socket it may not take.
-    if (this.sockets.size >= this.limit || (this.rate && !this.rate.take())) {
+    // access_rules first, on the address the socket comes from (a load balancer's, behind one), as esockd.
+    if (!allowed(this.access, plainAddress(socket.remoteAddress)) || this.sockets.size >= this.limit || (this.rate && !this.rate.take())) {
       socket.destroy()
       return
     }
