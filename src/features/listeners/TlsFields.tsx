@@ -2,21 +2,7 @@
 // a file (crt, key, pem, jks, der, cer, pfx); a file that cannot be read as PEM text says 'Upload Failed'.
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { PEM_FIELDS } from './listenerFields.ts'
-
-export const CERT_EXTENSIONS = ['crt', 'key', 'pem', 'jks', 'der', 'cer', 'pfx']
-
-/** The file's text when it is a certificate file holding PEM; undefined when it cannot be used. */
-export async function readPemFile(file: File): Promise<string | undefined> {
-  const extension = file.name.split('.').pop()?.toLowerCase() ?? ''
-  if (!CERT_EXTENSIONS.includes(extension)) return undefined
-  try {
-    const content = await file.text()
-    return content.includes('-----BEGIN') ? content : undefined
-  } catch {
-    return undefined
-  }
-}
+import { CERT_EXTENSIONS, PEM_FIELDS, readPemFile } from './listenerFields.ts'
 
 const LABELS: Record<(typeof PEM_FIELDS)[number], string> = {
   certfile: 'form.field.certfile',

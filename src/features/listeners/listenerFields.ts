@@ -50,3 +50,19 @@ export function editValues(detail: ListenerDetail): FormValues {
     fail_if_no_peer_cert: text(ssl.fail_if_no_peer_cert),
   }
 }
+
+/** The certificate file types EMQX's dashboard takes (SPEC 5). */
+export const CERT_EXTENSIONS = ['crt', 'key', 'pem', 'jks', 'der', 'cer', 'pfx']
+
+/** The file's text when it is a certificate file holding PEM; undefined when it cannot be used. */
+export async function readPemFile(file: File): Promise<string | undefined> {
+  const extension = file.name.split('.').pop()?.toLowerCase() ?? ''
+  if (!CERT_EXTENSIONS.includes(extension)) return undefined
+  try {
+    const content = await file.text()
+    return content.includes('-----BEGIN') ? content : undefined
+  } catch {
+    return undefined
+  }
+}
+
