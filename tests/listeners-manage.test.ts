@@ -51,6 +51,11 @@ describe('listeners managed through the API', () => {
 
     const again = await suite.api.post('/listeners', { type: 'tcp', name: 'extra', bind: '127.0.0.1:0' })
     expect(again).toEqual({ status: 400, body: { code: 'BAD_LISTENER_ID', message: 'Already Exist' } })
+    // Two creates of one id at once: one is made, the other is told it exists.
+    const both = await Promise.all([0, 1].map(() => suite.api.post('/listeners', { type: 'tcp', name: 'twice', bind: '127.0.0.1:0' })))
+    removed.push('tcp:twice')
+    expect(both.map((r) => r.status).sort()).toEqual([200, 400])
+    expect(both.find((r) => r.status === 400)?.body).toEqual({ code: 'BAD_LISTENER_ID', message: 'Already Exist' })
     await client.endAsync()
   })
 

@@ -42,6 +42,13 @@ export class ListenerStartError extends Error {
   }
 }
 
+/** Adding an id that is there already (two creates of one id at once: the second finds the first). */
+export class ListenerExistsError extends Error {
+  constructor(id: string) {
+    super(`listener ${id} exists`)
+  }
+}
+
 /** WebSocket subprotocols always accepted besides the configured ones: MQTT 3.1's name, which mqtt.js uses. */
 const EXTRA_SUBPROTOCOLS = ['mqttv3.1']
 
@@ -402,7 +409,7 @@ export class ListenerSet {
    */
   add(id: string, type: ListenerType, name: string, config: ListenerConfig, keepOnFailure = false): Promise<void> {
     return this.serial(async () => {
-      if (this.entries.has(id)) throw new Error(`listener ${id} exists`)
+      if (this.entries.has(id)) throw new ListenerExistsError(id)
       const entry: Entry = { type, name, config, running: undefined }
       try {
         if (config.enable) entry.running = await this.launch(id, entry)

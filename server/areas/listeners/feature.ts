@@ -14,7 +14,7 @@ import {
   type ListenerType,
 } from '../../../contract/listeners.ts'
 import type { Broker } from '../../broker/broker.ts'
-import { ListenerStartError, type ListenerState } from '../../broker/listeners.ts'
+import { ListenerExistsError, ListenerStartError, type ListenerState } from '../../broker/listeners.ts'
 import { badRequest, contractError } from '../../http/errors.ts'
 import { mergeSettings } from '../../http/settings-route.ts'
 import { BadSslConfig, storeCertificates } from './certs.ts'
@@ -32,6 +32,7 @@ function withoutReadOnly(body: Record<string, unknown>): Record<string, unknown>
 
 /** A change the broker refused or a bad body: EMQX's 400 BAD_REQUEST with its reason. */
 function refused(error: unknown): Error {
+  if (error instanceof ListenerExistsError) return contractError(listenersErrors.exists)
   if (error instanceof ListenerStartError || error instanceof BadSslConfig) return contractError(listenersErrors.badRequest, error.message)
   return error as Error
 }
