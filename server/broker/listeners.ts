@@ -116,6 +116,16 @@ function allowed(rules: readonly AccessRule[], address: string): boolean {
   return true
 }
 
+// A broker holds many idle sockets: their close and error listeners are two functions shared by
+// all, which find the listener that accepted the socket here, not closures made per socket.
+const owners = new WeakMap<Socket, RunningListener>()
+function forgetSocket(this: Socket): void {
+  owners.get(this)?.sockets.delete(this)
+}
+function destroySocket(this: Socket): void {
+  this.destroy()
+}
+
 /** What one started listener holds: its server, its sockets, and what its configuration makes of new connections. */
 class RunningListener {
   readonly sockets = new Set<Socket>()
@@ -192,8 +202,9 @@ class RunningListener {
       return
     }
     this.sockets.add(socket)
-    socket.once('close', () => this.sockets.delete(socket))
-    socket.on('error', () => socket.destroy())
+    owners.set(socket, this)
+    socket.on('close', forgetSocket)
+    socket.on('error', destroySocket)
     const tcp = this.config.tcp_options
     socket.setNoDelay(tcp.nodelay)
     const keepalive = /^(\d+),/.exec(tcp.keepalive)
@@ -268,6 +279,7 @@ class RunningListener {
         wss = new WebSocketServer({
           noServer: true,
           perMessageDeflate: ws.compress,
+          skipUTF8Validation: !ws.validate_utf8,
           // One WebSocket message carries at most one MQTT packet in practice; leave room for its header.
           maxPayload: limit + 16,
           handleProtocols: (offered) => subprotocols.find((protocol) => offered.has(protocol)) ?? false,
