@@ -81,7 +81,8 @@ export function listenerBody(settings: ListenerSettings): Record<string, unknown
   put(body, 'bind', settings.bind)
   put(body, 'max_connections', settings.max_connections === undefined || settings.max_connections === 'infinity' ? settings.max_connections : Number(settings.max_connections))
   put(body, 'max_conn_rate', settings.max_conn_rate)
-  put(body, 'mountpoint', settings.mountpoint)
+  // An empty argument means 'not given' (keep the current one), so `none` is how a mountpoint is removed.
+  put(body, 'mountpoint', settings.mountpoint === 'none' ? '' : settings.mountpoint)
   put(body, 'enable_authn', settings.enable_authn === undefined || settings.enable_authn === 'quick_deny_anonymous' ? settings.enable_authn : settings.enable_authn === 'true')
   put(body, 'proxy_protocol', settings.proxy_protocol)
   const section = (name: string, entries: Record<string, unknown>) => {

@@ -46,6 +46,8 @@ describe('listener commands', () => {
     await run('listener.restart', { id: 'tcp:cmd' })
     await run('listener.update', { id: 'tcp:cmd', max_connections: 'infinity', max_conn_rate: '100/s' })
     expect(await api.listeners.get('tcp:cmd')).toMatchObject({ max_connections: 'infinity', max_conn_rate: '100/s', mountpoint: 'm/', running: true })
+    await run('listener.update', { id: 'tcp:cmd', mountpoint: 'none' })
+    expect((await api.listeners.get('tcp:cmd')).mountpoint).toBe('')
     expect(await completeListenerId(api, 'cmd', new AbortController().signal)).toEqual(['tcp:cmd'])
     await run('listener.delete', { id: 'tcp:cmd' })
     expect((await api.listeners.list()).map((l) => l.id)).toEqual(['tcp:default', 'ws:default'])
