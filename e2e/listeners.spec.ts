@@ -1,8 +1,10 @@
 import { createServer } from 'node:net'
+import { join } from 'node:path'
 import { test, expect } from '@playwright/test'
 import mqtt, { type MqttClient } from 'mqtt'
 import { login } from './support/login.ts'
 import { closed } from './support/mqtt.ts'
+import { makeCertificates } from '../tests/support/certs.ts'
 
 /** A port nothing listens on now. */
 function freePort(): Promise<number> {
@@ -64,4 +66,40 @@ test('a listener created from the console takes a real MQTT client, is limited f
   await expect(row).toContainText('Disabled')
   await expect(row.getByRole('button', { name: 'Start', exact: true })).toBeVisible()
   await expect(connect(port, 'e2e-refused')).rejects.toThrow()
+})
+
+test('an ssl listener made from uploaded certificate files takes a TLS client; a file that is not a certificate says Upload Failed', async ({ page }) => {
+  const certs = makeCertificates('e2e-device')
+  try {
+    const port = await freePort()
+    await login(page, '/listener')
+    await page.getByRole('combobox', { name: 'Type of the new listener' }).selectOption('ssl')
+    await page.getByRole('button', { name: 'Add listener' }).click()
+    const dialog = page.getByTestId('listener-create')
+    await expect(dialog.getByText('New SSL listener')).toBeVisible()
+    await dialog.getByRole('textbox', { name: /^Name/ }).fill('e2e')
+    await dialog.getByRole('textbox', { name: /^Bind address/ }).fill(`127.0.0.1:${port}`)
+
+    await dialog.getByTestId('upload-certfile').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') })
+    await expect(dialog.getByText('Upload Failed')).toBeVisible()
+    await dialog.getByTestId('upload-certfile').setInputFiles(join(certs.dir, 'server.crt'))
+    await expect(dialog.getByText('Upload Failed')).toBeHidden()
+    await expect(dialog.getByRole('textbox', { name: 'Certificate', exact: true })).toHaveValue(certs.serverCert)
+    await dialog.getByTestId('upload-keyfile').setInputFiles(join(certs.dir, 'server.key'))
+    await dialog.getByRole('button', { name: 'Confirm' }).click()
+    await expect(dialog).toBeHidden()
+
+    const row = page.getByRole('row').filter({ hasText: `127.0.0.1:${port}` })
+    await expect(row).toContainText('SSL')
+    await expect(row).toContainText('Running')
+    const client = mqtt.connect(`mqtts://127.0.0.1:${port}`, { clientId: 'e2e-tls', reconnectPeriod: 0, ca: certs.ca, servername: 'localhost' })
+    await new Promise<void>((resolve, reject) => {
+      client.once('connect', () => resolve())
+      client.once('error', reject)
+    })
+    await expect(row).toContainText('1 / Unlimited')
+    await client.endAsync()
+  } finally {
+    certs.remove()
+  }
 })
