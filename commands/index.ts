@@ -7,6 +7,7 @@ import { testClientCommands } from './testClient.ts'
 import { bannedCommands } from './banned.ts'
 import { authnCommands } from './authn.ts'
 import { authzCommands } from './authz.ts'
+import { listenerCommands } from './listeners.ts'
 import { flappingCommands } from './flapping.ts'
 import { retainerCommands } from './retainer.ts'
 import { delayedCommands } from './delayed.ts'
@@ -43,6 +44,7 @@ export const allCommands: AnyCommand[] = [
   ...erase(bannedCommands),
   ...erase(authnCommands),
   ...erase(authzCommands),
+  ...erase(listenerCommands),
   ...erase(flappingCommands),
   ...erase(retainerCommands),
   ...erase(delayedCommands),

@@ -138,6 +138,15 @@ const operations: Record<string, string> = {
   'log file handler: level, format, time, path and rotation; a new name adds one (PUT /configs/log file.<name>)': 'log.update',
   'console log handler settings (PUT /configs/log console)': 'log.console.update',
   'set the level of every enabled log handler (PUT /configs/log)': 'log.level',
+  // Issue 14: listeners.
+  'create a listener (POST /listeners/{id})': 'listener.create',
+  'change a listener (PUT /listeners/{id})': 'listener.update',
+  'delete a listener, closing its connections (DELETE /listeners/{id})': 'listener.delete',
+  'start a listener (POST /listeners/{id}/start)': 'listener.start',
+  'stop a listener, closing its connections (POST /listeners/{id}/stop)': 'listener.stop',
+  'restart a listener (POST /listeners/{id}/restart)': 'listener.restart',
+  'enable a listener (PUT /listeners/{id} enable=true)': 'listener.enable',
+  'disable a listener, closing its connections (PUT /listeners/{id} enable=false)': 'listener.disable',
 }
 
 /**

@@ -42,6 +42,7 @@ describe('listeners', () => {
       name: 'default',
       enable: true,
       bind: `127.0.0.1:${suite.t.server.mqttPort}`,
+      acceptors: 16,
       number: 1,
       status: idle,
       node_status: [{ node: node.node, status: idle }],
@@ -98,7 +99,7 @@ describe('listeners', () => {
       bind: `127.0.0.1:${suite.t.server.wsPort}`,
       current_connections: 1,
       max_connections: 'infinity',
-      websocket: { mqtt_path: '/mqtt' },
+      websocket: { mqtt_path: '/mqtt', fail_if_no_subprotocol: true },
     })
     await client.endAsync()
 

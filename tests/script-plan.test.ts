@@ -119,6 +119,7 @@ const CANDIDATES = [
   '{"payload_format_indicator":1,"message_expiry_interval":60,"user_properties":{"a b":"c=d"}}',
   '{}',
   'sensor-1',
+  'tcp:default',
   'users.csv',
   't/1',
   'a/+/b',

@@ -11,8 +11,10 @@ import { AccessControl } from './access-control.ts'
 import type { Channel } from './channel.ts'
 import { Connection, type ConnectionMeta } from './connection.ts'
 import { authzDetail, Hooks, isPromise, type ClientInfo, type SubOptions } from './hooks.ts'
-import { startListeners, type Listeners, type ListenerState, type ListenOptions } from './listeners.ts'
+import { ListenerSet, type ListenerState } from './listeners.ts'
+import { defaultListenerConfig, formatBind } from '../../contract/listeners.ts'
 import { createMessage, type Message } from './message.ts'
+import { mount } from './mountpoint.ts'
 import { Metrics } from './metrics.ts'
 import type { StatName } from '../../contract/stats-metrics.ts'
 import { Retainer } from './retainer.ts'
@@ -36,7 +38,6 @@ import { SysTopics } from './sys-topics.ts'
 import { TimerWheel } from './timer-wheel.ts'
 import { Turns } from './turns.ts'
 import { Wills, type PendingWill } from './wills.ts'
-import { log } from '../log/index.ts'
 
 export type { PendingWill } from './wills.ts'
 
@@ -82,6 +83,8 @@ export interface CheckedSubscription {
   /** The packet's entry: it carries the rewritten filter on to the retained messages that follow the SUBACK. */
   subscription: ISubscription
   subid: number | undefined
+  /** The filter authorization is asked about: rewritten, without the listener's mountpoint. */
+  authzTopic: string
 }
 
 /** `GET /stats` under the contract's names. */
@@ -89,6 +92,15 @@ export type BrokerStats = Record<StatName, number>
 
 /** How late a connection's deadline may fire. */
 const DEADLINE_RESOLUTION_MS = 100
+
+/** Where the two listeners of the server's settings listen. */
+export interface ListenOptions {
+  host: string
+  /** 0 picks a free port. */
+  tcpPort: number
+  /** 0 picks a free port. */
+  wsPort: number
+}
 
 export class Broker {
   readonly options: BrokerOptions
@@ -120,7 +132,8 @@ export class Broker {
   private liveCount = 0
   private readonly highWater = { connections: 0, live: 0, topics: 0, subscriptions: 0, shared: 0, subscribers: 0, retained: 0 }
   private readonly housekeeping: NodeJS.Timeout
-  private listeners: Listeners | undefined
+  /** The MQTT listeners (tcp, ssl, ws, wss), keyed by EMQX id; they hand their clients to `accept`. */
+  readonly listeners: ListenerSet
 
   constructor(options: Partial<BrokerOptions> = {}, settings: MqttSettings = defaultMqttSettings) {
     this.settings = settings
@@ -132,6 +145,8 @@ export class Broker {
     }, 10_000)
     this.housekeeping.unref()
     this.sys = new SysTopics(this)
+    // The WebSocket frame limit follows max_packet_size for each new connection (see listeners.ts).
+    this.listeners = new ListenerSet((stream, meta) => this.accept(stream, meta), () => this.options.maxPacketSize)
     this.settingsListeners.add(() => this.sys.rearm())
   }
 
@@ -154,31 +169,26 @@ export class Broker {
     return this.sysTopics
   }
 
-  /** Starts the TCP and WebSocket listeners; returns the ports they really got. */
+  /**
+   * Starts the two listeners the server's settings give (tcp:default, ws:default at /mqtt); returns
+   * the ports they really got. Other listeners are added to `listeners` while the broker runs.
+   */
   async listen(options: ListenOptions): Promise<{ tcpPort: number; wsPort: number }> {
-    // The WebSocket frame limit follows max_packet_size for each new connection (see startListeners).
-    this.listeners = await startListeners((stream, meta) => this.accept(stream, meta), options, () => this.options.maxPacketSize)
+    const bind = (port: number) => formatBind({ host: options.host, port })
+    await this.listeners.add('tcp:default', 'tcp', 'default', defaultListenerConfig('tcp', bind(options.tcpPort)))
+    await this.listeners.add('ws:default', 'ws', 'default', defaultListenerConfig('ws', bind(options.wsPort)))
     this.sys.start()
-    for (const listener of this.listenerStates()) log.info({ listener: listener.id, bind: `${listener.bind.host}:${listener.bind.port}` }, 'listener_started')
-    return { tcpPort: this.listeners.tcpPort, wsPort: this.listeners.wsPort }
+    return { tcpPort: this.listeners.port('tcp:default'), wsPort: this.listeners.port('ws:default') }
   }
 
-  /** The local port of a listener (`tcp:default`, `ws:default`), as EMQX's `sockport`; 0 before listening. */
+  /** The local port of a listener (`tcp:default`, `ws:default`), as EMQX's `sockport`; 0 when it does not run. */
   listenerPort(listener: string): number {
-    if (!this.listeners) return 0
-    return listener.startsWith('ws') ? this.listeners.wsPort : this.listeners.tcpPort
+    return this.listeners.port(listener)
   }
 
-  /** The running listeners with their bound address and live connection count; none before `listen`. */
+  /** Every listener with its configuration, whether it runs and the connections it holds. */
   listenerStates(): ListenerState[] {
-    if (!this.listeners) return []
-    const counts = new Map<string, number>()
-    for (const connection of this.connections) counts.set(connection.meta.listener, (counts.get(connection.meta.listener) ?? 0) + 1)
-    const state = (type: 'tcp' | 'ws', bind: ListenerState['bind']): ListenerState => {
-      const id = `${type}:default`
-      return { id, type, name: 'default', bind, currentConnections: counts.get(id) ?? 0 }
-    }
-    return [state('tcp', this.listeners.tcp), state('ws', this.listeners.ws)]
+    return this.listeners.list()
   }
 
   /** Takes over a new client stream (a socket, or a WebSocket wrapped as a stream). */
@@ -307,13 +317,15 @@ export class Broker {
     this.metrics.inc('client.subscribe')
     // Topic rewrite may change the filter; the packet's entry carries the new one on to the
     // retained messages that follow the SUBACK.
-    const topic = (subscription.topic = this.hooks.filter('client.subscribe', session.info, subscription.topic))
+    const rewritten = this.hooks.filter('client.subscribe', session.info, subscription.topic)
+    // The listener's mountpoint goes before the filter; authorization saw the client's own.
+    const topic = (subscription.topic = mount(session.info.mountpoint, rewritten))
     const problem = subscriptionProblem(session, topic, subscription, this.options, (filter) => this.router.exclusiveHolder(filter))
     if (problem !== undefined) {
       this.metrics.inc('packets.subscribe.error')
       return problem
     }
-    return { topic, subscription, subid }
+    return { topic, subscription, subid, authzTopic: rewritten }
   }
 
   /** Adds a checked subscription; checked again, since a client's SUBSCRIBE may have waited on authorization meanwhile. */
@@ -355,7 +367,7 @@ export class Broker {
 
   unsubscribe(session: Session, filter: string): boolean {
     this.metrics.inc('client.unsubscribe')
-    const topic = this.hooks.filter('client.unsubscribe', session.info, filter)
+    const topic = mount(session.info.mountpoint, this.hooks.filter('client.unsubscribe', session.info, filter))
     const options = session.subscriptions.get(topic)
     if (!options) return false
     this.router.remove(session, topic, options)
@@ -468,9 +480,7 @@ export class Broker {
     for (const connection of [...this.connections]) connection.close('shutdown', RC.SERVER_SHUTTING_DOWN)
     for (const session of this.sessions.values()) clearTimeout(session.expiryTimer)
     await waitClosed(streams, 2000)
-    const stopping = this.listenerStates()
-    await this.listeners?.close()
-    for (const listener of stopping) log.info({ listener: listener.id, bind: `${listener.bind.host}:${listener.bind.port}` }, 'listener_stopped')
+    await this.listeners.close()
   }
 
   // ---- internals ----------------------------------------------------------------------------

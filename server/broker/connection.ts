@@ -20,6 +20,7 @@ import type { Delivery } from './message.ts'
 import { packetProblem } from './packet-check.ts'
 import { decodePacket, nextFrame } from './packet-reader.ts'
 import { connackCodeV3, reasonName, RC } from './reason-codes.ts'
+import { unmount } from './mountpoint.ts'
 import type { Session } from './session.ts'
 import type { TurnReader, TurnWriter } from './turns.ts'
 import type { WheelItem } from './timer-wheel.ts'
@@ -305,7 +306,9 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
     if (this.state === 'closed' || this.stream.destroyed) return true
     const { message, qos } = delivery
     let properties = this.protocolVersion === 5 ? outgoingProperties(delivery) : undefined
-    let topic = message.topic
+    // Topics leave without the listener's mountpoint the client's own went in with.
+    const outTopic = unmount(this.session?.info.mountpoint, message.topic)
+    let topic = outTopic
     // Server -> client topic alias: the first PUBLISH on a topic carries topic and alias, later ones only the alias.
     let newAlias: number | undefined
     if (this.outgoingAliasMax > 0) {
@@ -326,7 +329,7 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
         : this.encode({ cmd: 'publish', topic, payload: message.payload, qos, retain: delivery.retain, dup, messageId: packetId, properties })
     // Never larger than the client's Maximum Packet Size: the caller drops it (counted as too_large).
     if (!bytes || bytes.length > this.maxOutgoingPacketSize) return false
-    if (newAlias !== undefined) (this.outgoingAliases ??= new Map()).set(message.topic, newAlias)
+    if (newAlias !== undefined) (this.outgoingAliases ??= new Map()).set(outTopic, newAlias)
     this.write('publish', bytes)
     const messages = this.stats.msg
     messages.send_msg++

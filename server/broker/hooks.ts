@@ -15,6 +15,8 @@ export interface ClientInfo {
   listener: string
   mountpoint: string | undefined
   isSuperuser: boolean
+  /** The listener's `enable_authn` (absent: true); the authentication chain reads it. */
+  enableAuthn?: boolean | 'quick_deny_anonymous'
 }
 
 export interface SubOptions {

@@ -42,5 +42,6 @@ export const screenComponents: Record<string, RouteComponent> = {
   '/topic-rewrite': lazyRouteComponent(() => import('../features/mqttSettings/TopicRewrite.tsx'), 'TopicRewrite'),
   '/auto-sub': lazyRouteComponent(() => import('../features/mqttSettings/AutoSubscribe.tsx'), 'AutoSubscribe'),
   '/delayed-pub-configuration': lazyRouteComponent(() => import('../features/mqttSettings/SettingsScreens.tsx'), 'DelayedSettings'),
+  '/listener': lazyRouteComponent(() => import('../features/listeners/ListenerList.tsx'), 'ListenerList'),
   '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
 }

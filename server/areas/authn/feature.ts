@@ -173,6 +173,10 @@ export class AuthnFeature {
 
   /** The `client.authenticate` callback: undefined (anonymous) when no authenticator is enabled. */
   authenticate(info: ClientInfo, password: Buffer | undefined, enhanced?: EnhancedAuth): MaybePromise<AuthDecision | undefined> {
+    // The listener's enable_authn, as emqx_access_control's pre_hook_authenticate: false skips the
+    // chain, quick_deny_anonymous refuses a client without a username before it.
+    if (info.enableAuthn === false) return undefined
+    if (info.enableAuthn === 'quick_deny_anonymous' && !info.username) return { result: 'deny', reason: 'not_authorized' }
     const enabled = this.enabled
     if (enabled.length === 0) return undefined
     const credential: Credential = {

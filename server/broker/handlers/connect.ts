@@ -6,6 +6,8 @@ import type { Connection } from '../connection.ts'
 import { isPromise, type AuthDecision, type ClientInfo, type ConnInfo, type EnhancedAuth } from '../hooks.ts'
 import { plainAddress } from '../listeners.ts'
 import { createMessage, type PublishProperties } from '../message.ts'
+import { mount, renderMountpoint } from '../mountpoint.ts'
+import { fromPeerCert } from '../peer-cert.ts'
 import { RC } from '../reason-codes.ts'
 import { isValidTopicName, topicLevels } from '../topic-trie.ts'
 
@@ -16,7 +18,10 @@ export function handleConnect(connection: Connection, packet: IConnectPacket): v
   const v5 = (connection.protocolVersion = packet.protocolVersion ?? 4) === 5
   connection.state = 'connecting'
   const limits = broker.options
-  let clientid = packet.clientId
+  // Over TLS, the client certificate may name the client (peer_cert_as_clientid / _username).
+  const socket = connection.meta.socket
+  let clientid = fromPeerCert(socket, broker.settings.peer_cert_as_clientid) ?? packet.clientId
+  const username = fromPeerCert(socket, broker.settings.peer_cert_as_username) ?? packet.username
   let assigned = false
   if (clientid === '') {
     // MQTT 3.x only allows an empty client id with a clean session.
@@ -46,13 +51,14 @@ export function handleConnect(connection: Connection, packet: IConnectPacket): v
   }
   const info: ClientInfo = {
     clientid,
-    username: packet.username,
+    username,
     peerhost: connection.meta.peerhost,
     peerport: connection.meta.peerport,
     protoVer: connection.protocolVersion,
     listener: connection.meta.listener,
     mountpoint: undefined,
     isSuperuser: false,
+    enableAuthn: broker.listeners.config(connection.meta.listener)?.enable_authn ?? true,
   }
   const maxPacketSize = properties?.maximumPacketSize
   if (maxPacketSize) connection.maxOutgoingPacketSize = maxPacketSize
@@ -99,6 +105,8 @@ function finishConnect(connection: Connection, pending: PendingEnhancedAuth, dec
   }
   const v5 = connection.protocolVersion === 5
   const limits = broker.options
+  const listener = broker.listeners.config(info.listener)
+  if (listener) info.mountpoint = renderMountpoint(listener.mountpoint, { clientid: info.clientid, username: info.username, zone: listener.zone })
   const { session, sessionPresent } = broker.openSession(connection, info, {
     cleanStart: packet.clean ?? true,
     expiryInterval: v5 ? (packet.properties?.sessionExpiryInterval ?? 0) : undefined,
@@ -111,7 +119,7 @@ function finishConnect(connection: Connection, pending: PendingEnhancedAuth, dec
   if (packet.will) {
     connection.will = {
       message: createMessage({
-        topic: packet.will.topic,
+        topic: mount(info.mountpoint, packet.will.topic),
         payload: Buffer.from(packet.will.payload ?? Buffer.alloc(0)),
         qos: packet.will.qos ?? 0,
         retain: packet.will.retain ?? false,

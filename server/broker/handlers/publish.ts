@@ -6,6 +6,7 @@ import { authzDetail, isPromise } from '../hooks.ts'
 import { createMessage } from '../message.ts'
 import { RC } from '../reason-codes.ts'
 import type { Session } from '../session.ts'
+import { mount } from '../mountpoint.ts'
 import { isValidTopicName, topicLevels } from '../topic-trie.ts'
 
 // Counter names by QoS, as constants (see connection.ts).
@@ -123,7 +124,8 @@ function publishChecked(connection: Connection, session: Session, packet: IPubli
     return acknowledge(connection, qos, messageId, reasonCode)
   }
   const message = createMessage({
-    topic,
+    // The listener's mountpoint goes before the topic once the client was authorized on its own.
+    topic: mount(session.info.mountpoint, topic),
     payload: packet.payload as Buffer,
     qos,
     retain: packet.retain,

@@ -25,7 +25,7 @@ export function handleSubscribe(connection: Connection, packet: ISubscribePacket
   const verdicts: Array<MaybePromise<Verdict>> = packet.subscriptions.map((subscription) => {
     const checked = broker.checkSubscription(session, subscription, subid)
     if (typeof checked === 'number') return checked
-    const allowed = broker.access.authorize(session.info, 'subscribe', checked.topic, authzDetail(subscription.qos, false))
+    const allowed = broker.access.authorize(session.info, 'subscribe', checked.authzTopic, authzDetail(subscription.qos, false))
     if (!isPromise(allowed)) return { checked, allowed }
     waits = true
     return allowed.then((later) => ({ checked, allowed: later }))
