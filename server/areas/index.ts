@@ -15,6 +15,7 @@ import { loginArea } from './login/index.ts'
 import { monitorArea } from './monitor/index.ts'
 import { mqttConfigsArea } from './mqtt-configs/index.ts'
 import { nodesArea } from './nodes/index.ts'
+import { opentelemetryArea } from './opentelemetry/index.ts'
 import { prometheusArea } from './prometheus/index.ts'
 import { publishArea } from './publish/index.ts'
 import { retainerArea } from './retainer/index.ts'
@@ -49,4 +50,5 @@ export const serverAreas: readonly ServerArea[] = [
   monitorArea,
   telemetryArea,
   prometheusArea,
+  opentelemetryArea,
 ]
