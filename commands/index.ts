@@ -14,6 +14,8 @@ import { topicMetricsCommands } from './topicMetrics.ts'
 import { alarmCommands } from './alarms.ts'
 import { monitorCommands } from './monitor.ts'
 import { slowSubsCommands } from './slowSubs.ts'
+import { prometheusCommands } from './prometheus.ts'
+import { opentelemetryCommands } from './opentelemetry.ts'
 import { topicRewriteCommands } from './topicRewrite.ts'
 import { autoSubscribeCommands } from './autoSubscribe.ts'
 import { apiKeyCommands } from './apiKeys.ts'
@@ -45,6 +47,8 @@ export const allCommands: AnyCommand[] = [
   ...erase(alarmCommands),
   ...erase(monitorCommands),
   ...erase(slowSubsCommands),
+  ...erase(prometheusCommands),
+  ...erase(opentelemetryCommands),
   ...erase(mqttCommands),
   ...erase(topicRewriteCommands),
   ...erase(autoSubscribeCommands),

@@ -3,6 +3,7 @@
 // auth on the scrape endpoints), the legacy flat shape a PUT still accepts, the scrape modes, and
 // the errors.
 import * as v from 'valibot'
+import { keptAt } from './mqtt-configs.ts'
 import { parseDuration } from './units.ts'
 
 /** `mode` of the scrape endpoints; anything else silently means `node`, as EMQX answers. */
@@ -45,7 +46,8 @@ export function intervalMs(value: string | number): number {
   return typeof value === 'number' ? value : (parseDuration(value) ?? 15_000)
 }
 
-const collector = v.optional(v.picklist(['enabled', 'disabled'], 'must be enabled or disabled'), 'disabled')
+// The collectors add Erlang VM families, which a Node server has not: kept at 5.8's default, refused when changed.
+const collector = keptAt('disabled')
 
 export const PushGatewaySchema = v.object({
   enable: v.optional(v.boolean('must be true or false'), false),

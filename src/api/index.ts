@@ -15,6 +15,8 @@ import { listenersApi } from './listeners.ts'
 import { monitorApi } from './monitor.ts'
 import { mqttConfigApi } from './mqttConfig.ts'
 import { nodesApi } from './nodes.ts'
+import { opentelemetryApi } from './opentelemetry.ts'
+import { prometheusApi } from './prometheus.ts'
 import { publishApi } from './publish.ts'
 import { retainerApi } from './retainer.ts'
 import { topicMetricsApi } from './topicMetrics.ts'
@@ -54,6 +56,8 @@ export function createApi(http: Http) {
     autoSubscribe: autoSubscribeApi(http),
     apiKeys: apiKeysApi(http),
     users: usersApi(http),
+    prometheus: prometheusApi(http),
+    opentelemetry: opentelemetryApi(http),
   }
 }
 

@@ -30,5 +30,6 @@ export const screenComponents: Record<string, RouteComponent> = {
   '/authentication/list': lazyRouteComponent(() => import('../features/authn/AuthnList.tsx'), 'AuthnList'),
   '/authentication/create': lazyRouteComponent(() => import('../features/authn/AuthnCreate.tsx'), 'AuthnCreate'),
   '/authentication/detail/$id': lazyRouteComponent(() => import('../features/authn/AuthnDetail.tsx'), 'AuthnDetail'),
+  '/monitoring/integration': lazyRouteComponent(() => import('../features/monitoringIntegration/MonitoringIntegration.tsx'), 'MonitoringIntegration'),
   '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
 }
