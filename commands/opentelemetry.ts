@@ -3,15 +3,15 @@ import * as v from 'valibot'
 import { isHttpUrl } from '../contract/prometheus.ts'
 import { OTEL_LOG_LEVELS, OTEL_TRACE_MODES } from '../contract/opentelemetry.ts'
 import { defineCommand } from './define.ts'
-import { durationArg, keepsCurrent, keyValuesArg } from './args.ts'
+import { durationArg, givenArgs, keepsCurrent, keyValuesArg } from './args.ts'
 
 const flag = (title: string, description?: string) =>
   keepsCurrent(description ? v.pipe(v.boolean('err.boolean'), v.title(title), v.description(description)) : v.pipe(v.boolean('err.boolean'), v.title(title)))
 
 /** The object of the given fields only, or undefined when none is. */
 function given(fields: Record<string, unknown>): Record<string, unknown> | undefined {
-  const entries = Object.entries(fields).filter(([, value]) => value !== undefined)
-  return entries.length > 0 ? Object.fromEntries(entries) : undefined
+  const present = givenArgs(fields)
+  return Object.keys(present).length > 0 ? present : undefined
 }
 
 export const updateOpentelemetry = defineCommand({

@@ -2,9 +2,7 @@
 import * as v from 'valibot'
 import { isHttpUrl } from '../contract/prometheus.ts'
 import { defineCommand } from './define.ts'
-import { durationArg, keepsCurrent, keyValuesArg } from './args.ts'
-
-const given = <T extends Record<string, unknown>>(args: T) => Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined))
+import { durationArg, givenArgs, keepsCurrent, keyValuesArg } from './args.ts'
 
 export const updatePrometheus = defineCommand({
   id: 'prometheus.update',
@@ -15,7 +13,7 @@ export const updatePrometheus = defineCommand({
     enable_basic_auth: keepsCurrent(v.pipe(v.boolean('err.boolean'), v.title('form.field.promBasicAuth'), v.description('form.hint.promBasicAuth'))),
   }),
   aliases: ['prometheus', 'metrics scrape', '监控集成'],
-  run: (ctx, args) => ctx.api.prometheus.update(given(args)),
+  run: (ctx, args) => ctx.api.prometheus.update(givenArgs(args)),
 })
 
 export const updatePushGateway = defineCommand({
@@ -40,7 +38,7 @@ export const updatePushGateway = defineCommand({
     // The object's message is the one of a missing key, and the address is the only required one.
   }, 'err.pushGatewayRequired'),
   aliases: ['pushgateway', 'push gateway', 'Pushgateway'],
-  run: (ctx, args) => ctx.api.prometheus.update({ push_gateway: given(args) }),
+  run: (ctx, args) => ctx.api.prometheus.update({ push_gateway: givenArgs(args) }),
 })
 
 export const prometheusCommands = [updatePrometheus, updatePushGateway]

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { credentials, Metadata, type ChannelCredentials } from '@grpc/grpc-js'
 import type { OTLPGRPCExporterConfigNode } from '@opentelemetry/otlp-grpc-exporter-base'
-import type { OtelConfig } from '../../../contract/opentelemetry.ts'
+import { otelDurationMs, type OtelConfig } from '../../../contract/opentelemetry.ts'
 
 function pem(value: string | undefined): Buffer | undefined {
   if (!value) return undefined
@@ -27,4 +27,14 @@ export function exporterOptions(exporter: OtelConfig['exporter'], timeoutMillis?
   // TLS follows ssl_options, whatever the scheme says, as EMQX does.
   url.protocol = exporter.ssl_options.enable ? 'https:' : 'http:'
   return { url: url.toString(), credentials: channelCredentials(exporter.ssl_options), metadata, ...(timeoutMillis ? { timeoutMillis } : {}) }
+}
+
+/** A batch processor's limits from a `logs` or `traces` section (EMQX's bsp_* settings). */
+export function batchOptions(section: Pick<OtelConfig['logs'], 'max_queue_size' | 'scheduled_delay' | 'exporting_timeout'>) {
+  return {
+    maxQueueSize: section.max_queue_size,
+    maxExportBatchSize: Math.min(512, section.max_queue_size),
+    scheduledDelayMillis: otelDurationMs(section.scheduled_delay),
+    exportTimeoutMillis: otelDurationMs(section.exporting_timeout),
+  }
 }

@@ -6,8 +6,8 @@ import { SeverityNumber, type AnyValue, type Attributes, type Logger } from '@op
 import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs'
 import { OTLPLogExporter } from '@opentelemetry/exporter-logs-otlp-grpc'
 import type { Resource } from '@opentelemetry/resources'
-import { OTEL_LOG_LEVELS, otelDurationMs, type OtelConfig, type OtelLogLevel } from '../../../contract/opentelemetry.ts'
-import { exporterOptions } from './exporter.ts'
+import { OTEL_LOG_LEVELS, type OtelConfig, type OtelLogLevel } from '../../../contract/opentelemetry.ts'
+import { batchOptions, exporterOptions } from './exporter.ts'
 
 /** A log record as the server logger gives it (pino's shape): a level, a message, any other fields. */
 export interface LogInput {
@@ -66,17 +66,10 @@ export class Logs {
   private readonly threshold: number
 
   constructor(config: OtelConfig, resource: Resource) {
-    const logs = config.logs
-    const processor = new BatchLogRecordProcessor({
-      exporter: new OTLPLogExporter(exporterOptions(config.exporter)),
-      maxQueueSize: logs.max_queue_size,
-      maxExportBatchSize: Math.min(512, logs.max_queue_size),
-      scheduledDelayMillis: otelDurationMs(logs.scheduled_delay),
-      exportTimeoutMillis: otelDurationMs(logs.exporting_timeout),
-    })
+    const processor = new BatchLogRecordProcessor({ exporter: new OTLPLogExporter(exporterOptions(config.exporter)), ...batchOptions(config.logs) })
     this.provider = new LoggerProvider({ resource, processors: [processor] })
     this.logger = this.provider.getLogger('emqx')
-    this.threshold = rank(logs.level)
+    this.threshold = rank(config.logs.level)
   }
 
   emit(record: LogInput): void {

@@ -11,12 +11,12 @@ import { ROOT_CONTEXT, trace, TraceFlags, type Attributes, type Context, type Tr
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-grpc'
 import type { Resource } from '@opentelemetry/resources'
-import { otelDurationMs, sampleRatio, type OtelConfig } from '../../../contract/opentelemetry.ts'
+import { sampleRatio, type OtelConfig } from '../../../contract/opentelemetry.ts'
 import type { Broker } from '../../broker/broker.ts'
 import { HP } from '../../broker/hook-priorities.ts'
 import type { ClientInfo } from '../../broker/hooks.ts'
 import type { Message } from '../../broker/message.ts'
-import { exporterOptions } from './exporter.ts'
+import { batchOptions, exporterOptions } from './exporter.ts'
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/
 
@@ -43,13 +43,7 @@ export class Traces {
 
   constructor(broker: Broker, config: OtelConfig, resource: Resource) {
     const traces = config.traces
-    const processor = new BatchSpanProcessor({
-      exporter: new OTLPTraceExporter(exporterOptions(config.exporter)),
-      maxQueueSize: traces.max_queue_size,
-      maxExportBatchSize: Math.min(512, traces.max_queue_size),
-      scheduledDelayMillis: otelDurationMs(traces.scheduled_delay),
-      exportTimeoutMillis: otelDurationMs(traces.exporting_timeout),
-    })
+    const processor = new BatchSpanProcessor({ exporter: new OTLPTraceExporter(exporterOptions(config.exporter)), ...batchOptions(traces) })
     this.provider = new TracerProvider({ resource, spanProcessors: [processor] })
     this.tracer = this.provider.getTracer('emqx')
     if (traces.filter.trace_mode === 'legacy') this.legacy(broker, traces.filter.trace_all)
