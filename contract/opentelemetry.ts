@@ -149,14 +149,37 @@ export const OtelSettingsReadSchema = v.looseObject({
       max_queue_size: v.optional(v.number()),
       exporting_timeout: v.optional(v.union([v.string(), v.number()])),
       scheduled_delay: v.optional(v.union([v.string(), v.number()])),
-      filter: v.optional(v.looseObject({ trace_mode: v.optional(v.string()), trace_all: v.optional(v.boolean()) })),
+      filter: v.optional(
+        v.looseObject({
+          trace_mode: v.optional(v.string()),
+          trace_all: v.optional(v.boolean()),
+          e2e_tracing_options: v.optional(
+            v.looseObject({
+              sample_ratio: v.optional(v.union([v.string(), v.number()])),
+              client_connect_disconnect: v.optional(v.boolean()),
+              client_subscribe_unsubscribe: v.optional(v.boolean()),
+              client_messaging: v.optional(v.boolean()),
+              follow_traceparent: v.optional(v.boolean()),
+            }),
+          ),
+        }),
+      ),
     }),
   ),
 })
 export type OtelSettings = v.InferOutput<typeof OtelSettingsReadSchema>
 
+/** The e2e tracing whitelists (`/opentelemetry/whitelist/{type}`): client ids, and topic filters. */
+export const OTEL_WHITELIST_TYPES = ['clientid', 'topic'] as const
+export type OtelWhitelistType = (typeof OTEL_WHITELIST_TYPES)[number]
+/** POST's body: the whole list, replacing the one in force. */
+export const OtelWhitelistSchema = v.array(v.string('entries must be strings'), 'must be a list of strings')
+
 /** The errors of this area: status and EMQX code. */
 export const otelErrors = {
-  /** 400: a value the schema refuses; nothing changes. */
+  /** 400: a value the schema refuses, or a whitelist longer than its `*_match_rules_max`; nothing changes. */
   badRequest: { status: 400, code: 'BAD_REQUEST' },
 } as const
+
+/** emqx_otel_sampler_api's words for a whitelist over its limit. */
+export const tooManyRules = (type: OtelWhitelistType) => `The number of '${type}' exceeds the white list maximum limit.`

@@ -57,7 +57,13 @@ test('the OpenTelemetry tab sets the exporter and the pipelines through opentele
     await expect
       .poll(async () => (await (await request.get('/api/v5/opentelemetry', { headers })).json()) as Record<string, Record<string, unknown>>)
       .toMatchObject({ exporter: { endpoint: 'http://127.0.0.1:14317' }, logs: { level: 'error' }, traces: { filter: { trace_mode: 'e2e' } } })
+
+    const whitelist = page.getByRole('form', { name: 'End-to-end tracing whitelist' })
+    await whitelist.getByRole('textbox', { name: /Client IDs/ }).fill('sensor-1, sensor-2')
+    await whitelist.getByRole('button', { name: 'Save' }).click()
+    await expect.poll(async () => (await request.get('/api/v5/opentelemetry/whitelist/clientid', { headers })).json()).toEqual(['sensor-1', 'sensor-2'])
   } finally {
     await request.put('/api/v5/opentelemetry', { headers, data: before })
+    await request.delete('/api/v5/opentelemetry/whitelist/clientid', { headers })
   }
 })

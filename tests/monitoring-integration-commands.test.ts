@@ -48,13 +48,20 @@ describe('opentelemetry.update', () => {
     expect(settings.metrics).toMatchObject({ enable: false, interval: '5s' })
     expect(settings.logs).toMatchObject({ enable: false, level: 'error' })
     expect(settings.traces?.filter).toMatchObject({ trace_mode: 'e2e', trace_all: false })
-    await runCommand(api, 'opentelemetry.update', { trace_all: 'true' })
-    expect((await api.opentelemetry.get()).traces?.filter).toMatchObject({ trace_mode: 'e2e', trace_all: true })
+    await runCommand(api, 'opentelemetry.update', { trace_all: 'true', client_messaging: 'true', sample_ratio: '50%' })
+    expect((await api.opentelemetry.get()).traces?.filter).toMatchObject({ trace_mode: 'e2e', trace_all: true, e2e_tracing_options: { client_messaging: true, sample_ratio: '50%', client_connect_disconnect: false } })
     expect((await api.opentelemetry.get()).metrics?.interval).toBe('5s')
+  })
+
+  it('opentelemetry.whitelist replaces both lists, an empty one clearing its list', async () => {
+    expect(await runCommand(api, 'opentelemetry.whitelist', { clientids: 'a, b\nc', topics: 't/#' })).toEqual({ clientids: ['a', 'b', 'c'], topics: ['t/#'] })
+    expect(await runCommand(api, 'opentelemetry.whitelist', { clientids: '', topics: 't/#, u/+' })).toEqual({ clientids: [], topics: ['t/#', 'u/+'] })
+    expect(await api.opentelemetry.whitelist('topic')).toEqual(['t/#', 'u/+'])
   })
 
   it('refuses a bad endpoint or level before asking the server', () => {
     expect(invalidArgs('opentelemetry.update', { endpoint: 'localhost:4317' })).toEqual(['endpoint:err.httpUrl'])
     expect(invalidArgs('opentelemetry.update', { log_level: 'loud' })).toEqual(['log_level:err.oneOf'])
+    expect(invalidArgs('opentelemetry.update', { sample_ratio: '150%' })).toEqual(['sample_ratio:err.percent'])
   })
 })

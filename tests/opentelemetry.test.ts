@@ -42,6 +42,24 @@ describe('opentelemetry settings', () => {
     expect((await suite.api.get('/opentelemetry')).body).toEqual(before)
   })
 
+  it('keeps the e2e whitelists: replaced by POST, purged by DELETE, limited by *_match_rules_max', async () => {
+    expect(await suite.api.get('/opentelemetry/whitelist/clientid')).toEqual({ status: 200, body: [] })
+    expect((await suite.api.post('/opentelemetry/whitelist/clientid', ['c1', 'c2'])).status).toBe(204)
+    expect((await suite.api.post('/opentelemetry/whitelist/topic', ['t/#'])).status).toBe(204)
+    expect((await suite.api.get('/opentelemetry/whitelist/clientid')).body).toEqual(['c1', 'c2'])
+    await suite.api.request('PUT', '/opentelemetry', { traces: { filter: { e2e_tracing_options: { clientid_match_rules_max: 2 } } } })
+    const tooMany = await suite.api.post('/opentelemetry/whitelist/clientid', ['a', 'b', 'c'])
+    expect(tooMany).toEqual({ status: 400, body: { code: 'BAD_REQUEST', message: "The number of 'clientid' exceeds the white list maximum limit." } })
+    expect((await suite.api.get('/opentelemetry/whitelist/clientid')).body).toEqual(['c1', 'c2'])
+    expect((await suite.api.post('/opentelemetry/whitelist/clientid', 'c1')).status).toBe(400)
+    expect((await suite.api.get('/opentelemetry/whitelist/username')).status).toBe(400)
+    expect((await suite.api.delete('/opentelemetry/whitelist/clientid')).status).toBe(204)
+    expect((await suite.api.get('/opentelemetry/whitelist/clientid')).body).toEqual([])
+    expect((await suite.api.get('/opentelemetry/whitelist/topic')).body).toEqual(['t/#'])
+    await suite.api.delete('/opentelemetry/whitelist/topic')
+    await suite.api.request('PUT', '/opentelemetry', { traces: { filter: { e2e_tracing_options: { clientid_match_rules_max: 30 } } } })
+  })
+
   it('takes the legacy shape (top-level enable, exporter.interval) as metrics settings', async () => {
     const response = await suite.api.request('PUT', '/opentelemetry', { enable: false, exporter: { interval: '20s' } })
     expect(response.status).toBe(200)
@@ -132,6 +150,37 @@ describe('opentelemetry export over OTLP/gRPC', () => {
     const delivered = await waitFor(() => collector.spans.find((s) => s.name === 'broker.publish'), 'broker.publish', 10_000)
     expect(delivered).toMatchObject({ traceId: publish.traceId, parentSpanId: publish.spanId })
   })
+
+  it('e2e mode traces a whitelisted client id or topic with every event switched off, and no one else', async () => {
+    await suite.api.request('PUT', '/opentelemetry', {
+      exporter: { endpoint: collector.endpoint },
+      traces: {
+        enable: true,
+        scheduled_delay: '100ms',
+        filter: { trace_mode: 'e2e', e2e_tracing_options: { sample_ratio: '100%', client_connect_disconnect: false, client_subscribe_unsubscribe: false, client_messaging: false } },
+      },
+    })
+    await suite.api.post('/opentelemetry/whitelist/clientid', ['otel-watched'])
+    await suite.api.post('/opentelemetry/whitelist/topic', ['watched/+'])
+    try {
+      const watched = await suite.t.connect({ clientId: 'otel-watched' })
+      const other = await suite.t.connect({ clientId: 'otel-other' })
+      await other.subscribeAsync('x/#')
+      await other.publishAsync('watched/1', 'x', { qos: 1 })
+      await other.publishAsync('plain/1', 'x', { qos: 1 })
+      await watched.subscribeAsync('y/#')
+      await waitFor(() => collector.spans.find((s) => s.name === 'client.subscribe' && s.attributes['client.clientid'] === 'otel-watched'), 'the watched client subscribing', 10_000)
+      await waitFor(() => collector.spans.find((s) => s.name === 'client.publish' && s.attributes['message.topic'] === 'watched/1'), 'the watched topic', 10_000)
+      expect(collector.spans.find((s) => s.name === 'client.connect' && s.attributes['client.clientid'] === 'otel-watched')).toBeDefined()
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(collector.spans.filter((s) => s.name === 'client.connect' && s.attributes['client.clientid'] === 'otel-other')).toEqual([])
+      expect(collector.spans.filter((s) => s.name === 'client.subscribe' && s.attributes['client.clientid'] === 'otel-other')).toEqual([])
+      expect(collector.spans.filter((s) => s.attributes['message.topic'] === 'plain/1')).toEqual([])
+    } finally {
+      await suite.api.delete('/opentelemetry/whitelist/clientid')
+      await suite.api.delete('/opentelemetry/whitelist/topic')
+    }
+  })
 })
 
 describe('opentelemetry log sink', () => {
@@ -145,7 +194,8 @@ describe('opentelemetry log sink', () => {
 
   it('emits the records at or above logs.level as OTel log records, and nothing while logs are off', async () => {
     const broker = new Broker()
-    const otel = new OtelFeature(broker)
+    const store = new Map<string, unknown>()
+    const otel = new OtelFeature(broker, { get: (key) => store.get(key), set: (key, value) => void store.set(key, value) })
     const sink = otel.logSink
     sink({ level: 50, msg: 'before enabling', time: Date.now() })
     otel.configure(v.parse(OtelConfigSchema, { exporter: { endpoint: collector.endpoint }, logs: { enable: true, level: 'warning', scheduled_delay: '100ms' } }))

@@ -9,6 +9,8 @@ import type { Broker } from '../../broker/broker.ts'
 import { Logs, type LogInput, type LogSink } from './logs.ts'
 import { startMetrics } from './metrics.ts'
 import { Traces } from './traces.ts'
+import { Whitelist } from './whitelist.ts'
+import type { SettingsStore } from '../../http/settings-route.ts'
 
 export const defaultOtelConfig: OtelConfig = v.parse(OtelConfigSchema, {})
 
@@ -26,8 +28,12 @@ export class OtelFeature {
   /** The pipelines being shut down, so `stopped()` can wait for their last export. */
   private stopping: Promise<unknown> = Promise.resolve()
 
-  constructor(broker: Broker) {
+  /** The e2e tracing whitelists. */
+  readonly whitelist: Whitelist
+
+  constructor(broker: Broker, store: SettingsStore) {
     this.broker = broker
+    this.whitelist = new Whitelist(store)
     this.resource = resourceFromAttributes({ 'service.name': 'emqx', 'service.instance.id': broker.node })
   }
 
@@ -40,7 +46,7 @@ export class OtelFeature {
     this.settings = config
     const running: Pipelines = {}
     if (config.metrics.enable) running.metrics = startMetrics(this.broker, config, this.resource)
-    if (config.traces.enable) running.traces = new Traces(this.broker, config, this.resource)
+    if (config.traces.enable) running.traces = new Traces(this.broker, config, this.resource, this.whitelist)
     if (config.logs.enable) running.logs = new Logs(config, this.resource)
     this.running = running
   }

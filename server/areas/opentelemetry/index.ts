@@ -8,7 +8,7 @@ import { otelSettings } from './settings.ts'
 export const opentelemetryArea = defineServerArea({
   name: 'opentelemetry',
   install: (ctx) => {
-    const otel = new OtelFeature(ctx.broker)
+    const otel = new OtelFeature(ctx.broker, ctx.configs)
     restoreSettings(otelSettings(otel, ctx.configs))
     return otel
   },

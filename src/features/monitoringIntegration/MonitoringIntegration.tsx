@@ -3,12 +3,12 @@
 // OpenTelemetry tab (exporter and pipelines). Every form is its command's, run through it.
 import { useCallback, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { updateOpentelemetry } from '../../../commands/opentelemetry.ts'
+import { setOtelWhitelist, updateOpentelemetry } from '../../../commands/opentelemetry.ts'
 import { updatePrometheus, updatePushGateway } from '../../../commands/prometheus.ts'
 import { scrapePath } from '../../api/prometheus.ts'
 import { useApi } from '../../app/useApi.ts'
 import { CommandSettings } from '../../ui/CommandSettings.tsx'
-import { opentelemetryValues, prometheusValues, pushGatewayValues } from './integrationValues.ts'
+import { opentelemetryValues, prometheusValues, pushGatewayValues, whitelistValues } from './integrationValues.ts'
 import './monitoringIntegration.css'
 
 const TABS = ['prometheus', 'opentelemetry'] as const
@@ -59,10 +59,20 @@ function OpentelemetryTab() {
   const { t } = useTranslation()
   const api = useApi()
   const load = useCallback((signal: AbortSignal) => api.opentelemetry.get(signal), [api])
+  const loadWhitelist = useCallback(
+    async (signal: AbortSignal) => {
+      const [clientids, topics] = await Promise.all([api.opentelemetry.whitelist('clientid', signal), api.opentelemetry.whitelist('topic', signal)])
+      return { clientids, topics }
+    },
+    [api],
+  )
   return (
     <div className="stack integration-pane">
       <p className="muted">{t('monitoringIntegration.otelIntro')}</p>
       <CommandSettings command={updateOpentelemetry} load={load} toValues={opentelemetryValues} label={t('monitoringIntegration.opentelemetry')} />
+      <h2>{t('monitoringIntegration.whitelist')}</h2>
+      <p className="muted">{t('monitoringIntegration.whitelistIntro')}</p>
+      <CommandSettings command={setOtelWhitelist} load={loadWhitelist} toValues={whitelistValues} label={t('monitoringIntegration.whitelist')} />
     </div>
   )
 }

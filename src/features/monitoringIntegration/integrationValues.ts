@@ -24,6 +24,7 @@ export function pushGatewayValues(settings: PrometheusSettings): FormValues {
 }
 
 export function opentelemetryValues(settings: OtelSettings): FormValues {
+  const e2e = settings.traces?.filter?.e2e_tracing_options
   return {
     endpoint: settings.exporter?.endpoint ?? '',
     tls: String(settings.exporter?.ssl_options?.enable ?? false),
@@ -35,5 +36,14 @@ export function opentelemetryValues(settings: OtelSettings): FormValues {
     traces: String(settings.traces?.enable ?? false),
     trace_mode: settings.traces?.filter?.trace_mode ?? 'legacy',
     trace_all: String(settings.traces?.filter?.trace_all ?? false),
+    client_connect_disconnect: String(e2e?.client_connect_disconnect ?? false),
+    client_subscribe_unsubscribe: String(e2e?.client_subscribe_unsubscribe ?? false),
+    client_messaging: String(e2e?.client_messaging ?? false),
+    sample_ratio: typeof e2e?.sample_ratio === 'number' ? `${e2e.sample_ratio * 100}%` : (e2e?.sample_ratio ?? '10%'),
+    follow_traceparent: String(e2e?.follow_traceparent ?? true),
   }
+}
+
+export function whitelistValues(lists: { clientids: readonly string[]; topics: readonly string[] }): FormValues {
+  return { clientids: lists.clientids.join(', '), topics: lists.topics.join(', ') }
 }
