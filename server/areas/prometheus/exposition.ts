@@ -37,14 +37,14 @@ function sampleLine(name: string, sample: Sample): string {
   return `${name}${set} ${Number.isFinite(sample.value) ? sample.value : 'NaN'}\n`
 }
 
-/** The families in the text exposition format (Content-Type text/plain). */
+/** The families in the text exposition format (Content-Type text/plain), ending with the library's blank line. */
 export function toText(families: readonly Family[]): string {
   let out = ''
   for (const family of families) {
     out += `# TYPE ${family.name} ${family.type}\n# HELP ${family.name} \n`
     for (const sample of family.samples) out += sampleLine(family.name, sample)
   }
-  return out
+  return `${out}\n`
 }
 
 /** The samples of several families zipped by position: one object of labels and values each. */
