@@ -4,6 +4,9 @@ import { defineCommand } from './define.ts'
 import { ApiError } from '../contract/api-error.ts'
 import { subscriptionOptionArgs } from './clients.ts'
 
+/** The entry as EMQX keeps it: the flags as 0 or 1. */
+const entryOf = ({ topic, qos, nl, rap, rh }: { topic: string; qos: 0 | 1 | 2; nl: boolean; rap: boolean; rh: 0 | 1 | 2 }) => ({ topic, qos, nl: nl ? 1 : 0, rap: rap ? 1 : 0, rh })
+
 export const addAutoSubscription = defineCommand({
   id: 'autoSubscribe.add',
   title: 'cmd.autoSubscribe.add',
@@ -16,9 +19,10 @@ export const addAutoSubscription = defineCommand({
   positional: ['topic'],
   aliases: ['auto subscribe', '代理订阅', '自动订阅'],
   /** Adding a topic already in the list replaces its options. */
-  run: async (ctx, { topic, qos, nl, rap, rh }) => {
+  run: async (ctx, args) => {
     const list = await ctx.api.autoSubscribe.list()
-    const entry = { topic, qos, nl: nl ? 1 : 0, rap: rap ? 1 : 0, rh }
+    const entry = entryOf(args)
+    const { topic } = args
     const index = list.findIndex((t) => t.topic === topic)
     return ctx.api.autoSubscribe.replace(index < 0 ? [...list, entry] : list.map((t, i) => (i === index ? entry : t)))
   },
@@ -46,4 +50,25 @@ export const removeAutoSubscription = defineCommand({
   },
 })
 
-export const autoSubscribeCommands = [addAutoSubscription, removeAutoSubscription]
+export const editAutoSubscription = defineCommand({
+  id: 'autoSubscribe.edit',
+  title: 'cmd.autoSubscribe.edit',
+  group: 'cmdGroup.mqtt',
+  changes: ['autoSubscribe'],
+  args: v.object({
+    /** 1-based place of the topic in the list. */
+    index: v.pipe(v.number('err.number'), v.title('form.field.index'), v.integer('err.integer'), v.minValue(1)),
+    topic: v.pipe(v.string(), v.title('form.field.topic'), v.description('form.hint.placeholders'), v.minLength(1, 'err.topicRequired')),
+    ...subscriptionOptionArgs(),
+  }),
+  positional: ['index', 'topic'],
+  aliases: ['auto subscribe', '代理订阅', '自动订阅'],
+  run: async (ctx, { index, ...args }) => {
+    const list = await ctx.api.autoSubscribe.list()
+    if (index > list.length) throw new ApiError(404, 'NOT_FOUND', `No auto-subscription ${index}`)
+    const entry = entryOf(args)
+    return ctx.api.autoSubscribe.replace(list.map((t, i) => (i === index - 1 ? entry : t)))
+  },
+})
+
+export const autoSubscribeCommands = [addAutoSubscription, editAutoSubscription, removeAutoSubscription]

@@ -20,6 +20,8 @@ export interface UiEffects {
   history?: HistoryEffects
   /** The WebSocket test client's connections (loaded on first use). */
   testClient?(): Promise<TestClientManager>
+  /** Saves a file the user downloads (a data backup) where the browser saves downloads. */
+  saveFile?(filename: string, data: Blob): void
 }
 
 export interface HistoryEffects {

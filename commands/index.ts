@@ -12,6 +12,7 @@ import { retainerCommands } from './retainer.ts'
 import { delayedCommands } from './delayed.ts'
 import { topicMetricsCommands } from './topicMetrics.ts'
 import { alarmCommands } from './alarms.ts'
+import { logCommands } from './log.ts'
 import { monitorCommands } from './monitor.ts'
 import { slowSubsCommands } from './slowSubs.ts'
 import { prometheusCommands } from './prometheus.ts'
@@ -20,7 +21,11 @@ import { topicRewriteCommands } from './topicRewrite.ts'
 import { autoSubscribeCommands } from './autoSubscribe.ts'
 import { apiKeyCommands } from './apiKeys.ts'
 import { userCommands } from './users.ts'
+import { clusterCommands } from './cluster.ts'
+import { dataBackupCommands } from './dataBackup.ts'
+import { telemetryCommands } from './telemetry.ts'
 import { mqttCommands } from './mqtt.ts'
+import { mqttSettingsCommands } from './mqttSettings.ts'
 import { settingsCommands } from './settings.ts'
 import { logout } from './session.ts'
 import { helpCommands } from './help.ts'
@@ -45,15 +50,20 @@ export const allCommands: AnyCommand[] = [
   ...erase(delayedCommands),
   ...erase(topicMetricsCommands),
   ...erase(alarmCommands),
+  ...erase(logCommands),
   ...erase(monitorCommands),
   ...erase(slowSubsCommands),
   ...erase(prometheusCommands),
   ...erase(opentelemetryCommands),
   ...erase(mqttCommands),
+  ...erase(mqttSettingsCommands),
   ...erase(topicRewriteCommands),
   ...erase(autoSubscribeCommands),
   ...erase(apiKeyCommands),
   ...erase(userCommands),
+  ...erase(clusterCommands),
+  ...erase(dataBackupCommands),
+  ...erase(telemetryCommands),
   ...erase(settingsCommands),
   ...erase([logout]),
   ...erase(helpCommands),

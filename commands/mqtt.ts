@@ -8,7 +8,7 @@ import { DURATION } from './flapping.ts'
 import { durationArg } from './args.ts'
 
 /** How a setting's value is written; `|infinity` and `|disabled` add that literal. */
-type Kind =
+export type SettingKind =
   | 'int'
   | 'int|infinity'
   | 'int|disabled'
@@ -45,7 +45,7 @@ export const generalSettings = {
   use_username_as_clientid: 'bool',
   peer_cert_as_username: certField,
   peer_cert_as_clientid: certField,
-} as const satisfies Record<string, Kind>
+} as const satisfies Record<string, SettingKind>
 
 /** The session settings a zone may override (SPEC 3). */
 export const sessionSettings = {
@@ -60,12 +60,12 @@ export const sessionSettings = {
   mqueue_priorities: 'json|disabled',
   mqueue_default_priority: ['highest', 'lowest'],
   mqueue_store_qos0: 'bool',
-} as const satisfies Record<string, Kind>
+} as const satisfies Record<string, SettingKind>
 
 const SIZE = /^\d+(\.\d+)?\s*(B|KB|MB|GB)$/i
 
 /** Turns the typed-in text into the value EMQX expects for a setting of this kind. */
-export function parseSetting(kind: Kind, raw: string): { value: unknown } | { error: string } {
+export function parseSetting(kind: SettingKind, raw: string): { value: unknown } | { error: string } {
   const text = raw.trim()
   if (typeof kind !== 'string') {
     const match = kind.find((option) => String(option) === text)
@@ -101,7 +101,7 @@ export function parseSetting(kind: Kind, raw: string): { value: unknown } | { er
   }
 }
 
-function setting<K extends string>(key: K, kinds: Record<K, Kind>, raw: string): unknown {
+function setting<K extends string>(key: K, kinds: Record<K, SettingKind>, raw: string): unknown {
   const parsed = parseSetting(kinds[key], raw)
   if ('error' in parsed) throw new ApiError(400, 'BAD_REQUEST', `${key} must be ${parsed.error}`)
   return parsed.value

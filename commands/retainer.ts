@@ -5,8 +5,12 @@ import type { RetainerSettings } from '../src/api/retainer.ts'
 import { durationArg } from './flapping.ts'
 import { sizeArg } from './args.ts'
 
+/** EMQX's rates: `1000/s`, `10/100ms`, or `infinity` (SPEC 5: 'Please enter a properly formatted rate configuration'). */
+const RATE = /^(infinity|[1-9]\d*\/\d*(ms|s|m|h|d))$/
+
+/** A count where 0 means unlimited (SPEC 3). */
 const count = (title: string) =>
-  v.optional(v.pipe(v.number('err.number'), v.title(title), v.integer('err.integer'), v.minValue(0)))
+  v.optional(v.pipe(v.number('err.number'), v.title(title), v.description('form.hint.zeroUnlimited'), v.integer('err.integer'), v.minValue(0)))
 
 export const deleteRetained = defineCommand({
   id: 'retained.delete',
@@ -36,18 +40,18 @@ export const clearRetained = defineCommand({
 
 /**
  * Applies changes to the settings as read, putting each field where this EMQX keeps it:
- * `max_retained_messages` under `backend` and `batch_read_number` under `flow_control` when the
+ * `max_retained_messages` and `storage_type` under `backend` and `batch_read_number` under `flow_control` when the
  * settings have those sections, at the top level otherwise.
  */
 export function applyRetainerChanges(
   current: RetainerSettings,
-  changes: Partial<Record<'enable' | 'msg_expiry_interval' | 'msg_clear_interval' | 'max_payload_size' | 'stop_publish_clear_msg' | 'delivery_rate' | 'max_retained_messages' | 'batch_read_number', unknown>>,
+  changes: Partial<Record<'enable' | 'storage_type' | 'msg_expiry_interval' | 'msg_clear_interval' | 'max_payload_size' | 'stop_publish_clear_msg' | 'delivery_rate' | 'max_retained_messages' | 'batch_read_number', unknown>>,
 ): RetainerSettings {
   const next: RetainerSettings = { ...current }
   for (const [key, value] of Object.entries(changes)) {
     if (value === undefined) continue
-    if (key === 'max_retained_messages' && current.backend && !('max_retained_messages' in current))
-      next.backend = { ...current.backend, max_retained_messages: value as number }
+    if ((key === 'max_retained_messages' || key === 'storage_type') && current.backend && !(key in current))
+      next.backend = { ...next.backend, [key]: value }
     else if (key === 'batch_read_number' && current.flow_control && !('batch_read_number' in current))
       next.flow_control = { ...current.flow_control, batch_read_number: value as number }
     else (next as Record<string, unknown>)[key] = value
@@ -62,12 +66,13 @@ export const updateRetainer = defineCommand({
   changes: ['retainer'],
   args: v.object({
     enable: v.optional(v.pipe(v.boolean('err.boolean'), v.title('form.field.enable'))),
+    storage_type: v.optional(v.pipe(v.picklist(['ram', 'disc'], 'err.oneOf'), v.title('form.field.storageType'), v.description('form.hint.storageType'))),
     msg_expiry_interval: durationArg('form.field.msgExpiryInterval'),
     msg_clear_interval: durationArg('form.field.msgClearInterval'),
     max_retained_messages: count('form.field.maxRetainedMessages'),
     max_payload_size: v.optional(sizeArg('form.field.maxPayloadSize')),
     stop_publish_clear_msg: v.optional(v.pipe(v.boolean('err.boolean'), v.title('form.field.stopPublishClearMsg'))),
-    delivery_rate: v.optional(v.pipe(v.string(), v.title('form.field.deliveryRate'), v.description('form.hint.rate'))),
+    delivery_rate: v.optional(v.pipe(v.string(), v.title('form.field.deliveryRate'), v.description('form.hint.rate'), v.regex(RATE, 'err.rate'))),
     batch_read_number: count('form.field.batchReadNumber'),
   }),
   aliases: ['retainer', '保留消息设置'],

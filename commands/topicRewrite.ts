@@ -14,18 +14,30 @@ function isRegex(text: string): boolean {
   }
 }
 
+/** A rule's fields as arguments, in the order the form shows them. */
+const ruleArgs = () => ({
+  action: v.optional(v.pipe(v.picklist(rewriteActions, 'err.oneOf'), v.title('form.field.rewriteAction')), 'all'),
+  source_topic: v.pipe(topicFilterArg(), v.title('form.field.sourceTopic')),
+  re: v.pipe(v.string(), v.title('form.field.re'), v.minLength(1, 'err.required'), v.check(isRegex, 'err.regex')),
+  dest_topic: v.pipe(v.string(), v.title('form.field.destTopic'), v.description('form.hint.destTopic'), v.minLength(1, 'err.topicRequired')),
+})
+
+/** A rule's 1-based number in the list. */
+const ruleNumber = (title = 'form.field.index') => v.pipe(v.number('err.number'), v.title(title), v.integer('err.integer'), v.minValue(1))
+
+function checkNumber(rules: readonly RewriteRule[], index: number): void {
+  if (index > rules.length) throw new ApiError(404, 'NOT_FOUND', `No topic rewrite rule ${index}`)
+}
+
 export const addRewriteRule = defineCommand({
   id: 'topicRewrite.add',
   title: 'cmd.topicRewrite.add',
   group: 'cmdGroup.mqtt',
   changes: ['topicRewrite'],
   args: v.object({
-    action: v.optional(v.pipe(v.picklist(rewriteActions, 'err.oneOf'), v.title('form.field.rewriteAction')), 'all'),
-    source_topic: v.pipe(topicFilterArg(), v.title('form.field.sourceTopic')),
-    re: v.pipe(v.string(), v.title('form.field.re'), v.minLength(1, 'err.required'), v.check(isRegex, 'err.regex')),
-    dest_topic: v.pipe(v.string(), v.title('form.field.destTopic'), v.description('form.hint.destTopic'), v.minLength(1, 'err.topicRequired')),
+    ...ruleArgs(),
     /** 1-based place in the list; the end when not given. Rules are tried in order. */
-    position: v.optional(v.pipe(v.number('err.number'), v.title('form.field.position'), v.integer('err.integer'), v.minValue(1))),
+    position: v.optional(ruleNumber('form.field.position')),
   }),
   positional: ['source_topic', 're', 'dest_topic'],
   aliases: ['rewrite', '主题重写'],
@@ -53,7 +65,7 @@ export const removeRewriteRule = defineCommand({
   changes: ['topicRewrite'],
   args: v.object({
     source_topic: v.optional(v.pipe(v.string(), v.title('form.field.sourceTopic'))),
-    index: v.optional(v.pipe(v.number('err.number'), v.title('form.field.index'), v.integer('err.integer'), v.minValue(1))),
+    index: v.optional(ruleNumber()),
   }),
   positional: ['source_topic'],
   danger: true,
@@ -75,4 +87,42 @@ export const removeRewriteRule = defineCommand({
   },
 })
 
-export const topicRewriteCommands = [addRewriteRule, removeRewriteRule]
+export const editRewriteRule = defineCommand({
+  id: 'topicRewrite.edit',
+  title: 'cmd.topicRewrite.edit',
+  group: 'cmdGroup.mqtt',
+  changes: ['topicRewrite'],
+  args: v.object({ index: ruleNumber(), ...ruleArgs() }),
+  positional: ['index', 'source_topic', 're', 'dest_topic'],
+  aliases: ['rewrite', '主题重写'],
+  run: async (ctx, { index, ...rule }) => {
+    const rules = await ctx.api.topicRewrite.list()
+    checkNumber(rules, index)
+    return ctx.api.topicRewrite.replace(rules.map((old, i) => (i === index - 1 ? rule : old)))
+  },
+})
+
+/** The rules with the one at `from` moved to `to` (both 1-based; `to` past the end is the end). */
+export function movedRule<T>(rules: readonly T[], from: number, to: number): T[] {
+  const rest = rules.filter((_, i) => i !== from - 1)
+  const at = Math.min(to - 1, rest.length)
+  return [...rest.slice(0, at), rules[from - 1], ...rest.slice(at)]
+}
+
+export const moveRewriteRule = defineCommand({
+  id: 'topicRewrite.move',
+  title: 'cmd.topicRewrite.move',
+  group: 'cmdGroup.mqtt',
+  changes: ['topicRewrite'],
+  args: v.object({ index: ruleNumber(), to: ruleNumber('form.field.position') }),
+  positional: ['index', 'to'],
+  aliases: ['rewrite order', '主题重写顺序'],
+  describe: ({ index, to }) => ({ key: 'cmd.topicRewrite.moveDescribe', values: { index, to } }),
+  run: async (ctx, { index, to }) => {
+    const rules = await ctx.api.topicRewrite.list()
+    checkNumber(rules, index)
+    return ctx.api.topicRewrite.replace(movedRule(rules, index, to))
+  },
+})
+
+export const topicRewriteCommands = [addRewriteRule, editRewriteRule, moveRewriteRule, removeRewriteRule]

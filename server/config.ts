@@ -40,6 +40,13 @@ export interface Config {
   dashboardMonitor?: { sampleIntervalMs?: number; now?: () => number }
   /** Monitoring timings and watermarks (topic metrics rates, alarm checks); EMQX's defaults when absent. */
   monitoring?: MonitoringOptions
+  /**
+   * The log handlers on until the operator changes `log` (EMQX_DEFAULT_LOG_HANDLER): `console`,
+   * `file` (EMQX's default, also when empty), `both`, or anything else for neither.
+   */
+  defaultLogHandler: string
+  /** EMQX_LOG_DIR: the directory `${EMQX_LOG_DIR}` in a log file's path names; `<dataDir>/log` when unset. */
+  logDir?: string
 }
 
 export const defaultConfig: Config = {
@@ -52,6 +59,7 @@ export const defaultConfig: Config = {
   tokenTtlMs: 60 * 60 * 1000,
   consoleDir: `${REPO_ROOT}/dist`,
   serveSourceMaps: false,
+  defaultLogHandler: 'file',
 }
 
 function portFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -79,5 +87,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.DATA_DIR || defaultConfig.dataDir,
     emqxApiUrl: env.EMQX_API_URL || undefined,
     serveSourceMaps: flagFrom(env, 'SOURCE_MAPS'),
+    // `npm start` logs to its terminal unless told otherwise, as EMQX's Docker image does.
+    defaultLogHandler: env.EMQX_DEFAULT_LOG_HANDLER ?? 'console',
+    logDir: env.EMQX_LOG_DIR || undefined,
   }
 }

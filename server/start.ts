@@ -54,7 +54,7 @@ export async function startServer(config: Partial<Config>): Promise<RunningServe
       db,
       configs: new FeatureConfigRepository(db),
       config: settings,
-      paths: { sysPath: REPO_ROOT, logPath: 'not logging to file (stdout only)' },
+      paths: { sysPath: REPO_ROOT, logPath: 'log.file.enable is false, not logging to file.' },
     })
     const { tcpPort, wsPort } = await broker.listen({ host: settings.host, tcpPort: settings.mqttPort, wsPort: settings.wsPort })
     await areas.start()

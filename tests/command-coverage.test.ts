@@ -36,6 +36,13 @@ const operations: Record<string, string> = {
   'MQTT session settings of the global zone (PUT /configs/global_zone)': 'zone.update',
   'system topic settings (PUT /configs/sys_topics)': 'sysTopics.update',
 
+  // Issue 14: the MQTT settings screens' forms, rule and topic edits.
+  'MQTT general settings, every field a form field (PUT /configs/global_zone)': 'mqttGeneral.update',
+  'MQTT session settings, every field a form field (PUT /configs/global_zone)': 'mqttSession.update',
+  'edit a topic rewrite rule (PUT /mqtt/topic_rewrite)': 'topicRewrite.edit',
+  'reorder the topic rewrite rules (PUT /mqtt/topic_rewrite)': 'topicRewrite.move',
+  'edit an auto-subscribe topic (PUT /mqtt/auto_subscribe)': 'autoSubscribe.edit',
+
   // Issue 4: API keys (the API key screen is a later issue; GET /api_key and /api_key/{name} feed completion).
   'create an API key, its secret shown once (POST /api_key)': 'apiKey.create',
   'change an API key\'s note, expiry or state (PUT /api_key/{name})': 'apiKey.update',
@@ -99,6 +106,16 @@ const operations: Record<string, string> = {
   // Issue 4: keyboard help.
   'show every keyboard shortcut (the ? sheet)': 'help.shortcuts',
 
+  // Issue 14, part 5: the cluster, data backups and telemetry.
+  'invite a node to the cluster, waiting or in the background (PUT /cluster/{node}/invite(_async))': 'cluster.invite',
+  'force a node out of the cluster (DELETE /cluster/{node}/force_leave)': 'cluster.forceLeave',
+  'export a data backup, all or some table sets and roots (POST /data/export)': 'backup.export',
+  'upload a data backup archive (POST /data/files)': 'backup.upload',
+  'import a data backup, with confirmation (POST /data/import)': 'backup.import',
+  'download a data backup, saved by the browser (GET /data/files/{filename})': 'backup.download',
+  'delete a data backup (DELETE /data/files/{filename})': 'backup.delete',
+  'turn telemetry on or off (PUT /telemetry/status)': 'telemetry.update',
+
   // Issue 13: MQTT authorization (the screens are a later part).
   'authorization settings: no_match, deny_action, cache (PUT /authorization/settings)': 'authz.settings',
   'add an authorization source at the front (POST /authorization/sources)': 'authz.createSource',
@@ -117,6 +134,10 @@ const operations: Record<string, string> = {
   'which source and rule decide for a client, without one connecting (POST /authorization/check, this console\'s own)': 'authz.check',
   'try credentials against the authentication chain (POST /authentication/test, this console\'s own)': 'authn.test',
 
+  // Issue 14: logging.
+  'log file handler: level, format, time, path and rotation; a new name adds one (PUT /configs/log file.<name>)': 'log.update',
+  'console log handler settings (PUT /configs/log console)': 'log.console.update',
+  'set the level of every enabled log handler (PUT /configs/log)': 'log.level',
   // Issue 14: monitoring integration.
   'basic auth on the Prometheus scrape endpoints (PUT /prometheus enable_basic_auth)': 'prometheus.update',
   'push to a Pushgateway: enable, url, interval, job name, headers (PUT /prometheus push_gateway)': 'prometheus.pushGateway',
@@ -141,6 +162,7 @@ const readOnly = [
   'GET /monitor, GET /monitor/nodes/{node}, GET /monitor_current, GET /monitor_current/nodes/{node}',
   'Issue 6: GET /slow_subscriptions, GET /slow_subscriptions/settings',
   'Issue 6: GET /mqtt/topic_metrics, GET /mqtt/topic_metrics/{topic}, GET /alarms?activated=true|false, GET /configs/sysmon, GET /configs/alarm',
+  'Issue 14: GET /configs/log',
   'Issue 14: GET /prometheus, GET /opentelemetry, GET /opentelemetry/whitelist/{type}; the scrape endpoints GET /prometheus/{stats,auth,data_integration} are read by Prometheus, not the console',
   'Issue 13: GET /authorization/settings, GET /authorization/sources, GET /authorization/sources/{type}, GET .../{type}/status, GET .../built_in_database/rules/{clients,users,all}',
 ]

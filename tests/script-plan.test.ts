@@ -137,6 +137,8 @@ const CANDIDATES = [
   'true',
   'false',
   'http://127.0.0.1:8080/auth',
+  'emqx2@127.0.0.1',
+  'emqx-export-2030-01-01-00-00-00.000.tar.gz',
 ]
 
 function sampleArgs(command: AnyCommand, which: 'all' | 'required'): Record<string, string> {

@@ -72,7 +72,7 @@ describe('server areas', () => {
       dir = mkdtempSync(join(tmpdir(), 'emqx-console-areas-'))
       db = openDatabase(dir, migrationsOf(serverAreas))
       broker = new Broker()
-      installed = installAreas(serverAreas, { broker, db, configs: new FeatureConfigRepository(db), config: defaultConfig, paths: { sysPath: dir, logPath: '' } })
+      installed = installAreas(serverAreas, { broker, db, configs: new FeatureConfigRepository(db), config: { ...defaultConfig, dataDir: dir }, paths: { sysPath: dir, logPath: '' } })
     })
     afterAll(async () => {
       installed.stop()

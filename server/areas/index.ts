@@ -8,9 +8,11 @@ import { authzArea } from './authz/index.ts'
 import { autoSubscribeArea } from './auto-subscribe/index.ts'
 import { bannedArea } from './banned/index.ts'
 import { clientsArea } from './clients/index.ts'
+import { configsArea } from './configs/index.ts'
 import { delayedArea } from './delayed/index.ts'
 import { flappingArea } from './flapping/index.ts'
 import { listenersArea } from './listeners/index.ts'
+import { logArea } from './log/index.ts'
 import { loginArea } from './login/index.ts'
 import { monitorArea } from './monitor/index.ts'
 import { mqttConfigsArea } from './mqtt-configs/index.ts'
@@ -24,9 +26,12 @@ import { subscriptionsArea } from './subscriptions/index.ts'
 import { topicMetricsArea } from './topic-metrics/index.ts'
 import { topicRewriteArea } from './topic-rewrite/index.ts'
 import { telemetryArea } from './telemetry/index.ts'
+import { clusterArea } from './cluster/index.ts'
+import { dataBackupArea } from './data-backup/index.ts'
 import { topicsArea } from './topics/index.ts'
 
 export const serverAreas: readonly ServerArea[] = [
+  logArea,
   mqttConfigsArea,
   loginArea,
   apiKeysArea,
@@ -49,6 +54,9 @@ export const serverAreas: readonly ServerArea[] = [
   alarmsArea,
   monitorArea,
   telemetryArea,
+  clusterArea,
+  dataBackupArea,
+  configsArea,
   prometheusArea,
   opentelemetryArea,
 ]

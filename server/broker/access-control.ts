@@ -6,6 +6,7 @@ import { AuthzCache } from './authz-cache.ts'
 import { isPromise, NO_AUTHZ_DETAIL, type AuthDecision, type AuthzAction, type AuthzDetail, type EnhancedAuth, type AuthzAnswer, type AuthzResult, type ClientInfo, type Hooks, type MaybePromise } from './hooks.ts'
 import type { Metrics } from './metrics.ts'
 import { reasonName, RC } from './reason-codes.ts'
+import { log } from '../log/index.ts'
 
 export interface AuthzSettings {
   /** What a check no source answered gives (EMQX `authorization.no_match`). */
@@ -52,14 +53,14 @@ export class AccessControl {
     try {
       decision = this.hooks.authenticate(info, password, enhanced)
     } catch (error) {
-      console.error('client.authenticate hook failed:', error)
+      log.error({ tag: 'AUTHN', clientid: info.clientid, err: error }, 'authentication_hook_failed')
       decision = AUTHN_FAILED
     }
     if (!isPromise(decision)) return this.authenticated(info, decision)
     return decision.then(
       (later) => this.authenticated(info, later),
       (error: unknown) => {
-        console.error('client.authenticate hook failed:', error)
+        log.error({ tag: 'AUTHN', clientid: info.clientid, err: error }, 'authentication_hook_failed')
         return this.authenticated(info, AUTHN_FAILED)
       },
     )
@@ -70,6 +71,7 @@ export class AccessControl {
     if (decision?.result === 'continue') return decision
     if (decision?.result === 'deny') {
       this.metrics.inc('authentication.failure')
+      log.warning({ tag: 'AUTHN', clientid: info.clientid, username: info.username, reason: decision.reason }, 'authentication_failure')
       // EMQX refuses a banned client before authentication: no authentication event for it.
       if (decision.reason !== 'banned') {
         this.hooks.run('client.check_authn_complete', info, { reasonCode: reasonName(refusalCode(decision)), isSuperuser: false, isAnonymous: false })
@@ -115,14 +117,14 @@ export class AccessControl {
     try {
       answer = this.hooks.authorize(info, action, topic, detail)
     } catch (error) {
-      console.error('client.authorize hook failed:', error)
+      log.error({ tag: 'AUTHZ', clientid: info.clientid, topic, err: error }, 'authorization_hook_failed')
       return this.decided(info, action, topic, AUTHZ_FAILED, detail)
     }
     if (!isPromise(answer)) return this.decided(info, action, topic, this.matched(answer), detail)
     return answer.then(
       (later) => this.decided(info, action, topic, this.matched(later), detail),
       (error: unknown) => {
-        console.error('client.authorize hook failed:', error)
+        log.error({ tag: 'AUTHZ', clientid: info.clientid, topic, err: error }, 'authorization_hook_failed')
         return this.decided(info, action, topic, AUTHZ_FAILED, detail)
       },
     )
@@ -143,6 +145,7 @@ export class AccessControl {
     this.metrics.inc(result === 'allow' ? 'authorization.allow' : 'authorization.deny')
     if (source !== 'cache' && source !== 'error' && this.cache.covers(topic)) this.cache.put(info.clientid, action, topic, result, undefined, detail)
     this.hooks.run('client.check_authz_complete', info, action, topic, result, source)
+    if (result !== 'allow') log.info({ tag: 'AUTHZ', clientid: info.clientid, action, topic, source }, 'authorization_permission_denied')
     return result === 'allow'
   }
 }

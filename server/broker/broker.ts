@@ -36,6 +36,7 @@ import { SysTopics } from './sys-topics.ts'
 import { TimerWheel } from './timer-wheel.ts'
 import { Turns } from './turns.ts'
 import { Wills, type PendingWill } from './wills.ts'
+import { log } from '../log/index.ts'
 
 export type { PendingWill } from './wills.ts'
 
@@ -158,6 +159,7 @@ export class Broker {
     // The WebSocket frame limit follows max_packet_size for each new connection (see startListeners).
     this.listeners = await startListeners((stream, meta) => this.accept(stream, meta), options, () => this.options.maxPacketSize)
     this.sys.start()
+    for (const listener of this.listenerStates()) log.info({ listener: listener.id, bind: `${listener.bind.host}:${listener.bind.port}` }, 'listener_started')
     return { tcpPort: this.listeners.tcpPort, wsPort: this.listeners.wsPort }
   }
 
@@ -466,7 +468,9 @@ export class Broker {
     for (const connection of [...this.connections]) connection.close('shutdown', RC.SERVER_SHUTTING_DOWN)
     for (const session of this.sessions.values()) clearTimeout(session.expiryTimer)
     await waitClosed(streams, 2000)
+    const stopping = this.listenerStates()
     await this.listeners?.close()
+    for (const listener of stopping) log.info({ listener: listener.id, bind: `${listener.bind.host}:${listener.bind.port}` }, 'listener_stopped')
   }
 
   // ---- internals ----------------------------------------------------------------------------

@@ -24,6 +24,7 @@ import type { Session } from './session.ts'
 import type { TurnReader, TurnWriter } from './turns.ts'
 import type { WheelItem } from './timer-wheel.ts'
 import type { PendingWill } from './wills.ts'
+import { log } from '../log/index.ts'
 
 export interface ConnectionMeta {
   /** `tcp:default` or `ws:default`, as EMQX names its listeners. */
@@ -171,6 +172,7 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
     // WebSocket stream emits no 'close' of its own, so there its end tells.
     if (!(stream instanceof Socket)) stream.on('end', onStreamEnd)
     stream.on('close', onStreamEnd)
+    log.debug({ tag: 'SOCKET', peername: this.peername(), listener: this.listener }, 'connection_accepted')
     // A connection that never sends CONNECT is dropped, like EMQX's `idle_timeout`.
     const idle = broker.options.idleTimeoutMs
     if (Number.isFinite(idle)) broker.deadlines.schedule(this, Date.now() + idle)
@@ -237,7 +239,13 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
       force.unref()
       this.stream.once('close', () => clearTimeout(force))
     }
+    log.debug({ tag: 'SOCKET', clientid: this.session?.clientid, peername: this.peername(), reason }, 'connection_closed')
     this.broker.connectionClosed(this, reason, wasConnected)
+  }
+
+  /** `host:port` of the client, as EMQX's logs name a peer. */
+  private peername(): string {
+    return `${this.peerhost}:${this.peerport}`
   }
 
   /**
@@ -346,7 +354,7 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
     try {
       return generate(packet, { protocolVersion: this.protocolVersion })
     } catch (error) {
-      console.error(`cannot encode ${packet.cmd} for ${this.session?.clientid ?? this.meta.peerhost}:`, error)
+      log.error({ clientid: this.session?.clientid, peername: this.peername(), packet: packet.cmd, err: error }, 'packet_encode_failed')
       return undefined
     }
   }
@@ -564,7 +572,7 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
   }
 
   private failed(error: unknown): void {
-    console.error(`packet handler failed for ${this.session?.clientid ?? this.meta.peerhost}:`, error)
+    log.error({ clientid: this.session?.clientid, peername: this.peername(), err: error }, 'packet_handler_failed')
     this.inbox = undefined
     this.close('internal_error', RC.UNSPECIFIED_ERROR)
   }

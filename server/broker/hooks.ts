@@ -3,6 +3,7 @@
 import type { QoS } from 'mqtt-packet'
 import { HP } from './hook-priorities.ts'
 import type { Message } from './message.ts'
+import { log } from '../log/index.ts'
 
 /** Who a client is, as far as hooks are concerned. */
 export interface ClientInfo {
@@ -236,7 +237,7 @@ export class Hooks {
       try {
         ;(callback as (...a: Parameters<HookPoints[K]>) => void)(...args)
       } catch (error) {
-        console.error(`hook ${name} failed:`, error)
+        log.error({ hook: name, err: error }, 'hook_callback_exception')
       }
     }
   }

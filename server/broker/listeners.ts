@@ -5,6 +5,7 @@ import { createServer as createTcpServer, type AddressInfo, type Server as TcpSe
 import type { Duplex } from 'node:stream'
 import { createWebSocketStream, WebSocketServer } from 'ws'
 import type { ConnectionMeta } from './connection.ts'
+import { log } from '../log/index.ts'
 
 export interface ListenOptions {
   host: string
@@ -65,7 +66,7 @@ function listen(server: TcpServer | HttpServer, port: number, host: string): Pro
     server.once('error', reject)
     server.listen(port, host, () => {
       server.off('error', reject)
-      server.on('error', (error) => console.error('listener error:', error))
+      server.on('error', (error) => log.error({ err: error }, 'listener_error'))
       const address = server.address() as AddressInfo
       resolve({ host: address.address, port: address.port })
     })

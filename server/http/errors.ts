@@ -3,6 +3,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import * as v from 'valibot'
 import { ApiError } from '../../contract/api-error.ts'
+import { log } from '../log/index.ts'
 
 export { ApiError }
 
@@ -48,7 +49,7 @@ export function registerErrorHandling(app: FastifyInstance, notFound: (request: 
       return reply.status(status === 504 ? 504 : 503).send({ code: 'SERVICE_UNAVAILABLE', message: `EMQX is unreachable: ${cause}` })
     }
     if (status >= 500) {
-      console.error(`${request.method} ${request.url} failed:`, error)
+      log.error({ method: request.method, path: request.url.split('?')[0], err: error }, 'api_request_failed')
       return reply.status(500).send({ code: 'INTERNAL_ERROR', message: 'Internal server error' })
     }
     // Fastify's own request errors (malformed JSON, empty JSON body, unsupported media type, too large).

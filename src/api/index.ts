@@ -7,11 +7,15 @@ import { authzApi } from './authz.ts'
 import { autoSubscribeApi } from './autoSubscribe.ts'
 import { bannedApi } from './banned.ts'
 import { clientsApi } from './clients.ts'
+import { clusterApi } from './cluster.ts'
+import { dataBackupApi } from './dataBackup.ts'
+import { telemetryApi } from './telemetry.ts'
 import { delayedApi } from './delayed.ts'
 import { flappingApi } from './flapping.ts'
 import { metricsApi } from './metrics.ts'
 import { licenseApi } from './license.ts'
 import { listenersApi } from './listeners.ts'
+import { logApi } from './log.ts'
 import { monitorApi } from './monitor.ts'
 import { mqttConfigApi } from './mqttConfig.ts'
 import { nodesApi } from './nodes.ts'
@@ -50,12 +54,16 @@ export function createApi(http: Http) {
     monitor: monitorApi(http),
     nodes: nodesApi(http),
     listeners: listenersApi(http),
+    log: logApi(http),
     license: licenseApi(http),
     metrics: metricsApi(http),
     topicRewrite: topicRewriteApi(http),
     autoSubscribe: autoSubscribeApi(http),
     apiKeys: apiKeysApi(http),
     users: usersApi(http),
+    cluster: clusterApi(http),
+    dataBackup: dataBackupApi(http),
+    telemetry: telemetryApi(http),
     prometheus: prometheusApi(http),
     opentelemetry: opentelemetryApi(http),
   }

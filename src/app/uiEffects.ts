@@ -42,6 +42,13 @@ export function useUiEffects(): UiEffects {
       },
       history: historyEffects(store),
       testClient: () => loadTestClient(store),
+      saveFile(filename: string, data: Blob) {
+        const url = URL.createObjectURL(data)
+        const link = Object.assign(document.createElement('a'), { href: url, download: filename })
+        link.click()
+        // The click has handed the file to the browser; the URL is no longer needed after this turn.
+        setTimeout(() => URL.revokeObjectURL(url), 1000)
+      },
     }),
     [router, store, api],
   )

@@ -20,6 +20,7 @@ import type { AlarmRecord, AlarmRepository } from './store.ts'
 import type { Broker } from '../../broker/broker.ts'
 import { durationText, parseDuration } from '../../broker/units.ts'
 import { createMessage } from '../../broker/message.ts'
+import { log } from '../../log/index.ts'
 
 const PERCENT = /^(\d+(?:\.\d+)?)%$/
 
@@ -146,7 +147,8 @@ export class AlarmMonitor {
   /** EMQX's alarm actions: a warning in the log, and/or a JSON message to `$SYS/brokers/<node>/alarms/<activate|deactivate>`. */
   private act(what: 'activate' | 'deactivate', alarm: AlarmRecord): void {
     if (this.alarmConfig.actions.includes('log')) {
-      console.warn(what === 'activate' ? `alarm_is_activated: ${alarm.name}: ${alarm.message}` : `alarm_is_deactivated: ${alarm.name}`)
+      if (what === 'activate') log.warning({ name: alarm.name, message: alarm.message }, 'alarm_is_activated')
+      else log.warning({ name: alarm.name }, 'alarm_is_deactivated')
     }
     if (this.alarmConfig.actions.includes('publish')) {
       // As EMQX's normalize/1: times in microseconds, `infinity` while activated.
@@ -237,7 +239,7 @@ export class AlarmMonitor {
         try {
           check()
         } catch (error) {
-          console.error(`alarm check ${name} failed:`, error)
+          log.error({ check: name, err: error }, 'alarm_check_failed')
         }
       }, ms)
       timer.unref()

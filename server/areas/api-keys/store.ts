@@ -152,6 +152,11 @@ export class ApiKeyRepository {
     return this.find(name)
   }
 
+  /** Forgets every checked secret: a data import may have replaced the keys' secrets. */
+  forgetVerified(): void {
+    this.verified.clear()
+  }
+
   /** False when there was no such key. */
   delete(name: string): boolean {
     const current = this.find(name)

@@ -14,6 +14,7 @@ import { AuthnCounters } from './metrics.ts'
 import { createProvider } from './providers.ts'
 import type { Credential, Provider, ProviderAnswer } from './provider.ts'
 import type { AuthnRepository } from './store.ts'
+import { log } from '../../log/index.ts'
 
 export interface Authenticator {
   readonly id: string
@@ -47,20 +48,7 @@ export class AuthnFeature {
     this.broker = broker
     this.repository = repository
     this.tickMs = options.tickMs ?? 5000
-    for (const stored of repository.listAuthenticators()) {
-      const config = readStoredConfig(stored.config)
-      if (!config) {
-        console.error(`authentication: the stored config of ${stored.id} is no longer valid; it is left out`)
-        continue
-      }
-      try {
-        this.chain.push({ id: authenticatorId(config), config, provider: createProvider(config, repository), counters: new AuthnCounters() })
-      } catch (error) {
-        console.error(`authentication: ${stored.id} could not be restored:`, error)
-      }
-    }
-    this.chainExists = this.chain.length > 0
-    this.enabled = this.chain.filter((entry) => entry.config.enable)
+    this.reload()
     const unhooks = [
       broker.hooks.add('client.authenticate', (info, password, enhanced) => this.authenticate(info, password, enhanced), HP.AUTHN),
       broker.hooks.add('client.disconnected', (info) => this.forgetExpiry(info), HP.AUTHN),
@@ -76,6 +64,26 @@ export class AuthnFeature {
     for (const timer of this.expiries.values()) clearTimeout(timer)
     this.expiries.clear()
     for (const entry of this.chain) entry.provider.destroy?.()
+  }
+
+  /** Makes the chain anew from the stored configs: at start, and after a data backup was imported. */
+  reload(): void {
+    for (const entry of this.chain) entry.provider.destroy?.()
+    this.chain = []
+    for (const stored of this.repository.listAuthenticators()) {
+      const config = readStoredConfig(stored.config)
+      if (!config) {
+        log.error({ tag: 'AUTHN', id: stored.id }, 'authenticator_config_invalid_left_out')
+        continue
+      }
+      try {
+        this.chain.push({ id: authenticatorId(config), config, provider: createProvider(config, this.repository), counters: new AuthnCounters() })
+      } catch (error) {
+        log.error({ tag: 'AUTHN', id: stored.id, err: error }, 'failed_to_create_authenticator')
+      }
+    }
+    this.chainExists = this.chain.length > 0
+    this.enabled = this.chain.filter((entry) => entry.config.enable)
   }
 
   list(): readonly Authenticator[] {
@@ -254,7 +262,7 @@ export class AuthnFeature {
   }
 
   private failed(entry: Authenticator, error: unknown): void {
-    console.error(`authentication: ${entry.id} failed:`, error)
+    log.error({ tag: 'AUTHN', authenticator: entry.id, err: error }, 'authenticator_error')
     entry.counters.nomatch++
   }
 

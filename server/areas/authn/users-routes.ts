@@ -7,7 +7,8 @@ import { pageOf } from '../../http/paging.ts'
 import * as v from 'valibot'
 import { BuiltInDatabase, UserDatabase, userError } from './built-in-database.ts'
 import type { AuthnFeature } from './feature.ts'
-import { fileRows, importedUsers, multipartFile } from './import-users.ts'
+import { fileRows, importedUsers } from './import-users.ts'
+import { multipartFile } from '../../http/multipart.ts'
 
 type IdParams = { Params: { id: string } }
 type UserParams = { Params: { id: string; user_id: string } }

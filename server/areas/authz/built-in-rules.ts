@@ -16,8 +16,14 @@ export class BuiltInRules {
 
   constructor(repository: AuthzRepository) {
     this.repository = repository
+    this.reload()
+  }
+
+  /** Compiles the stored rules anew: at start, and after a data backup was imported. */
+  reload(): void {
     for (const kind of ['clientid', 'username', 'all'] as const) {
-      for (const entry of repository.entries(kind)) this.compiled[kind].set(entry.who, entry.rules.map(compileRule))
+      this.compiled[kind].clear()
+      for (const entry of this.repository.entries(kind)) this.compiled[kind].set(entry.who, entry.rules.map(compileRule))
     }
   }
 

@@ -16,6 +16,7 @@ import { FileSource } from './source-file.ts'
 import { defaultHttpHeaders, HttpSource } from './source-http.ts'
 import { RATE_TICK_MS, SourceCounters, type Explained, type SourceAnswer, type SourceRunner } from './source.ts'
 import type { AuthzRepository } from './store.ts'
+import { log } from '../../log/index.ts'
 
 interface Installed {
   config: AuthzSourceConfig
@@ -50,14 +51,7 @@ export class AuthzFeature {
     this.access = broker.access
     this.repository = repository
     this.rules = new BuiltInRules(repository)
-    for (const config of repository.sources()) {
-      try {
-        this.sources.push(this.install(config))
-      } catch (error) {
-        console.error(`authorization source ${config.type} could not be restored:`, error)
-      }
-    }
-    this.hookWhileConfigured()
+    this.reload()
     this.timer = setInterval(() => {
       for (const source of this.sources) {
         source.counters.tick()
@@ -72,6 +66,22 @@ export class AuthzFeature {
     this.unhook?.()
     this.unhook = undefined
     for (const source of this.sources) source.runner.stop?.()
+  }
+
+  /** Installs the stored sources anew: at start, and after a data backup was imported. */
+  reload(): void {
+    for (const source of this.sources) source.runner.stop?.()
+    this.sources = []
+    for (const config of this.repository.sources()) {
+      try {
+        this.sources.push(this.install(config))
+      } catch (error) {
+        log.error({ tag: 'AUTHZ', type: config.type, err: error }, 'authz_source_restore_failed')
+      }
+    }
+    this.hookWhileConfigured()
+    this.rules.reload()
+    this.access.cache.clear()
   }
 
   /** On `client.authorize` only while a source exists: without one, a check costs the broker no call. */
@@ -110,7 +120,7 @@ export class AuthzFeature {
         answer = source.runner.authorize(info, action, topic, detail)
       } catch (error) {
         // As EMQX: a source that fails counts as nomatch and the next one is asked.
-        console.error(`authorization source ${source.config.type} failed:`, error)
+        log.error({ tag: 'AUTHZ', clientid: info.clientid, type: source.config.type, err: error }, 'authz_source_failed')
         source.counters.nomatch++
         continue
       }

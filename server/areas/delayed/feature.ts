@@ -7,6 +7,7 @@ import type { Broker } from '../../broker/broker.ts'
 import type { Message } from '../../broker/message.ts'
 import { isValidTopicName } from '../../broker/topic-trie.ts'
 import { HP } from '../../broker/hook-priorities.ts'
+import { log } from '../../log/index.ts'
 
 const MAX_INTERVAL = 4_294_967
 /** setTimeout cannot wait longer than this. */
@@ -128,13 +129,13 @@ export class DelayedFeature {
     try {
       for (const { message } of this.repository.takeDue(Date.now())) {
         if (this.isBanned(message.from)) {
-          console.warn(`delayed message ${message.id} not published: client ${message.from} is banned`)
+          log.warning({ clientid: message.from, id: message.id, topic: message.topic }, 'delayed_message_dropped_client_banned')
           continue
         }
         this.broker.publish(message)
       }
     } catch (error) {
-      console.error('publishing delayed messages failed:', error)
+      log.error({ err: error }, 'delayed_publish_failed')
     }
     this.schedule()
   }

@@ -6,6 +6,7 @@ import type { Broker } from '../../broker/broker.ts'
 import type { BannedFeature } from '../banned/feature.ts'
 import { parseDuration } from '../../broker/units.ts'
 import { HP } from '../../broker/hook-priorities.ts'
+import { log } from '../../log/index.ts'
 
 export { FlappingConfigSchema, type FlappingConfig }
 
@@ -62,7 +63,7 @@ export class FlappingFeature {
     if (counter.count < this.settings.max_count) return
     this.counters.delete(clientid)
     const banMs = parseDuration(this.settings.ban_time) ?? 300_000
-    console.warn(`flapping detected: client ${clientid} from ${peerhost} disconnected ${counter.count} times within ${this.settings.window_time}`)
+    log.warning({ clientid, peer_host: peerhost, detect_cnt: counter.count, wind_time_in_ms: windowMs }, 'flapping_detected')
     this.banned.create({ as: 'clientid', who: clientid, by: 'flapping detector', reason: 'flapping is detected', at: now, until: now + banMs })
   }
 

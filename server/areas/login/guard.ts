@@ -45,7 +45,7 @@ const NOT_FOR_API_KEYS = /^\/api\/v5\/(users|api_key|logout)(\/|$)/
 
 export class LoginGuard {
   private readonly tokens: TokenRepository
-  private readonly ttlMs: number
+  private ttlMs: number
   private apiKeys: ApiKeyVerifier | undefined
   private readonly secret: Uint8Array
 
@@ -54,6 +54,16 @@ export class LoginGuard {
     this.ttlMs = options.ttlMs
     this.apiKeys = options.apiKeys
     this.secret = options.tokens.signingSecret()
+  }
+
+  /** Lifetime since last use, in milliseconds. */
+  get ttl(): number {
+    return this.ttlMs
+  }
+
+  /** `dashboard.token_expired_time` changed: tokens in use slide on from now with the new lifetime. */
+  setTtl(ms: number): void {
+    this.ttlMs = ms
   }
 
   async issue(username: string): Promise<string> {

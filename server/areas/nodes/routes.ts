@@ -6,11 +6,12 @@ import { CLUSTER_ONLY_STATS, kmg, nodeNotFound, type NodeInfo } from '../../../c
 import type { Broker } from '../../broker/broker.ts'
 import { contractError } from '../../http/errors.ts'
 import { EMQX_VERSION } from '../../http/version.ts'
+import { logDirectory } from '../../log/index.ts'
 
 export interface NodePaths {
   /** Where the server runs from (EMQX: its install directory). */
   sysPath: string
-  /** Where logs go; the embedded server logs to stdout only. */
+  /** What `log_path` says while no log file is written (EMQX: `log.file.enable is false, not logging to file.`). */
   logPath: string
 }
 
@@ -66,7 +67,7 @@ export function nodeInfo(broker: Broker, paths: NodePaths): NodeInfo {
     // No Erlang/OTP here: the runtime's own release is the honest equivalent.
     otp_release: `Node.js ${process.version}`,
     sys_path: paths.sysPath,
-    log_path: paths.logPath,
+    log_path: logDirectory() ?? paths.logPath,
     role: 'core',
     edition: 'Opensource',
   }

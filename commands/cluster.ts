@@ -1,0 +1,47 @@
+// The cluster: invite a node (waiting for the join, or in the background) and force a node out.
+// The server's answer is shown as it is: the embedded server cannot join an Erlang cluster and says so
+// as EMQX does for a node it cannot reach.
+import * as v from 'valibot'
+import { isNodeName, MIN_INVITE_TIMEOUT } from '../contract/cluster.ts'
+import { defineCommand, type Completer } from './define.ts'
+
+const node = () => v.pipe(v.string('err.required'), v.title('form.field.node'), v.trim(), v.minLength(1, 'err.required'), v.check(isNodeName, 'err.nodeName'))
+
+/** The cluster's nodes but this one: the ones force-leave may name. */
+const completeOtherNode: Completer = async (api, query, signal) => {
+  const info = await api.cluster.info(signal)
+  return info.nodes.filter((name) => name !== info.self && name.includes(query))
+}
+
+export const inviteNode = defineCommand({
+  id: 'cluster.invite',
+  title: 'cmd.cluster.invite',
+  group: 'cmdGroup.cluster',
+  changes: ['cluster'],
+  args: v.object({
+    node: node(),
+    timeout: v.optional(v.pipe(v.number('err.number'), v.title('form.field.inviteTimeout'), v.integer('err.integer'), v.minValue(MIN_INVITE_TIMEOUT))),
+    async: v.optional(v.pipe(v.boolean('err.boolean'), v.title('form.field.inviteAsync'), v.description('form.hint.inviteAsync')), false),
+  }),
+  positional: ['node'],
+  suggestOnly: ['node'],
+  aliases: ['join node', 'add node', '邀请节点', '加入集群'],
+  describe: ({ node }) => ({ key: 'cmd.cluster.inviteDescribe', values: { node } }),
+  run: (ctx, { node, timeout, async }) => (async ? ctx.api.cluster.inviteAsync(node) : ctx.api.cluster.invite(node, timeout)),
+})
+
+export const forceLeave = defineCommand({
+  id: 'cluster.forceLeave',
+  title: 'cmd.cluster.forceLeave',
+  group: 'cmdGroup.cluster',
+  changes: ['cluster'],
+  args: v.object({ node: node() }),
+  positional: ['node'],
+  danger: true,
+  aliases: ['remove node', 'leave cluster', '移出节点'],
+  complete: { node: completeOtherNode },
+  describe: ({ node }) => ({ key: 'cmd.cluster.forceLeaveDescribe', values: { node } }),
+  run: (ctx, { node }) => ctx.api.cluster.forceLeave(node),
+})
+
+export const clusterCommands = [inviteNode, forceLeave]
