@@ -8,7 +8,8 @@ import { OtelConfigSchema } from '../contract/opentelemetry.ts'
 import { Broker } from '../server/broker/broker.ts'
 import { OtelFeature } from '../server/areas/opentelemetry/feature.ts'
 import { startOtlpCollector, type OtlpCollector } from './support/otlp-collector.ts'
-import { serverPerSuite, waitFor } from './support/server.ts'
+import { log } from '../server/log/index.ts'
+import { serverPerSuite, startTestServer, waitFor } from './support/server.ts'
 
 const off = { metrics: { enable: false }, traces: { enable: false }, logs: { enable: false } }
 
@@ -191,27 +192,47 @@ describe('opentelemetry log sink', () => {
   afterAll(async () => {
     await collector.stop()
   })
+  const at = () => Date.now() * 1000
 
   it('emits the records at or above logs.level as OTel log records, and nothing while logs are off', async () => {
     const broker = new Broker()
     const store = new Map<string, unknown>()
     const otel = new OtelFeature(broker, { get: (key) => store.get(key), set: (key, value) => void store.set(key, value) })
     const sink = otel.logSink
-    sink({ level: 50, msg: 'before enabling', time: Date.now() })
+    sink({ level: 'error', msg: 'before enabling', time: at(), fields: {} })
     otel.configure(v.parse(OtelConfigSchema, { exporter: { endpoint: collector.endpoint }, logs: { enable: true, level: 'warning', scheduled_delay: '100ms' } }))
-    sink({ level: 50, msg: 'authentication failed', time: Date.now(), clientid: 'c1', detail: { reason: 'bad_password' } })
-    sink({ level: 30, msg: 'an info line below the level' })
-    sink({ level: 'warning', msg: 'a warning by name' })
+    sink({ level: 'error', msg: 'authentication failed', time: at(), fields: { clientid: 'c1', detail: { reason: 'bad_password' } } })
+    sink({ level: 'info', msg: 'an info line below the level', time: at(), fields: {} })
+    sink({ level: 'warning', msg: 'a warning', time: at(), fields: {} })
     await otel.flush()
     const error = await waitFor(() => collector.logs.find((l) => l.body === 'authentication failed'), 'the error record', 10_000)
     expect(error).toMatchObject({ severityText: 'error', severityNumber: 17, attributes: { clientid: 'c1', detail: '{"reason":"bad_password"}' } })
-    expect(collector.logs.find((l) => l.body === 'a warning by name')).toMatchObject({ severityText: 'warning', severityNumber: 13 })
+    expect(collector.logs.find((l) => l.body === 'a warning')).toMatchObject({ severityText: 'warning', severityNumber: 13 })
     expect(collector.logs.map((l) => l.body)).not.toContain('an info line below the level')
     expect(collector.logs.map((l) => l.body)).not.toContain('before enabling')
     otel.stop()
-    sink({ level: 60, msg: 'after stop' })
+    sink({ level: 'emergency', msg: 'after stop', time: at(), fields: {} })
     await otel.stopped()
     expect(collector.logs.map((l) => l.body)).not.toContain('after stop')
     await broker.close()
+  })
+
+  it("receives the server logger's records once PUT /opentelemetry enables logs, and none once it disables them", async () => {
+    const t = await startTestServer()
+    try {
+      const api = await t.login()
+      await api.request('PUT', '/opentelemetry', { exporter: { endpoint: collector.endpoint }, logs: { enable: true, level: 'error', scheduled_delay: '100ms' } })
+      log.error({ clientid: 'wired-1' }, 'otel_wiring_check')
+      log.warning({ clientid: 'wired-1' }, 'otel_below_level')
+      const record = await waitFor(() => collector.logs.find((l) => l.body === 'otel_wiring_check'), 'the logged record', 10_000)
+      expect(record).toMatchObject({ severityText: 'error', attributes: { clientid: 'wired-1' } })
+      await api.request('PUT', '/opentelemetry', { logs: { enable: false } })
+      log.error('otel_after_disable')
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(collector.logs.map((l) => l.body)).not.toContain('otel_after_disable')
+      expect(collector.logs.map((l) => l.body)).not.toContain('otel_below_level')
+    } finally {
+      await t.close()
+    }
   })
 })

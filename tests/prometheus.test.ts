@@ -2,6 +2,7 @@
 // recommended shape, the legacy shape, 400s that change nothing), and the three scrape endpoints in
 // the text exposition format and JSON, filled from what the broker really counted.
 import { describe, expect, it } from 'vitest'
+import { parseHocon } from '../server/areas/configs/hocon.ts'
 import { serverPerSuite, startTestServer } from './support/server.ts'
 
 /** The value of an unlabelled sample line, `name value`. */
@@ -55,6 +56,18 @@ describe('prometheus settings', () => {
     // The Erlang VM collectors have nothing to collect in a Node server: kept disabled, and said so.
     expect((await suite.api.request('PUT', '/prometheus', { collectors: { vm_msacc: 'enabled' } })).body.message).toMatch(/not implemented by the embedded broker/)
     expect((await suite.api.get('/prometheus')).body).toEqual(before)
+  })
+
+  it('is the prometheus root of GET/PUT /configs, job name placeholders and all', async () => {
+    const headers = { authorization: `Bearer ${suite.api.token}` }
+    const put = await suite.t.raw('/configs', { method: 'PUT', headers: { ...headers, 'content-type': 'text/plain' }, body: 'prometheus { push_gateway { interval = 25s } }' })
+    expect(put.status).toBe(200)
+    expect((await suite.api.get('/prometheus')).body.push_gateway.interval).toBe('25s')
+    const text = (await suite.t.raw('/configs?key=prometheus', { headers })).body as string
+    expect(parseHocon(text).prometheus).toEqual((await suite.api.get('/prometheus')).body)
+    const bad = await suite.t.raw('/configs', { method: 'PUT', headers: { ...headers, 'content-type': 'text/plain' }, body: 'prometheus { push_gateway { url = "ftp://x" } }' })
+    expect(bad.status).toBe(400)
+    expect((await suite.api.get('/prometheus')).body.push_gateway.url).toBe('http://127.0.0.1:9091')
   })
 
   it('accepts the legacy flat shape and answers the recommended one', async () => {

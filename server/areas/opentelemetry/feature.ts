@@ -6,7 +6,8 @@ import type { MeterProvider } from '@opentelemetry/sdk-metrics'
 import { resourceFromAttributes, type Resource } from '@opentelemetry/resources'
 import { OtelConfigSchema, type OtelConfig } from '../../../contract/opentelemetry.ts'
 import type { Broker } from '../../broker/broker.ts'
-import { Logs, type LogInput, type LogSink } from './logs.ts'
+import { addLogSink, log, type LogRecord, type LogSink } from '../../log/index.ts'
+import { Logs } from './logs.ts'
 import { startMetrics } from './metrics.ts'
 import { Traces } from './traces.ts'
 import { Whitelist } from './whitelist.ts'
@@ -18,6 +19,8 @@ interface Pipelines {
   metrics?: MeterProvider
   traces?: Traces
   logs?: Logs
+  /** Detaches the log sink from the server logger. */
+  detachLogs?: () => void
 }
 
 export class OtelFeature {
@@ -47,12 +50,15 @@ export class OtelFeature {
     const running: Pipelines = {}
     if (config.metrics.enable) running.metrics = startMetrics(this.broker, config, this.resource)
     if (config.traces.enable) running.traces = new Traces(this.broker, config, this.resource, this.whitelist)
-    if (config.logs.enable) running.logs = new Logs(config, this.resource)
+    if (config.logs.enable) {
+      running.logs = new Logs(config, this.resource)
+      running.detachLogs = addLogSink(this.logSink, config.logs.level)
+    }
     this.running = running
   }
 
-  /** The server logger's sink: a record becomes an OTel log record while logs are enabled. */
-  readonly logSink: LogSink = (record: LogInput) => this.running.logs?.emit(record)
+  /** The sink attached to the server logger while logs are enabled: a record becomes an OTel log record. */
+  readonly logSink: LogSink = (record: LogRecord) => this.running.logs?.emit(record)
 
   /** Exports what the pipelines hold now (for an operator's "send now", and tests). */
   async flush(): Promise<void> {
@@ -74,10 +80,11 @@ export class OtelFeature {
   }
 
   private shutdown(): void {
-    const { metrics, traces, logs } = this.running
+    const { metrics, traces, logs, detachLogs } = this.running
     this.running = {}
     traces?.unhook()
-    const done = [metrics?.shutdown(), traces?.provider.shutdown(), logs?.provider.shutdown()].map((promise) => promise?.catch((error: unknown) => console.warn('opentelemetry shutdown:', error)))
+    detachLogs?.()
+    const done = [metrics?.shutdown(), traces?.provider.shutdown(), logs?.provider.shutdown()].map((promise) => promise?.catch((error: unknown) => log.warning({ err: error }, 'otel_shutdown_failed')))
     this.stopping = Promise.all([this.stopping, ...done])
   }
 }

@@ -1,39 +1,17 @@
 // OpenTelemetry logs as EMQX 5.8's otel log handler: every server log record at or above
-// `logs.level` becomes an OTel log record (severity, body = the message, the other fields as
-// attributes), exported in batches. The server logger hands records to a sink, `(record) => void`:
-// `OtelFeature.logSink` is one, wired with `addLogSink(otel.logSink)`.
+// `logs.level` becomes an OTel log record (severity, body = the message, the record's fields as
+// attributes), exported in batches. `OtelFeature` attaches `Logs.emit` to the server logger with
+// addLogSink while logs are enabled.
 import { SeverityNumber, type AnyValue, type Attributes, type Logger } from '@opentelemetry/api'
 import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs'
 import { OTLPLogExporter } from '@opentelemetry/exporter-logs-otlp-grpc'
 import type { Resource } from '@opentelemetry/resources'
-import { OTEL_LOG_LEVELS, type OtelConfig, type OtelLogLevel } from '../../../contract/opentelemetry.ts'
+import type { OtelConfig } from '../../../contract/opentelemetry.ts'
+import type { LogRecord } from '../../log/index.ts'
+import { LEVEL_VALUES, threshold, type RecordLevel } from '../../log/levels.ts'
 import { batchOptions, exporterOptions } from './exporter.ts'
 
-/** A log record as the server logger gives it (pino's shape): a level, a message, any other fields. */
-export interface LogInput {
-  /** pino's number (10 trace … 60 fatal) or a level name (EMQX's or pino's). */
-  level: number | string
-  msg?: string
-  /** Epoch ms. */
-  time?: number
-  [field: string]: unknown
-}
-
-export type LogSink = (record: LogInput) => void
-
-type EmqxLevel = Exclude<OtelLogLevel, 'all'>
-
-/** pino's numeric levels and label names as EMQX's levels. */
-const PINO_LEVELS: ReadonlyArray<readonly [number, EmqxLevel]> = [
-  [60, 'critical'],
-  [50, 'error'],
-  [40, 'warning'],
-  [30, 'info'],
-  [0, 'debug'],
-]
-const NAMED: Readonly<Record<string, EmqxLevel>> = { trace: 'debug', warn: 'warning', fatal: 'critical' }
-
-const SEVERITY: Readonly<Record<EmqxLevel, SeverityNumber>> = {
+const SEVERITY: Readonly<Record<RecordLevel, SeverityNumber>> = {
   debug: SeverityNumber.DEBUG,
   info: SeverityNumber.INFO,
   notice: SeverityNumber.INFO2,
@@ -43,15 +21,6 @@ const SEVERITY: Readonly<Record<EmqxLevel, SeverityNumber>> = {
   alert: SeverityNumber.FATAL2,
   emergency: SeverityNumber.FATAL3,
 }
-
-export function emqxLevel(level: number | string): EmqxLevel {
-  if (typeof level === 'number') return PINO_LEVELS.find(([floor]) => level >= floor)?.[1] ?? 'debug'
-  const name = level.toLowerCase()
-  return NAMED[name] ?? (name in SEVERITY ? (name as EmqxLevel) : 'info')
-}
-
-/** `all` lets everything through, as debug does. */
-const rank = (level: OtelLogLevel) => (level === 'all' ? 0 : OTEL_LOG_LEVELS.indexOf(level))
 
 function attributeValue(value: unknown): AnyValue {
   if (value === null || value === undefined) return null
@@ -69,15 +38,21 @@ export class Logs {
     const processor = new BatchLogRecordProcessor({ exporter: new OTLPLogExporter(exporterOptions(config.exporter)), ...batchOptions(config.logs) })
     this.provider = new LoggerProvider({ resource, processors: [processor] })
     this.logger = this.provider.getLogger('emqx')
-    this.threshold = rank(config.logs.level)
+    this.threshold = threshold(config.logs.level)
   }
 
-  emit(record: LogInput): void {
-    const level = emqxLevel(record.level)
-    if (rank(level) < this.threshold) return
-    const { level: _level, msg, time, ...fields } = record
+  /** A server log record (its time in microseconds, as the logger stamps it) as an OTel log record. */
+  emit(record: LogRecord): void {
+    if (LEVEL_VALUES[record.level] < this.threshold) return
     const attributes: Attributes = {}
-    for (const [key, value] of Object.entries(fields)) attributes[key] = attributeValue(value) as Attributes[string]
-    this.logger.emit({ severityNumber: SEVERITY[level], severityText: level, body: msg ?? '', attributes, ...(time ? { timestamp: time } : {}) })
+    for (const [key, value] of Object.entries(record.fields)) attributes[key] = attributeValue(value) as Attributes[string]
+    const seconds = Math.floor(record.time / 1_000_000)
+    this.logger.emit({
+      severityNumber: SEVERITY[record.level],
+      severityText: record.level,
+      body: record.msg,
+      attributes,
+      timestamp: [seconds, (record.time - seconds * 1_000_000) * 1000],
+    })
   }
 }

@@ -5,6 +5,7 @@
 import * as v from 'valibot'
 import { intervalMs, PrometheusConfigSchema, type PrometheusConfig } from '../../../contract/prometheus.ts'
 import { parseTemplate, renderTemplate } from '../../backends/template.ts'
+import { log } from '../../log/index.ts'
 import type { Scraper } from './scraper.ts'
 
 export const defaultPrometheusConfig: PrometheusConfig = v.parse(PrometheusConfigSchema, {})
@@ -63,7 +64,7 @@ export class PrometheusFeature {
       return true
     } catch (error) {
       this.pushes.failed++
-      console.warn(`post_to_push_gateway_failed: ${url}: ${error instanceof Error ? error.message : String(error)}`)
+      log.error({ url, reason: error instanceof Error ? error.message : String(error) }, 'post_to_push_gateway_failed')
       return false
     }
   }

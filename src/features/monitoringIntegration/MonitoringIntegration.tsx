@@ -8,6 +8,7 @@ import { updatePrometheus, updatePushGateway } from '../../../commands/prometheu
 import { scrapePath } from '../../api/prometheus.ts'
 import { useApi } from '../../app/useApi.ts'
 import { CommandSettings } from '../../ui/CommandSettings.tsx'
+import { SettingsSection } from '../../ui/SettingsSection.tsx'
 import { opentelemetryValues, prometheusValues, pushGatewayValues, whitelistValues } from './integrationValues.ts'
 import './monitoringIntegration.css'
 
@@ -25,9 +26,7 @@ function ScrapeConfig() {
     `      - targets: ['${window.location.host}']`,
   ].join('\n')
   return (
-    <section className="card integration-scrape" aria-labelledby="integration-scrape-title">
-      <h2 id="integration-scrape-title">{t('monitoringIntegration.scrapeTitle')}</h2>
-      <p className="muted">{t('monitoringIntegration.scrapeHint')}</p>
+    <div className="card integration-scrape">
       <dl className="integration-scrape-facts">
         <dt>{t('monitoringIntegration.emqxAddress')}</dt>
         <dd className="mono">{window.location.host}</dd>
@@ -35,7 +34,7 @@ function ScrapeConfig() {
         <dd className="mono">{scrapePath('stats')}</dd>
       </dl>
       <pre className="mono integration-snippet">{snippet}</pre>
-    </section>
+    </div>
   )
 }
 
@@ -44,14 +43,17 @@ function PrometheusTab() {
   const api = useApi()
   const load = useCallback((signal: AbortSignal) => api.prometheus.get(signal), [api])
   return (
-    <div className="stack integration-pane">
-      <h2>{t('monitoringIntegration.scrapeAuth')}</h2>
-      <CommandSettings command={updatePrometheus} load={load} toValues={prometheusValues} label={t('monitoringIntegration.scrapeAuth')} />
-      <h2>{t('monitoringIntegration.pushGateway')}</h2>
-      <p className="muted">{t('monitoringIntegration.pushGatewayIntro')}</p>
-      <CommandSettings command={updatePushGateway} load={load} toValues={pushGatewayValues} label={t('monitoringIntegration.pushGateway')} />
-      <ScrapeConfig />
-    </div>
+    <>
+      <SettingsSection id="integration-scrape-auth" title={t('monitoringIntegration.scrapeAuth')} intro={t('monitoringIntegration.scrapeAuthIntro')}>
+        <CommandSettings command={updatePrometheus} load={load} toValues={prometheusValues} label={t('monitoringIntegration.scrapeAuth')} />
+      </SettingsSection>
+      <SettingsSection id="integration-push" title={t('monitoringIntegration.pushGateway')} intro={t('monitoringIntegration.pushGatewayIntro')}>
+        <CommandSettings command={updatePushGateway} load={load} toValues={pushGatewayValues} label={t('monitoringIntegration.pushGateway')} />
+      </SettingsSection>
+      <SettingsSection id="integration-scrape-config" title={t('monitoringIntegration.scrapeTitle')} intro={t('monitoringIntegration.scrapeHint')}>
+        <ScrapeConfig />
+      </SettingsSection>
+    </>
   )
 }
 
@@ -67,13 +69,14 @@ function OpentelemetryTab() {
     [api],
   )
   return (
-    <div className="stack integration-pane">
-      <p className="muted">{t('monitoringIntegration.otelIntro')}</p>
-      <CommandSettings command={updateOpentelemetry} load={load} toValues={opentelemetryValues} label={t('monitoringIntegration.opentelemetry')} />
-      <h2>{t('monitoringIntegration.whitelist')}</h2>
-      <p className="muted">{t('monitoringIntegration.whitelistIntro')}</p>
-      <CommandSettings command={setOtelWhitelist} load={loadWhitelist} toValues={whitelistValues} label={t('monitoringIntegration.whitelist')} />
-    </div>
+    <>
+      <SettingsSection id="integration-otel" title={t('monitoringIntegration.otelExport')} intro={t('monitoringIntegration.otelIntro')}>
+        <CommandSettings command={updateOpentelemetry} load={load} toValues={opentelemetryValues} label={t('monitoringIntegration.opentelemetry')} />
+      </SettingsSection>
+      <SettingsSection id="integration-whitelist" title={t('monitoringIntegration.whitelist')} intro={t('monitoringIntegration.whitelistIntro')}>
+        <CommandSettings command={setOtelWhitelist} load={loadWhitelist} toValues={whitelistValues} label={t('monitoringIntegration.whitelist')} />
+      </SettingsSection>
+    </>
   )
 }
 
@@ -101,7 +104,7 @@ export function MonitoringIntegration() {
           </button>
         ))}
       </nav>
-      <div role="tabpanel" id="integration-panel" aria-labelledby={`integration-tab-${tab}`}>
+      <div role="tabpanel" id="integration-panel" className="integration-panel" aria-labelledby={`integration-tab-${tab}`}>
         {tab === 'prometheus' ? <PrometheusTab /> : <OpentelemetryTab />}
       </div>
     </div>
