@@ -16,6 +16,8 @@ import { alarmCommands } from './alarms.ts'
 import { logCommands } from './log.ts'
 import { monitorCommands } from './monitor.ts'
 import { slowSubsCommands } from './slowSubs.ts'
+import { prometheusCommands } from './prometheus.ts'
+import { opentelemetryCommands } from './opentelemetry.ts'
 import { topicRewriteCommands } from './topicRewrite.ts'
 import { autoSubscribeCommands } from './autoSubscribe.ts'
 import { apiKeyCommands } from './apiKeys.ts'
@@ -53,6 +55,8 @@ export const allCommands: AnyCommand[] = [
   ...erase(logCommands),
   ...erase(monitorCommands),
   ...erase(slowSubsCommands),
+  ...erase(prometheusCommands),
+  ...erase(opentelemetryCommands),
   ...erase(mqttCommands),
   ...erase(mqttSettingsCommands),
   ...erase(topicRewriteCommands),

@@ -147,6 +147,11 @@ const operations: Record<string, string> = {
   'restart a listener (POST /listeners/{id}/restart)': 'listener.restart',
   'enable a listener (PUT /listeners/{id} enable=true)': 'listener.enable',
   'disable a listener, closing its connections (PUT /listeners/{id} enable=false)': 'listener.disable',
+  // Issue 14: monitoring integration.
+  'basic auth on the Prometheus scrape endpoints (PUT /prometheus enable_basic_auth)': 'prometheus.update',
+  'push to a Pushgateway: enable, url, interval, job name, headers (PUT /prometheus push_gateway)': 'prometheus.pushGateway',
+  'OpenTelemetry exporter, metrics, logs and traces (PUT /opentelemetry)': 'opentelemetry.update',
+  'e2e tracing whitelists of client ids and topics (POST/DELETE /opentelemetry/whitelist/{type})': 'opentelemetry.whitelist',
 }
 
 /**
@@ -167,6 +172,7 @@ const readOnly = [
   'Issue 6: GET /slow_subscriptions, GET /slow_subscriptions/settings',
   'Issue 6: GET /mqtt/topic_metrics, GET /mqtt/topic_metrics/{topic}, GET /alarms?activated=true|false, GET /configs/sysmon, GET /configs/alarm',
   'Issue 14: GET /configs/log',
+  'Issue 14: GET /prometheus, GET /opentelemetry, GET /opentelemetry/whitelist/{type}; the scrape endpoints GET /prometheus/{stats,auth,data_integration} are read by Prometheus, not the console',
   'Issue 13: GET /authorization/settings, GET /authorization/sources, GET /authorization/sources/{type}, GET .../{type}/status, GET .../built_in_database/rules/{clients,users,all}',
 ]
 

@@ -53,6 +53,7 @@ describe('data backup between two servers', () => {
     await apiA.post('/authorization/sources', { type: 'built_in_database' })
     await apiA.post('/authorization/sources/built_in_database/rules/users', [{ username: 'alice', rules: [{ topic: 'secret/#', permission: 'deny', action: 'subscribe' }] }])
     await apiA.request('PUT', '/flapping_detect', { enable: true, max_count: 7 })
+    await apiA.request('PUT', '/prometheus', { push_gateway: { job_name: 'backed-up-job' } })
     await apiA.request('PUT', '/mqtt/topic_rewrite', [{ action: 'all', source_topic: 'old/#', re: '^old/(.+)$', dest_topic: 'new/$1' }])
     const pub = await a.connect({ clientId: 'keeper', username: 'alice', password: 'alice-pw' })
     await pub.publishAsync('kept/one', 'remember me', { qos: 1, retain: true })
@@ -84,6 +85,7 @@ describe('data backup between two servers', () => {
     expect(entries.get(`${name}/META.hocon`)!.toString()).toBe('edition = ce\nversion = "5.8.0"\n')
     const conf = JSON.parse(entries.get(`${name}/cluster.hocon`)!.toString())
     expect(conf.flapping_detect).toMatchObject({ enable: true, max_count: 7 })
+    expect(conf.prometheus.push_gateway).toMatchObject({ job_name: 'backed-up-job' })
     expect(conf.rewrite).toEqual([{ action: 'all', source_topic: 'old/#', re: '^old/(.+)$', dest_topic: 'new/$1' }])
     expect(conf.authentication).toEqual([expect.objectContaining({ mechanism: 'password_based', backend: 'built_in_database' })])
     expect(conf.authorization.sources).toEqual([expect.objectContaining({ type: 'built_in_database' })])
@@ -104,6 +106,7 @@ describe('data backup between two servers', () => {
     expect((await b.raw('/nodes', { headers: { authorization: basic } })).status).toBe(200)
     expect((await apiB.get('/banned')).body.data).toEqual([expect.objectContaining({ as: 'clientid', who: 'villain', reason: 'spam' })])
     expect((await apiB.get('/flapping_detect')).body).toMatchObject({ enable: true, max_count: 7 })
+    expect((await apiB.get('/prometheus')).body.push_gateway.job_name).toBe('backed-up-job')
     expect((await apiB.get('/mqtt/topic_rewrite')).body).toHaveLength(1)
     expect((await apiB.get('/authentication/password_based:built_in_database/users')).body.data.map((u: { user_id: string }) => u.user_id)).toEqual(['alice'])
 

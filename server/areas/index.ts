@@ -17,6 +17,8 @@ import { loginArea } from './login/index.ts'
 import { monitorArea } from './monitor/index.ts'
 import { mqttConfigsArea } from './mqtt-configs/index.ts'
 import { nodesArea } from './nodes/index.ts'
+import { opentelemetryArea } from './opentelemetry/index.ts'
+import { prometheusArea } from './prometheus/index.ts'
 import { publishArea } from './publish/index.ts'
 import { retainerArea } from './retainer/index.ts'
 import { slowSubsArea } from './slow-subs/index.ts'
@@ -55,4 +57,6 @@ export const serverAreas: readonly ServerArea[] = [
   clusterArea,
   dataBackupArea,
   configsArea,
+  prometheusArea,
+  opentelemetryArea,
 ]

@@ -19,6 +19,8 @@ import { logApi } from './log.ts'
 import { monitorApi } from './monitor.ts'
 import { mqttConfigApi } from './mqttConfig.ts'
 import { nodesApi } from './nodes.ts'
+import { opentelemetryApi } from './opentelemetry.ts'
+import { prometheusApi } from './prometheus.ts'
 import { publishApi } from './publish.ts'
 import { retainerApi } from './retainer.ts'
 import { topicMetricsApi } from './topicMetrics.ts'
@@ -62,6 +64,8 @@ export function createApi(http: Http) {
     cluster: clusterApi(http),
     dataBackup: dataBackupApi(http),
     telemetry: telemetryApi(http),
+    prometheus: prometheusApi(http),
+    opentelemetry: opentelemetryApi(http),
   }
 }
 

@@ -43,5 +43,6 @@ export const screenComponents: Record<string, RouteComponent> = {
   '/auto-sub': lazyRouteComponent(() => import('../features/mqttSettings/AutoSubscribe.tsx'), 'AutoSubscribe'),
   '/delayed-pub-configuration': lazyRouteComponent(() => import('../features/mqttSettings/SettingsScreens.tsx'), 'DelayedSettings'),
   '/listener': lazyRouteComponent(() => import('../features/listeners/ListenerList.tsx'), 'ListenerList'),
+  '/monitoring/integration': lazyRouteComponent(() => import('../features/monitoringIntegration/MonitoringIntegration.tsx'), 'MonitoringIntegration'),
   '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
 }

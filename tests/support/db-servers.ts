@@ -57,7 +57,7 @@ export function freePort(): Promise<number> {
   })
 }
 
-async function waitForPort(port: number, child: ChildProcess, what: string, output: () => string): Promise<void> {
+export async function waitForPort(port: number, child: ChildProcess, what: string, output: () => string): Promise<void> {
   const deadline = Date.now() + 30_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}:\n${output()}`)
@@ -73,7 +73,7 @@ async function waitForPort(port: number, child: ChildProcess, what: string, outp
 }
 
 /** Runs a server program, keeping what it prints for the error when it fails. */
-function run(command: string, args: string[], options: { user?: string; cwd?: string } = {}) {
+export function run(command: string, args: string[], options: { user?: string; cwd?: string } = {}) {
   const [file, argv] = options.user ? ['runuser', ['-u', options.user, '--', command, ...args]] : [command, args]
   const child = spawn(file, argv, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
@@ -88,7 +88,7 @@ function runOnce(command: string, args: string[], options: { user?: string; inpu
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}):\n${result.stdout}${result.stderr}`)
 }
 
-async function stopChild(child: ChildProcess, dir: string): Promise<void> {
+export async function stopChild(child: ChildProcess, dir: string): Promise<void> {
   if (child.exitCode === null) {
     const exited = new Promise((resolve) => child.once('exit', resolve))
     child.kill('SIGTERM')
@@ -108,7 +108,7 @@ function serviceUser(name: string): { user?: string; uid?: number; gid?: number 
   return { user: name, uid: Number(id.stdout.trim()), gid: Number(gid.stdout.trim()) }
 }
 
-function tempDir(kind: string, owner: { uid?: number; gid?: number } = {}): string {
+export function tempDir(kind: string, owner: { uid?: number; gid?: number } = {}): string {
   const dir = mkdtempSync(join(tmpdir(), `emqx-console-${kind}-`))
   if (owner.uid !== undefined) chownSync(dir, owner.uid, owner.gid!)
   chmodSync(dir, 0o700)

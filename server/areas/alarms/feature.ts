@@ -13,7 +13,8 @@
 //   `cpu_high_watermark`, cleared below `cpu_low_watermark`, every `cpu_check_interval`.
 // - too_many_connections: the embedded broker's own alarm (EMQX community has no connection-count
 //   alarm), live connections above a watermark given in the server's config; off by default.
-import { cpus, freemem, totalmem } from 'node:os'
+import { freemem, totalmem } from 'node:os'
+import { cpuTimes } from '../../metrics/vm-stats.ts'
 import * as v from 'valibot'
 import type { AlarmRecord, AlarmRepository } from './store.ts'
 import type { Broker } from '../../broker/broker.ts'
@@ -84,18 +85,6 @@ export function procmemUsagePercent(): number {
   const total = totalmem()
   if (total <= 0) return 0
   return Math.round((process.memoryUsage.rss() / total) * 10000) / 100
-}
-
-/** Busy and total CPU time of the whole machine so far, to compare between two checks. */
-function cpuTimes(): { busy: number; total: number } {
-  let busy = 0
-  let total = 0
-  for (const { times } of cpus()) {
-    const all = times.user + times.nice + times.sys + times.irq + times.idle
-    total += all
-    busy += all - times.idle
-  }
-  return { busy, total }
 }
 
 export class AlarmMonitor {

@@ -42,6 +42,12 @@ export class BuiltInRules {
     for (const map of Object.values(this.compiled)) map.clear()
   }
 
+  /** The number of rule lists (EMQX's emqx_acl table size: one row per client id, username, or all). */
+  get size(): number {
+    const { compiled } = this
+    return compiled.clientid.size + compiled.username.size + compiled.all.size
+  }
+
   /** As EMQX: the client's rules, then its username's, then the rules for all. */
   authorize(info: ClientInfo, action: AuthzAction, topic: string, detail: AuthzDetail) {
     const { compiled } = this

@@ -30,6 +30,12 @@ import { objectBody, unsupportedKeys } from '../../http/settings-route.ts'
 import { badRequest } from '../../http/errors.ts'
 import { defaultSlowSubsConfig } from '../slow-subs/feature.ts'
 import { slowSubsSettings } from '../slow-subs/settings.ts'
+import { defaultOtelConfig } from '../opentelemetry/feature.ts'
+import { opentelemetryArea } from '../opentelemetry/index.ts'
+import { otelSettings } from '../opentelemetry/settings.ts'
+import { defaultPrometheusConfig } from '../prometheus/feature.ts'
+import { prometheusArea } from '../prometheus/index.ts'
+import { prometheusSettings } from '../prometheus/settings.ts'
 import { dashboardSettings } from './dashboard.ts'
 import { keptRoot, mqttDefaults, sectionsRoot, settingsRoot, type ConfigRoot } from './roots.ts'
 
@@ -92,6 +98,8 @@ export function configRoots(ctx: AreaContext): ConfigRoots {
       },
       defaults: () => ({ topics: [] }),
     },
+    prometheus: settingsRoot('prometheus', prometheusSettings(ctx.use(prometheusArea), configs), () => defaultPrometheusConfig),
+    opentelemetry: settingsRoot('opentelemetry', otelSettings(ctx.use(opentelemetryArea), configs), () => defaultOtelConfig),
     broker: keptRoot('broker', brokerSchema, () => structuredClone(BROKER_KEPT)),
   }
   return { node: broker.node, all, dashboardSettings: dashboard.settings, listening }

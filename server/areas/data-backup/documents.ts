@@ -17,6 +17,10 @@ import { delayedSettings } from '../delayed/settings.ts'
 import { flappingArea } from '../flapping/index.ts'
 import { flappingSettings } from '../flapping/settings.ts'
 import { mqttSettings, sysTopicsSettings } from '../mqtt-configs/settings.ts'
+import { opentelemetryArea } from '../opentelemetry/index.ts'
+import { otelSettings } from '../opentelemetry/settings.ts'
+import { prometheusArea } from '../prometheus/index.ts'
+import { prometheusSettings } from '../prometheus/settings.ts'
 import { retainerSettings } from '../retainer/settings.ts'
 import { slowSubsArea } from '../slow-subs/index.ts'
 import { slowSubsSettings } from '../slow-subs/settings.ts'
@@ -54,6 +58,8 @@ export function configDocuments(ctx: AreaContext): ConfigDocument[] {
     { path: ['alarm'], ...alarmSettings(alarms, ctx.configs) },
     { path: ['sysmon', 'os'], ...sysmonOsSettings(alarms, ctx.configs) },
     { path: ['authorization'], ...authzSettings(ctx.use(authzArea).access, ctx.configs) },
+    { path: ['prometheus'], ...prometheusSettings(ctx.use(prometheusArea), ctx.configs) },
+    { path: ['opentelemetry'], ...otelSettings(ctx.use(opentelemetryArea), ctx.configs) },
     { path: ['rewrite'], store: ctx.configs, key: 'topic_rewrite', schema: v.array(RewriteRuleSchema), apply: (rules) => rewrite.configure(rules) },
     {
       path: ['auto_subscribe', 'topics'],

@@ -103,6 +103,11 @@ export class LoginGuard {
   /** Fastify onRequest hook: every route but the public ones needs a valid token or API key. */
   readonly hook = async (request: FastifyRequest): Promise<void> => {
     if (request.routeOptions.config.public) return
+    await this.check(request)
+  }
+
+  /** Asks for a valid token or API key, on a public route too (Prometheus' scrape endpoints under basic auth). */
+  readonly check = async (request: FastifyRequest): Promise<void> => {
     const header = request.headers.authorization ?? ''
     const bearer = /^Bearer\s+(\S+)$/i.exec(header)
     if (bearer) {
