@@ -352,6 +352,11 @@ export function keepsCurrent<T extends v.GenericSchema>(schema: T) {
   return v.optional(v.pipe(schema, v.metadata({ keepsCurrent: true })))
 }
 
+/** The arguments an update command was given: those left empty (keeping the setting) are left out. */
+export function givenArgs<T extends Record<string, unknown>>(args: T): Partial<T> {
+  return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined)) as Partial<T>
+}
+
 /** A duration argument ('30s', '5m'); `literals` are words also accepted ('infinity', 'disabled'). */
 export function durationArg(title: string, options: { description?: string; literals?: string[] } = {}) {
   const literals = options.literals ?? []

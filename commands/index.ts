@@ -22,6 +22,7 @@ import { userCommands } from './users.ts'
 import { clusterCommands } from './cluster.ts'
 import { dataBackupCommands } from './dataBackup.ts'
 import { telemetryCommands } from './telemetry.ts'
+import { configsCommands } from './configs.ts'
 import { mqttCommands } from './mqtt.ts'
 import { mqttSettingsCommands } from './mqttSettings.ts'
 import { settingsCommands } from './settings.ts'
@@ -60,6 +61,7 @@ export const allCommands: AnyCommand[] = [
   ...erase(clusterCommands),
   ...erase(dataBackupCommands),
   ...erase(telemetryCommands),
+  ...erase(configsCommands),
   ...erase(settingsCommands),
   ...erase([logout]),
   ...erase(helpCommands),

@@ -10,6 +10,7 @@ import { clientsApi } from './clients.ts'
 import { clusterApi } from './cluster.ts'
 import { dataBackupApi } from './dataBackup.ts'
 import { telemetryApi } from './telemetry.ts'
+import { configsApi } from './configs.ts'
 import { delayedApi } from './delayed.ts'
 import { flappingApi } from './flapping.ts'
 import { metricsApi } from './metrics.ts'
@@ -62,6 +63,7 @@ export function createApi(http: Http) {
     cluster: clusterApi(http),
     dataBackup: dataBackupApi(http),
     telemetry: telemetryApi(http),
+    configs: configsApi(http),
   }
 }
 
