@@ -9,6 +9,7 @@ import type { DashboardConfig } from '../../api/configs.ts'
 import { useApi } from '../../app/useApi.ts'
 import { useServerData } from '../../app/useServerData.ts'
 import { FieldGrid, type GridField } from '../../ui/FieldGrid.tsx'
+import { SettingsSection } from '../../ui/SettingsSection.tsx'
 import { SettingsScreen } from '../mqttSettings/SettingsScreen.tsx'
 
 const dashboardValues = (config: DashboardConfig) => ({
@@ -35,11 +36,11 @@ export function BasicConfig() {
   return (
     <SettingsScreen className="basic-config-page" title={t('basicConfig.title')} intro={t('basicConfig.intro')} command={updateDashboard} load={load} toValues={dashboardValues}>
       {listener.length > 0 ? (
-        <section className="card basic-config-listener">
-          <h2>{t('basicConfig.listener')}</h2>
-          <p className="muted">{t('basicConfig.listenerIntro')}</p>
-          <FieldGrid fields={listener} />
-        </section>
+        <SettingsSection id="basic-config-listener" title={t('basicConfig.listener')} intro={t('basicConfig.listenerIntro')}>
+          <div className="card settings-form">
+            <FieldGrid fields={listener} />
+          </div>
+        </SettingsSection>
       ) : null}
     </SettingsScreen>
   )
