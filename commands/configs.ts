@@ -5,6 +5,7 @@
 // change to those is refused, and the refusal is the command's error, shown as the server words it.
 import * as v from 'valibot'
 import { LIMITER_BYTES_RATE, LIMITER_RATE } from '../contract/configs.ts'
+import { parseDuration } from '../contract/mqtt-configs.ts'
 import { defineCommand } from './define.ts'
 import { durationArg, givenArgs, keepsCurrent } from './args.ts'
 
@@ -27,6 +28,12 @@ export const updateLimiter = defineCommand({
 
 const dashboardField = (key: string) => `basicConfig.field.${key}`
 const dashboardHint = (key: string) => `basicConfig.hint.${key}`
+/** 5.8's check (emqx_dashboard_schema): whole seconds from 1 to 60 that divide a minute. */
+function isSampleInterval(text: string): boolean {
+  const ms = parseDuration(text)
+  return ms !== undefined && ms % 1000 === 0 && ms >= 1000 && ms <= 60_000 && 60_000 % ms === 0
+}
+
 const switchArg = (key: string) => keepsCurrent(v.pipe(v.boolean('err.boolean'), v.title(dashboardField(key)), v.description(dashboardHint(key))))
 const textArg = (key: string) => keepsCurrent(v.pipe(v.string(), v.title(dashboardField(key)), v.description(dashboardHint(key))))
 
@@ -37,7 +44,9 @@ export const updateDashboard = defineCommand({
   changes: ['configs'],
   args: v.object({
     token_expired_time: keepsCurrent(durationArg(dashboardField('token_expired_time'), { description: dashboardHint('token_expired_time') })),
-    sample_interval: keepsCurrent(durationArg(dashboardField('sample_interval'), { description: dashboardHint('sample_interval') })),
+    sample_interval: keepsCurrent(
+      v.pipe(durationArg(dashboardField('sample_interval'), { description: dashboardHint('sample_interval') }), v.check(isSampleInterval, 'err.sampleInterval')),
+    ),
     default_username: textArg('default_username'),
     cors: switchArg('cors'),
     swagger_support: switchArg('swagger_support'),

@@ -34,6 +34,9 @@ it('dashboard.update applies the login lifetime and refuses what it keeps', asyn
   expect(invalidArgs('dashboard.update', { token_expired_time: 'soon', i18n_lang: 'fr', cors: 'maybe' }).sort()).toEqual(
     ['cors:err.boolean', 'i18n_lang:err.oneOf', 'token_expired_time:err.duration'].sort(),
   )
+  expect(invalidArgs('dashboard.update', { sample_interval: '7s' })).toEqual(['sample_interval:err.sampleInterval'])
+  expect(invalidArgs('dashboard.update', { sample_interval: '2m' })).toEqual(['sample_interval:err.sampleInterval'])
+  expect(invalidArgs('dashboard.update', { sample_interval: '15s' })).toEqual([])
   const before = await api.configs.dashboard()
   expect(before.token_expired_time).toBe('60m')
   const after = await runCommand(api, 'dashboard.update', { token_expired_time: '2h' })
