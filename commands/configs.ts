@@ -23,7 +23,7 @@ export const updateLimiter = defineCommand({
     bytes_rate: rateArg('bytes_rate', LIMITER_BYTES_RATE),
   }),
   aliases: ['limiter', 'rate limit', '速率限制'],
-  run: (ctx, args) => ctx.api.configs.updateLimiter(givenArgs(args)),
+  run: (ctx, args) => ctx.api.configs.limiter.update(givenArgs(args)),
 })
 
 const dashboardField = (key: string) => `basicConfig.field.${key}`
@@ -54,7 +54,7 @@ export const updateDashboard = defineCommand({
     bootstrap_users_file: textArg('bootstrap_users_file'),
   }),
   aliases: ['basic config', 'dashboard settings', 'token lifetime', '基础配置'],
-  run: (ctx, args) => ctx.api.configs.updateDashboard(givenArgs(args)),
+  run: (ctx, args) => ctx.api.configs.dashboard.update(givenArgs(args)),
 })
 
 export const configsCommands = [updateLimiter, updateDashboard]

@@ -1,31 +1,17 @@
 // topicRewrite.add and topicRewrite.edit with a kind (SPEC: prefix, suffix): the rule is written as
 // EMQX 5.8 stores it (`^(.*)$` and `<prefix>/$1` or `$1/<suffix>`), recognised again from it, and
 // rewrites what real mqtt.js clients publish.
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { afterEach, expect, it } from 'vitest'
 import { affixRule, rewriteKindOf } from '../commands/rewriteKind.ts'
-import type { Api } from '../src/api/index.ts'
-import { consoleApi, invalidArgs, runCommand } from './support/commands.ts'
-import { endClients, nextMessage, startTestServer, waitFor, type TestServer } from './support/server.ts'
+import { consoleSuite, invalidArgs, runCommand } from './support/commands.ts'
+import { nextMessage } from './support/server.ts'
 
-let ts: TestServer
-let api: Api
-
-beforeAll(async () => {
-  ts = await startTestServer()
-  api = await consoleApi(ts)
-})
-
+const suite = consoleSuite()
 afterEach(async () => {
-  await endClients()
-  await waitFor(async () => (await api.clients.list()).meta.count === 0, 'no clients left')
-  await api.topicRewrite.replace([])
+  await suite.api.topicRewrite.replace([])
 })
 
-afterAll(async () => {
-  await ts.close()
-})
-
-const run = (id: string, raw: Record<string, unknown> = {}) => runCommand(api, id, raw)
+const run = (id: string, raw: Record<string, unknown> = {}) => runCommand(suite.api, id, raw)
 
 it('recognises a prefix or suffix rule from its regular expression and destination, and nothing else', () => {
   expect(rewriteKindOf(affixRule('prefix', 'tenant/a'))).toEqual({ kind: 'prefix', affix: 'tenant/a' })
@@ -36,6 +22,7 @@ it('recognises a prefix or suffix rule from its regular expression and destinati
 })
 
 it('checks the kind and what it adds before anything is sent', async () => {
+  const { api } = suite
   expect(invalidArgs('topicRewrite.add', { source_topic: 'a/#', kind: 'disable' })).toEqual(['kind:err.oneOf'])
   expect(invalidArgs('topicRewrite.add', { source_topic: 'a/#', kind: 'prefix', affix: 'p/' })).toEqual(['affix:err.rewriteAffix'])
   expect(invalidArgs('topicRewrite.add', { source_topic: 'a/#', kind: 'prefix', affix: 'p$1' })).toEqual(['affix:err.rewriteAffix'])
@@ -45,6 +32,7 @@ it('checks the kind and what it adds before anything is sent', async () => {
 })
 
 it('a prefix rule rewrites a publish to prefix/topic; edited to a suffix, to topic/suffix', async () => {
+  const { api, ts } = suite
   await run('topicRewrite.add', { action: 'publish', source_topic: 'sensor/#', kind: 'prefix', affix: 'site1' })
   expect(await api.topicRewrite.list()).toEqual([{ action: 'publish', source_topic: 'sensor/#', re: '^(.*)$', dest_topic: 'site1/$1' }])
   const listener = await ts.connect({ clientId: 'kind-listener' })

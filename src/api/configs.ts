@@ -1,25 +1,27 @@
-// The node's own config roots (`/configs/dashboard`, `/configs/limiter`): read, and changed by a
-// PUT that EMQX merges into the settings in force and answers with the result.
-import { DashboardConfigReadSchema, LimiterReadSchema, type DashboardConfig, type LimiterConfig } from '../../contract/configs.ts'
+// The node's own config roots (`/configs/dashboard`, `/configs/limiter`): each read, and changed by
+// a PUT that EMQX merges into the settings in force and answers with the result.
+import type * as v from 'valibot'
+import { DashboardConfigReadSchema, LimiterReadSchema } from '../../contract/configs.ts'
 import type { Http } from './http.ts'
 
 export type { DashboardConfig, LimiterConfig } from '../../contract/configs.ts'
 
+/** `GET` and `PUT` of one root: only the keys given change; the server refuses (400) a kept one that differs. */
+export function configRoot<T>(http: Http, path: string, schema: v.GenericSchema<unknown, T>) {
+  return {
+    get(signal?: AbortSignal): Promise<T> {
+      return http.get(path, schema, undefined, signal)
+    },
+    update(changes: Partial<T>): Promise<T> {
+      return http.send('put', path, schema, changes)
+    },
+  }
+}
+
 export function configsApi(http: Http) {
   return {
-    dashboard(signal?: AbortSignal): Promise<DashboardConfig> {
-      return http.get('configs/dashboard', DashboardConfigReadSchema, undefined, signal)
-    },
-    /** Only the keys given change; the server refuses (400) what it keeps when it differs. */
-    updateDashboard(changes: Partial<DashboardConfig>): Promise<DashboardConfig> {
-      return http.send('put', 'configs/dashboard', DashboardConfigReadSchema, changes)
-    },
-    limiter(signal?: AbortSignal): Promise<LimiterConfig> {
-      return http.get('configs/limiter', LimiterReadSchema, undefined, signal)
-    },
-    updateLimiter(changes: LimiterConfig): Promise<LimiterConfig> {
-      return http.send('put', 'configs/limiter', LimiterReadSchema, changes)
-    },
+    dashboard: configRoot(http, 'configs/dashboard', DashboardConfigReadSchema),
+    limiter: configRoot(http, 'configs/limiter', LimiterReadSchema),
   }
 }
 

@@ -25,8 +25,8 @@ const dashboardValues = (config: DashboardConfig) => ({
 export function BasicConfig() {
   const { t } = useTranslation()
   const api = useApi()
-  const load = useCallback((signal: AbortSignal) => api.configs.dashboard(signal), [api])
-  const config = useServerData(['configs'], (signal) => api.configs.dashboard(signal), [api])
+  const load = useCallback((signal: AbortSignal) => api.configs.dashboard.get(signal), [api])
+  const config = useServerData(['configs'], (signal) => api.configs.dashboard.get(signal), [api])
   const listener = useMemo((): GridField[] => {
     const http = config.data?.listeners.http
     if (!http) return []

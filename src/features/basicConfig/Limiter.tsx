@@ -17,6 +17,6 @@ const limiterValues = (limiter: LimiterConfig) => ({
 export function Limiter() {
   const { t } = useTranslation()
   const api = useApi()
-  const load = useCallback((signal: AbortSignal) => api.configs.limiter(signal), [api])
+  const load = useCallback((signal: AbortSignal) => api.configs.limiter.get(signal), [api])
   return <SettingsScreen className="limiter-page" title={t('limiter.title')} intro={t('limiter.intro')} command={updateLimiter} load={load} toValues={limiterValues} />
 }

@@ -1,8 +1,8 @@
 // Topic rewrite: the ordered rules (GET /mqtt/topic_rewrite); the last whose source topic filter
 // matches (EMQX 5.8 tries them from the end) rewrites a publish, a subscribe or both with its
 // regular expression. Add runs topicRewrite.add, a row's Edit topicRewrite.edit, Up and Down
-// topicRewrite.move, Delete topicRewrite.remove (confirmed by the command). A rule's kind (prefix, suffix or a regular
-// expression) is read from its regular expression and destination.
+// topicRewrite.move, Delete topicRewrite.remove (confirmed by the command). A rule's kind
+// (prefix, suffix or a regular expression) is read from its regular expression and destination.
 import { useCallback, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { addRewriteRule, editRewriteRule, moveRewriteRule, removeRewriteRule } from '../../../commands/topicRewrite.ts'
