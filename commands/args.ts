@@ -344,17 +344,17 @@ export function parseKeyValues(text: string): { value: [string, string][] } | { 
   return { value: pairs }
 }
 
-/** The arguments that were given (an update command's left-out fields keep their current values). */
-export function givenArgs<T extends Record<string, unknown>>(args: T): Partial<T> {
-  return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined)) as Partial<T>
-}
-
 /**
  * An argument of an update command: optional, and left empty it keeps the current setting. Forms
  * say so instead of 'optional', and a switch left untouched does not turn the setting off.
  */
 export function keepsCurrent<T extends v.GenericSchema>(schema: T) {
   return v.optional(v.pipe(schema, v.metadata({ keepsCurrent: true })))
+}
+
+/** The arguments an update command was given: those left empty (keeping the setting) are left out. */
+export function givenArgs<T extends Record<string, unknown>>(args: T): Partial<T> {
+  return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined)) as Partial<T>
 }
 
 /** A duration argument ('30s', '5m'); `literals` are words also accepted ('infinity', 'disabled'). */

@@ -25,6 +25,7 @@ import { userCommands } from './users.ts'
 import { clusterCommands } from './cluster.ts'
 import { dataBackupCommands } from './dataBackup.ts'
 import { telemetryCommands } from './telemetry.ts'
+import { configsCommands } from './configs.ts'
 import { mqttCommands } from './mqtt.ts'
 import { mqttSettingsCommands } from './mqttSettings.ts'
 import { settingsCommands } from './settings.ts'
@@ -66,6 +67,7 @@ export const allCommands: AnyCommand[] = [
   ...erase(clusterCommands),
   ...erase(dataBackupCommands),
   ...erase(telemetryCommands),
+  ...erase(configsCommands),
   ...erase(settingsCommands),
   ...erase([logout]),
   ...erase(helpCommands),

@@ -4,7 +4,7 @@
 // dashboard does (5.8 routes no `/configs/mqtt`), so settings this console does not know survive.
 import * as v from 'valibot'
 import { defineCommand } from './define.ts'
-import { durationArg, keepsCurrent, sizeArg, type FieldKind } from './args.ts'
+import { durationArg, givenArgs, keepsCurrent, sizeArg, type FieldKind } from './args.ts'
 import { generalSettings, sessionSettings, type SettingKind as Kind } from './mqtt.ts'
 import type { GlobalZone } from '../src/api/mqttConfig.ts'
 
@@ -87,10 +87,6 @@ export function settingsValues(kinds: Kinds, mqtt: Record<string, unknown> | und
   )
 }
 
-function changed(args: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined))
-}
-
 /** A command whose arguments are these settings of the global zone's `mqtt` root. */
 function zoneCommand<K extends Kinds>(id: string, kinds: K, aliases: string[]) {
   return defineCommand({
@@ -102,7 +98,7 @@ function zoneCommand<K extends Kinds>(id: string, kinds: K, aliases: string[]) {
     aliases,
     run: async (ctx, args): Promise<GlobalZone> => {
       const zone = await ctx.api.mqttConfig.globalZone()
-      return ctx.api.mqttConfig.updateGlobalZone({ mqtt: { ...zone.mqtt, ...changed(args) } })
+      return ctx.api.mqttConfig.updateGlobalZone({ mqtt: { ...zone.mqtt, ...givenArgs(args) } })
     },
   })
 }

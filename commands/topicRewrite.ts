@@ -1,7 +1,11 @@
 // Topic rewrite rules: add one to the ordered list or remove one (read-modify-write of the list).
+// A rule is written as a regular expression and a destination, or (`kind`) as a prefix or suffix
+// added to the topic, which fills both in (see rewriteKind.ts).
 import * as v from 'valibot'
 import { defineCommand, type Text } from './define.ts'
+import { CommandError } from './commandError.ts'
 import { ApiError } from '../contract/api-error.ts'
+import { affixRule, rewriteKinds, type RewriteKind } from './rewriteKind.ts'
 import { rewriteActions, type RewriteRule } from '../src/api/topicRewrite.ts'
 import { topicFilterArg } from './clients.ts'
 
@@ -14,13 +18,39 @@ function isRegex(text: string): boolean {
   }
 }
 
+/** Topic levels added before or after the topic: no `/` at either end, no `$1` of its own. */
+const isAffix = (text: string) => !text.startsWith('/') && !text.endsWith('/') && !/\$\d/.test(text)
+
 /** A rule's fields as arguments, in the order the form shows them. */
 const ruleArgs = () => ({
   action: v.optional(v.pipe(v.picklist(rewriteActions, 'err.oneOf'), v.title('form.field.rewriteAction')), 'all'),
   source_topic: v.pipe(topicFilterArg(), v.title('form.field.sourceTopic')),
-  re: v.pipe(v.string(), v.title('form.field.re'), v.minLength(1, 'err.required'), v.check(isRegex, 'err.regex')),
-  dest_topic: v.pipe(v.string(), v.title('form.field.destTopic'), v.description('form.hint.destTopic'), v.minLength(1, 'err.topicRequired')),
+  kind: v.optional(v.pipe(v.picklist(rewriteKinds, 'err.oneOf'), v.title('form.field.rewriteKind'), v.description('form.hint.rewriteKind')), 'regex'),
+  affix: v.optional(
+    v.pipe(v.string(), v.title('form.field.rewriteAffix'), v.description('form.hint.rewriteAffix'), v.minLength(1, 'err.required'), v.check(isAffix, 'err.rewriteAffix')),
+  ),
+  re: v.optional(v.pipe(v.string(), v.title('form.field.re'), v.description('form.hint.rewriteRe'), v.minLength(1, 'err.required'), v.check(isRegex, 'err.regex'))),
+  dest_topic: v.optional(v.pipe(v.string(), v.title('form.field.destTopic'), v.description('form.hint.destTopic'), v.minLength(1, 'err.topicRequired'))),
 })
+
+interface RuleArgs {
+  action: RewriteRule['action']
+  source_topic: string
+  kind: RewriteKind
+  affix?: string
+  re?: string
+  dest_topic?: string
+}
+
+/** The rule the arguments describe: a prefix or suffix fills `re` and `dest_topic` in. */
+export function ruleOf({ action, source_topic, kind, affix, re, dest_topic }: RuleArgs): RewriteRule {
+  if (kind !== 'regex') {
+    if (!affix) throw new CommandError({ key: 'cmd.topicRewrite.affixRequired', values: { kind } })
+    return { action, source_topic, ...affixRule(kind, affix) }
+  }
+  if (!re || !dest_topic) throw new CommandError({ key: 'cmd.topicRewrite.reRequired' })
+  return { action, source_topic, re, dest_topic }
+}
 
 /** A rule's 1-based number in the list. */
 const ruleNumber = (title = 'form.field.index') => v.pipe(v.number('err.number'), v.title(title), v.integer('err.integer'), v.minValue(1))
@@ -41,7 +71,8 @@ export const addRewriteRule = defineCommand({
   }),
   positional: ['source_topic', 're', 'dest_topic'],
   aliases: ['rewrite', '主题重写'],
-  run: async (ctx, { position, ...rule }) => {
+  run: async (ctx, { position, ...args }) => {
+    const rule = ruleOf(args)
     const rules = await ctx.api.topicRewrite.list()
     const at = position === undefined ? rules.length : Math.min(position - 1, rules.length)
     return ctx.api.topicRewrite.replace([...rules.slice(0, at), rule, ...rules.slice(at)])
@@ -95,7 +126,8 @@ export const editRewriteRule = defineCommand({
   args: v.object({ index: ruleNumber(), ...ruleArgs() }),
   positional: ['index', 'source_topic', 're', 'dest_topic'],
   aliases: ['rewrite', '主题重写'],
-  run: async (ctx, { index, ...rule }) => {
+  run: async (ctx, { index, ...args }) => {
+    const rule = ruleOf(args)
     const rules = await ctx.api.topicRewrite.list()
     checkNumber(rules, index)
     return ctx.api.topicRewrite.replace(rules.map((old, i) => (i === index - 1 ? rule : old)))

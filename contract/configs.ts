@@ -73,3 +73,30 @@ export const configsErrors = {
   /** 400: a root or path this server cannot reset. */
   resetFailed: { status: 400, code: 'REST_FAILED' },
 } as const
+
+/** A node-level rate as 5.8's limiter schema reads it: `infinity`, a count, or a count per interval. */
+export const LIMITER_RATE = /^(infinity|\d+(\/\d*(ms|s|m|h|d))?)$/i
+/** `bytes_rate`: the count may carry a size unit (100MB/s). */
+export const LIMITER_BYTES_RATE = /^(infinity|\d+(kb|mb|gb)?(\/\d*(ms|s|m|h|d))?)$/i
+
+/** `GET /configs/limiter`: 5.8 answers only the rates that have a value. */
+export const LimiterReadSchema = v.object({
+  max_conn_rate: v.optional(v.string()),
+  messages_rate: v.optional(v.string()),
+  bytes_rate: v.optional(v.string()),
+})
+export type LimiterConfig = v.InferOutput<typeof LimiterReadSchema>
+
+/** `GET /configs/dashboard` as the browser reads it (the listener and the rest as they are). */
+export const DashboardConfigReadSchema = v.looseObject({
+  listeners: v.looseObject({ http: v.optional(v.looseObject({ bind: v.union([v.number(), v.string()]) })) }),
+  default_username: v.optional(v.string()),
+  default_password: v.optional(v.string()),
+  sample_interval: v.string(),
+  token_expired_time: v.string(),
+  cors: v.boolean(),
+  swagger_support: v.boolean(),
+  i18n_lang: v.string(),
+  bootstrap_users_file: v.optional(v.string()),
+})
+export type DashboardConfig = v.InferOutput<typeof DashboardConfigReadSchema>

@@ -115,6 +115,8 @@ const operations: Record<string, string> = {
   'download a data backup, saved by the browser (GET /data/files/{filename})': 'backup.download',
   'delete a data backup (DELETE /data/files/{filename})': 'backup.delete',
   'turn telemetry on or off (PUT /telemetry/status)': 'telemetry.update',
+  'change the node-level rates, refused while kept at the defaults (PUT /configs/limiter)': 'limiter.update',
+  'change the dashboard settings: the login lifetime and the kept rest (PUT /configs/dashboard)': 'dashboard.update',
 
   // Issue 13: MQTT authorization (the screens are a later part).
   'authorization settings: no_match, deny_action, cache (PUT /authorization/settings)': 'authz.settings',

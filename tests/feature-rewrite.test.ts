@@ -54,18 +54,18 @@ describe('topic rewrite', () => {
     ])
   })
 
-  it('uses the first rule whose source filter matches, and leaves the topic when its regex does not match', async () => {
+  it('uses the last rule whose source filter matches, as EMQX 5.8 does, and leaves the topic when its regex does not match', async () => {
     const { api, t } = s
     await api.request('PUT', '/mqtt/topic_rewrite', [
-      rule('all', 'a/#', '^a/(\\d+)$', 'num/$1'),
       rule('all', 'a/+', '^a/(.+)$', 'any/$1'),
+      rule('all', 'a/#', '^a/(\\d+)$', 'num/$1'),
     ])
     const sub = await t.connect({ clientId: 'order-sub' })
     await sub.subscribeAsync(['num/#', 'any/#', 'a/#'])
     const got = collect(sub)
     const pub = await t.connect({ clientId: 'order-pub' })
     await pub.publishAsync('a/42', '1', { qos: 1 })
-    // a/xyz matches the first rule's filter but not its regex: no later rule is tried.
+    // a/xyz matches the last rule's filter but not its regex: no earlier rule is tried.
     await pub.publishAsync('a/xyz', '2', { qos: 1 })
     await waitFor(() => got.length >= 2, 'both messages')
     expect(got.map((m) => m.topic).sort()).toEqual(['a/xyz', 'num/42'])

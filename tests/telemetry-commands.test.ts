@@ -1,23 +1,12 @@
 // telemetry.update as the switch on the telemetry screen runs it, against the real server: the
 // server's refusal comes back as it words it, and the status stays off.
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { Api } from '../src/api/index.ts'
-import { consoleApi, invalidArgs, runCommand } from './support/commands.ts'
-import { startTestServer, type TestServer } from './support/server.ts'
+import { expect, it } from 'vitest'
+import { consoleSuite, invalidArgs, runCommand } from './support/commands.ts'
 
-let ts: TestServer
-let api: Api
-
-beforeAll(async () => {
-  ts = await startTestServer()
-  api = await consoleApi(ts)
-})
-
-afterAll(async () => {
-  await ts?.close()
-})
+const suite = consoleSuite()
 
 it("shows the server's answer to turning telemetry on or off, and reads the report", async () => {
+  const { api } = suite
   expect(invalidArgs('telemetry.update', { enable: 'maybe' })).toEqual(['enable:err.boolean'])
   await expect(runCommand(api, 'telemetry.update', { enable: 'true' })).rejects.toMatchObject({ status: 400, code: 'BAD_REQUEST', message: expect.stringMatching(/never sends telemetry/) })
   await expect(runCommand(api, 'telemetry.update', { enable: 'false' })).rejects.toMatchObject({ status: 400, message: 'Telemetry status is already disabled' })

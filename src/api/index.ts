@@ -10,6 +10,7 @@ import { clientsApi } from './clients.ts'
 import { clusterApi } from './cluster.ts'
 import { dataBackupApi } from './dataBackup.ts'
 import { telemetryApi } from './telemetry.ts'
+import { configsApi } from './configs.ts'
 import { delayedApi } from './delayed.ts'
 import { flappingApi } from './flapping.ts'
 import { metricsApi } from './metrics.ts'
@@ -66,6 +67,7 @@ export function createApi(http: Http) {
     telemetry: telemetryApi(http),
     prometheus: prometheusApi(http),
     opentelemetry: opentelemetryApi(http),
+    configs: configsApi(http),
   }
 }
 

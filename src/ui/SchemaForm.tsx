@@ -125,7 +125,9 @@ function Field({ id, field, value, error, onChange, onSubmit, complete, values, 
   const hintId = `${id}-hint`
   const label = t(field.label, { defaultValue: field.name })
   const keptHint = variant === 'settings' && field.keepsCurrent && value === '' ? t('form.keepsCurrentHint') : ''
-  const hint = [hintFor(field, (key, values) => t(key, values ?? {})), keptHint].filter(Boolean).join(' ')
+  const ownHint = hintFor(field, (key, values) => t(key, values ?? {}))
+  // Two sentences: the field's hint (written without a full stop) ends before the kept one starts.
+  const hint = ownHint && keptHint && !/[.。!?！？]$/.test(ownHint) ? t('form.hintThenKept', { hint: ownHint, kept: keptHint }) : [ownHint, keptHint].filter(Boolean).join(' ')
   const describedBy = [error ? errorId : '', field.unit ? `${id}-unit` : '', hint ? hintId : ''].filter(Boolean).join(' ') || undefined
   const common = { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy }
 

@@ -3,7 +3,8 @@
 import { getCommand, validateArgs } from '../../commands/registry.ts'
 import { createApi, type Api } from '../../src/api/index.ts'
 import { createHttp } from '../../src/api/http.ts'
-import type { TestServer } from './server.ts'
+import { afterAll, afterEach, beforeAll } from 'vitest'
+import { endClients, startTestServer, waitFor, type TestServer } from './server.ts'
 
 /** The console's API client, logged in as admin on `ts`. */
 export async function consoleApi(ts: TestServer): Promise<Api> {
@@ -26,4 +27,30 @@ export function invalidArgs(id: string, raw: Record<string, unknown>): string[] 
   if (!command) throw new Error(`no command ${id}`)
   const validation = validateArgs(command, raw)
   return validation.ok ? [] : validation.errors.map((e) => `${e.field}:${e.key}`)
+}
+
+export interface ConsoleSuite {
+  ts: TestServer
+  /** The console's API client, logged in as admin. */
+  api: Api
+}
+
+/**
+ * One server for a test file's commands, with the console's API client logged in. After each
+ * test the mqtt.js clients it opened are ended and the server has forgotten them.
+ */
+export function consoleSuite(): ConsoleSuite {
+  const suite = {} as ConsoleSuite
+  beforeAll(async () => {
+    suite.ts = await startTestServer()
+    suite.api = await consoleApi(suite.ts)
+  })
+  afterEach(async () => {
+    await endClients()
+    await waitFor(async () => (await suite.api.clients.list()).meta.count === 0, 'no clients left')
+  })
+  afterAll(async () => {
+    await suite.ts?.close()
+  })
+  return suite
 }

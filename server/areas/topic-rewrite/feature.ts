@@ -1,6 +1,7 @@
 // Topic rewrite (EMQX `rewrite`): PUBLISH topics and SUBSCRIBE/UNSUBSCRIBE filters are rewritten by
-// the first rule whose source filter matches; its regex then fills `$1..$N` of the destination
-// (when the regex does not match, the topic stays as it is, like EMQX).
+// the last rule in the list whose source filter matches (EMQX 5.8's emqx_rewrite:compile/1 builds
+// its lists in reverse, then takes the first match); its regex then fills `$1..$N` of the
+// destination (when the regex does not match, the topic stays as it is, like EMQX).
 import * as v from 'valibot'
 import { MAX_REWRITE_RULES, RewriteRuleSchema as RewriteRuleShape, type RewriteRule } from '../../../contract/topic-rewrite.ts'
 import type { Broker } from '../../broker/broker.ts'
@@ -41,7 +42,7 @@ interface CompiledRule extends RewriteRule {
 }
 
 export function rewriteTopic(topic: string, rules: CompiledRule[], info: { clientid: string; username: string | undefined }): string {
-  const rule = rules.find((r) => matchesFilter(r.source_topic, topic))
+  const rule = rules.findLast((r) => matchesFilter(r.source_topic, topic))
   if (!rule) return topic
   const match = rule.regex.exec(topic)
   if (!match) return topic

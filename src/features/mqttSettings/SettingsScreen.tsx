@@ -15,9 +15,11 @@ export interface SettingsScreenProps<S extends ArgsSchema, T> {
   load(signal: AbortSignal): Promise<T>
   toValues(settings: T): FormValues
   className: string
+  /** Shown below the form. */
+  children?: ReactNode
 }
 
-export function SettingsScreen<S extends ArgsSchema, T>({ title, intro, tab, command, load, toValues, className }: SettingsScreenProps<S, T>) {
+export function SettingsScreen<S extends ArgsSchema, T>({ title, intro, tab, command, load, toValues, className, children }: SettingsScreenProps<S, T>) {
   return (
     <div className={`page mqtt-settings-page ${className}`}>
       <div className="page-header">
@@ -26,6 +28,7 @@ export function SettingsScreen<S extends ArgsSchema, T>({ title, intro, tab, com
       {tab ? <MqttTabs current={tab} /> : null}
       <p className="muted mqtt-settings-intro">{intro}</p>
       <CommandSettings command={command} load={load} toValues={toValues} label={title} />
+      {children}
     </div>
   )
 }

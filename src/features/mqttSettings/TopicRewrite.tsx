@@ -1,10 +1,12 @@
-// Topic rewrite: the ordered rules (GET /mqtt/topic_rewrite); the first whose source topic filter
-// matches rewrites a publish, a subscribe or both with its regular expression. Add runs
-// topicRewrite.add, a row's Edit topicRewrite.edit, Up and Down topicRewrite.move, Delete
-// topicRewrite.remove (confirmed by the command).
+// Topic rewrite: the ordered rules (GET /mqtt/topic_rewrite); the last whose source topic filter
+// matches (EMQX 5.8 tries them from the end) rewrites a publish, a subscribe or both with its
+// regular expression. Add runs topicRewrite.add, a row's Edit topicRewrite.edit, Up and Down
+// topicRewrite.move, Delete topicRewrite.remove (confirmed by the command). A rule's kind
+// (prefix, suffix or a regular expression) is read from its regular expression and destination.
 import { useCallback, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { addRewriteRule, editRewriteRule, moveRewriteRule, removeRewriteRule } from '../../../commands/topicRewrite.ts'
+import { rewriteKindOf } from '../../../commands/rewriteKind.ts'
 import { MAX_REWRITE_RULES } from '../../../contract/topic-rewrite.ts'
 import type { RewriteRule } from '../../api/topicRewrite.ts'
 import { useRunCommand } from '../../app/commands/useRunCommand.ts'
@@ -21,6 +23,12 @@ import './mqttSettings.css'
 type Row = RewriteRule & { index: number }
 
 type Dialog = { kind: 'add' } | { kind: 'edit'; rule: Row }
+
+/** The edit form's kind and prefix or suffix, as the rule is written. */
+function editKind(rule: RewriteRule): { kind: string; affix: string } {
+  const { kind, affix } = rewriteKindOf(rule)
+  return { kind, affix: affix ?? '' }
+}
 
 export function TopicRewrite() {
   const { t } = useTranslation()
@@ -44,6 +52,13 @@ export function TopicRewrite() {
     return col.columns([
       col.accessor('index', { header: t('topicRewrite.col.index'), size: 60, enableHiding: false, meta: { numeric: true } }),
       col.accessor((rule) => t(`form.option.action.${rule.action}`, { defaultValue: rule.action }), { id: 'action', header: t('topicRewrite.col.action'), size: 170 }),
+      col.accessor(
+        (rule) => {
+          const { kind, affix } = rewriteKindOf(rule)
+          return t(`topicRewrite.kind.${kind}`, { affix })
+        },
+        { id: 'kind', header: t('topicRewrite.col.kind'), size: 170, cell: ({ getValue }) => escapeControl(getValue()) },
+      ),
       col.accessor('source_topic', { header: t('topicRewrite.col.source'), size: 200, meta: { mono: true, grow: true }, cell: ({ getValue }) => mono(getValue()) }),
       col.accessor('re', { header: t('topicRewrite.col.re'), size: 200, meta: { mono: true, grow: true }, cell: ({ getValue }) => mono(getValue()) }),
       col.accessor('dest_topic', { header: t('topicRewrite.col.dest'), size: 200, meta: { mono: true, grow: true }, cell: ({ getValue }) => mono(getValue()) }),
@@ -119,6 +134,7 @@ export function TopicRewrite() {
             index: String(dialog.rule.index),
             action: dialog.rule.action,
             source_topic: dialog.rule.source_topic,
+            ...editKind(dialog.rule),
             re: dialog.rule.re,
             dest_topic: dialog.rule.dest_topic,
           }}
