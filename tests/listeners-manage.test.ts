@@ -136,6 +136,16 @@ describe('listeners managed through the API', () => {
     expect((await suite.api.get('/clients/first-in')).status).toBe(200)
   })
 
+  it('a closed connection gives its place back: max_connections counts the connections open now', async () => {
+    const { port } = await create('tcp', 'turns', { max_connections: 1 })
+    removed.push('tcp:turns')
+    for (const clientId of ['turn-1', 'turn-2', 'turn-3']) {
+      const client = await connectMqtt(`mqtt://127.0.0.1:${port}`, { clientId })
+      await new Promise<void>((resolve) => client.end(false, {}, () => resolve()))
+      await waitFor(async () => (await suite.api.get('/listeners/tcp:turns')).body.current_connections === 0, 'the closed connection released')
+    }
+  })
+
   it('access_rules: the first rule matching the address decides; a bad rule is refused with 5.8\'s message', async () => {
     const { body, port } = await create('tcp', 'guarded', { access_rules: ['deny 127.0.0.0/8, allow all'] })
     removed.push('tcp:guarded')

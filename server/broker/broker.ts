@@ -261,6 +261,7 @@ export class Broker {
   /** An MQTT connection ended (from Connection.close). */
   connectionClosed(connection: Connection, reason: string, wasConnected: boolean): void {
     this.connections.delete(connection)
+    this.listeners.released(connection.listener, connection.socket)
     const will = connection.will
     connection.will = undefined
     this.channelClosed(connection, connection.session, will, reason, wasConnected)

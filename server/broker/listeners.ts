@@ -117,8 +117,12 @@ function allowed(rules: readonly AccessRule[], address: string): boolean {
   return true
 }
 
-// A broker holds many idle sockets: their close and error listeners are two functions shared by
-// all, which find the listener that accepted the socket here, not closures made per socket.
+// A broker holds many idle sockets. A plain TCP socket goes straight to the broker, which says
+// when its connection closed (`ListenerSet.released`), so it carries no listener of ours: a second
+// close or error listener turns the socket's single function into an array, 100 bytes a socket.
+// A socket that waits first (for its PROXY header, its TLS handshake, its WebSocket upgrade) may
+// close before the broker sees it: it gets two functions shared by all, which find the listener
+// that accepted it here, not closures made per socket.
 const owners = new WeakMap<Socket, RunningListener>()
 function forgetSocket(this: Socket): void {
   owners.get(this)?.sockets.delete(this)
@@ -203,9 +207,11 @@ class RunningListener {
       return
     }
     this.sockets.add(socket)
-    owners.set(socket, this)
-    socket.on('close', forgetSocket)
-    socket.on('error', destroySocket)
+    if (this.tls || this.http || this.config.proxy_protocol) {
+      owners.set(socket, this)
+      socket.on('close', forgetSocket)
+      socket.on('error', destroySocket)
+    }
     const tcp = this.config.tcp_options
     socket.setNoDelay(tcp.nodelay)
     const keepalive = /^(\d+),/.exec(tcp.keepalive)
@@ -401,6 +407,11 @@ export class ListenerSet {
   /** The port a listener got, as EMQX's `sockport`; 0 when it does not run. */
   port(id: string): number {
     return this.entries.get(id)?.running?.bound?.port ?? 0
+  }
+
+  /** The connection on `socket` closed: the listener that accepted it holds it no longer (see `owners`). */
+  released(id: string, socket: Socket): void {
+    this.entries.get(id)?.running?.sockets.delete(socket)
   }
 
   list(): ListenerState[] {
