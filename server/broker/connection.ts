@@ -173,7 +173,8 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
     // WebSocket stream emits no 'close' of its own, so there its end tells.
     if (!(stream instanceof Socket)) stream.on('end', onStreamEnd)
     stream.on('close', onStreamEnd)
-    log.debug({ tag: 'SOCKET', peername: this.peername(), listener: this.listener }, 'connection_accepted')
+    // Checked first: the record's object and peer text would be made for every connection otherwise.
+    if (log.isLevelEnabled('debug')) log.debug({ tag: 'SOCKET', peername: this.peername(), listener: this.listener }, 'connection_accepted')
     // A connection that never sends CONNECT is dropped, like EMQX's `idle_timeout`.
     const idle = broker.options.idleTimeoutMs
     if (Number.isFinite(idle)) broker.deadlines.schedule(this, Date.now() + idle)
@@ -240,7 +241,7 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
       force.unref()
       this.stream.once('close', () => clearTimeout(force))
     }
-    log.debug({ tag: 'SOCKET', clientid: this.session?.clientid, peername: this.peername(), reason }, 'connection_closed')
+    if (log.isLevelEnabled('debug')) log.debug({ tag: 'SOCKET', clientid: this.session?.clientid, peername: this.peername(), reason }, 'connection_closed')
     this.broker.connectionClosed(this, reason, wasConnected)
   }
 
