@@ -1,5 +1,6 @@
-// Alarms: EMQX 5 clears an alarm when its condition does (there is no manual deactivation); the
-// history of cleared alarms can be deleted, and the system monitor's watermarks changed.
+// Alarms: EMQX 5 clears an alarm when its condition does, or by hand (force_deactivate: raised again
+// while the condition holds); the history of cleared alarms can be deleted, and the system
+// monitor's watermarks changed.
 import * as v from 'valibot'
 import { defineCommand } from './define.ts'
 import { durationArg } from './args.ts'
@@ -14,6 +15,18 @@ export const clearAlarmHistory = defineCommand({
   aliases: ['alarms', 'alarm history', '告警', '历史告警'],
   describe: () => ({ key: 'cmd.alarm.clearDescribe' }),
   run: (ctx) => ctx.api.alarms.clearHistory(),
+})
+
+export const deactivateAlarm = defineCommand({
+  id: 'alarm.deactivate',
+  title: 'cmd.alarm.deactivate',
+  group: 'cmdGroup.alarms',
+  changes: ['alarms'],
+  args: v.object({ name: v.pipe(v.string(), v.title('form.field.alarmName'), v.nonEmpty('err.required')) }),
+  positional: ['name'],
+  aliases: ['force deactivate', 'clear alarm', '解除告警'],
+  describe: ({ name }) => ({ key: 'cmd.alarm.deactivateDescribe', values: { name } }),
+  run: (ctx, { name }) => ctx.api.alarms.forceDeactivate({ name }),
 })
 
 /** A percentage as EMQX writes it: `70%` (a bare `70` is taken as 70%). */
@@ -79,4 +92,4 @@ export const updateAlarmSettings = defineCommand({
   },
 })
 
-export const alarmCommands = [clearAlarmHistory, updateAlarmSettings, updateSysmon]
+export const alarmCommands = [deactivateAlarm, clearAlarmHistory, updateAlarmSettings, updateSysmon]

@@ -25,6 +25,17 @@ export const AlarmSchema = v.object({
 })
 export type Alarm = v.InferOutput<typeof AlarmSchema>
 
+/** `POST /alarms/force_deactivate`: the alarm to clear by hand (it is raised again while its condition holds). */
+export const ForceDeactivateBody = v.object({ name: v.optional(v.string()) })
+export type ForceDeactivate = { name: string }
+
+export const alarmsErrors = {
+  /** 400: no `name`, or an empty one. */
+  nameRequired: { status: 400, code: 'INVALID_PARAMETER', message: 'name is required' },
+  /** 400 (not 404, as 5.8.9 answers): no activated alarm of that name. */
+  notActivated: { status: 400, code: 'NOT_FOUND', message: 'Alarm not found or already deactivated' },
+} as const
+
 export const AlarmPageSchema = paged(AlarmSchema)
 export type AlarmPage = v.InferOutput<typeof AlarmPageSchema>
 

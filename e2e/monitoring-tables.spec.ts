@@ -77,10 +77,17 @@ test('alarms: a real memory alarm shows as current, then in the history, and Cle
     const raise = await request.put('/api/v5/configs/sysmon', { headers, data: { os: { mem_check_interval: '200ms', sysmem_high_watermark: '0%' } } })
     expect(raise.ok()).toBe(true)
     await login(page, '/alarm/current-alarm')
-    await expect(page.getByText('alarms cannot be deactivated by hand')).toBeVisible()
+    await expect(page.getByText('a check whose condition still holds raises it again')).toBeVisible()
     const current = page.getByRole('row').filter({ hasText: 'high_system_memory_usage' })
     await expect(current).toBeVisible()
     await expect(current).toContainText('mem usage')
+
+    // Deactivate clears it by hand (force_deactivate): it reaches the history, and the next check raises it again.
+    await current.getByRole('button', { name: 'Deactivate' }).click()
+    await expect
+      .poll(async () => JSON.stringify(await (await request.get('/api/v5/alarms?activated=false', { headers })).json()))
+      .toContain('high_system_memory_usage')
+    await expect(current).toBeVisible()
 
     // The condition clears: the alarm moves to the history.
     const clear = await request.put('/api/v5/configs/sysmon', { headers, data: { os: { sysmem_high_watermark: '100%' } } })

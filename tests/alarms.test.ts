@@ -93,6 +93,30 @@ describe('alarms from the connection high watermark', () => {
     expect(await api.delete('/alarms')).toEqual({ status: 204, body: undefined })
   })
 
+  it('deactivates an alarm by hand (alarm.deactivate, force_deactivate), which the next check raises again while the condition holds', async () => {
+    await api.delete('/alarms')
+    const held = [await t.connect({ clientId: 'fd-1' }), await t.connect({ clientId: 'fd-2' }), await t.connect({ clientId: 'fd-3' })]
+    await waitFor(async () => (await alarms(api, true)).length === 1, 'activated')
+    const console = await consoleApi(t)
+    await runCommand(console, 'alarm.deactivate', { name: 'too_many_connections' })
+    const [cleared] = await waitFor(async () => {
+      const history = await alarms(api, false)
+      return history.length > 0 && history
+    }, 'the alarm in the history')
+    expect(cleared).toMatchObject({ name: 'too_many_connections' })
+    expect(cleared.deactivate_at).toBeDefined()
+    // Still three connections: the check raises it again, as EMQX's would.
+    await waitFor(async () => (await alarms(api, true)).length === 1, 'raised again')
+    expect(held).toHaveLength(3)
+
+    expect(await api.post('/alarms/force_deactivate', { name: 'no_such_alarm' })).toEqual({
+      status: 400,
+      body: { code: 'NOT_FOUND', message: 'Alarm not found or already deactivated' },
+    })
+    expect(await api.post('/alarms/force_deactivate', {})).toEqual({ status: 400, body: { code: 'INVALID_PARAMETER', message: 'name is required' } })
+    expect(await api.post('/alarms/force_deactivate', { name: '' })).toEqual({ status: 400, body: { code: 'INVALID_PARAMETER', message: 'name is required' } })
+  })
+
   it('keeps the history within size_limit and follows the alarm settings changed by command', async () => {
     expect((await api.get('/configs/alarm')).body).toEqual({ actions: ['log', 'publish'], size_limit: 1000, validity_period: '24h' })
     const console = await consoleApi(t)

@@ -97,6 +97,7 @@ const operations: Record<string, string> = {
   'stop counting a topic (DELETE /mqtt/topic_metrics/{topic})': 'topicMetrics.remove',
   'reset one topic\'s metrics or all of them (PUT /mqtt/topic_metrics {action: reset})': 'topicMetrics.reset',
   'clear the alarm history (DELETE /alarms)': 'alarm.clear',
+  'deactivate an alarm by hand (POST /alarms/force_deactivate)': 'alarm.deactivate',
   'alarm settings: CPU and memory checks and watermarks (PUT /configs/sysmon)': 'sysmon.update',
   'alarm settings: actions, history size and validity (PUT /configs/alarm)': 'alarm.update',
 

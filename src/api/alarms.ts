@@ -1,6 +1,5 @@
 // Alarms (EMQX `/alarms`): the activated ones (`activated=true`, the default) or the history
-// (`activated=false`), paged; DELETE clears the history. EMQX 5 has no manual deactivation:
-// an alarm clears when its condition does.
+// (`activated=false`), paged; DELETE clears the history; force_deactivate clears one alarm by hand.
 import * as v from 'valibot'
 import {
   AlarmConfigReadSchema,
@@ -8,6 +7,7 @@ import {
   SysmonSchema,
   type AlarmConfig,
   type AlarmPage,
+  type ForceDeactivate,
   type Sysmon,
 } from '../../contract/alarms.ts'
 import type { Http } from './http.ts'
@@ -27,6 +27,10 @@ export function alarmsApi(http: Http) {
     /** `activated: false` lists the history. */
     list(params: AlarmListParams = {}, signal?: AbortSignal): Promise<AlarmPage> {
       return http.get('alarms', AlarmPageSchema, { ...params }, signal)
+    },
+    /** Clears one activated alarm by hand; a check whose condition still holds raises it again. */
+    forceDeactivate(body: ForceDeactivate): Promise<void> {
+      return http.send('post', 'alarms/force_deactivate', null, body)
     },
     /** Deletes every deactivated alarm (the history); activated ones stay. */
     clearHistory(): Promise<void> {

@@ -1,9 +1,9 @@
 // /alarms: the activated alarms (`activated=true`, the default) or the history (`activated=false`),
-// paged; DELETE clears the history. EMQX 5 has no endpoint to deactivate an alarm by hand: alarms
-// clear when their condition does.
+// paged; DELETE clears the history; POST /alarms/force_deactivate clears one by hand (a check whose
+// condition still holds raises it again, as in EMQX).
 import type { FastifyInstance } from 'fastify'
-import { AlarmListQuery, type Alarm, type AlarmPage } from '../../../contract/alarms.ts'
-import { parseInput } from '../../http/errors.ts'
+import { AlarmListQuery, alarmsErrors, ForceDeactivateBody, type Alarm, type AlarmPage } from '../../../contract/alarms.ts'
+import { contractError, parseInput } from '../../http/errors.ts'
 import { rfc3339 } from '../../http/time.ts'
 import type { AreaDeps } from '../area.ts'
 import type { AlarmMonitor } from './feature.ts'
@@ -37,6 +37,13 @@ export async function alarmRoutes(app: FastifyInstance, deps: AreaDeps<AlarmMoni
 
   app.delete('/alarms', async (_request, reply) => {
     alarms.clearHistory()
+    return reply.status(204).send()
+  })
+
+  app.post('/alarms/force_deactivate', async (request, reply) => {
+    const { name } = parseInput(ForceDeactivateBody, request.body ?? {}, 'body')
+    if (!name) throw contractError(alarmsErrors.nameRequired)
+    if (!alarms.deactivate(name)) throw contractError(alarmsErrors.notActivated)
     return reply.status(204).send()
   })
 }
