@@ -73,6 +73,17 @@ describe('nodes API', () => {
     }
   })
 
+  it('answers the health check /status without a login, as text or ?format=json', async () => {
+    const text = await fetch(`${suite.t.url}/api/v5/status`)
+    expect(text.status).toBe(200)
+    expect(text.headers.get('content-type')).toMatch(/^text\/plain/)
+    expect(text.headers.get('retry-after')).toBe('15')
+    expect(await text.text()).toBe(`Node ${NODE} is started\nemqx is running`)
+    const json = await fetch(`${suite.t.url}/api/v5/status?format=json`)
+    expect(json.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(await json.json()).toEqual({ node_name: NODE, rel_vsn: expect.stringMatching(/^v5\.8\.\d+$/), broker_status: 'started', app_status: 'running' })
+  })
+
   it("reads through the console's API module, and the node screens show memory and processes", async () => {
     await suite.t.connect({ clientId: 'node-browser' })
     const api = browserApi()
