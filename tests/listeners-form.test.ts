@@ -1,6 +1,9 @@
 // The listener form's pieces that need no browser: which fields a type shows, the edit form's
-// starting values, and reading an uploaded certificate file ('Upload Failed' when it is not PEM).
+// starting values, and reading an uploaded certificate file (DER becomes PEM; 'Upload Failed' when
+// it is neither).
+import { createPrivateKey, X509Certificate } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { makeCertificates } from './support/certs.ts'
 import { editValues, fieldsOfType, hiddenFields, readPemFile } from '../src/features/listeners/listenerFields.ts'
 
 const PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n'
@@ -26,5 +29,24 @@ describe('the listener form', () => {
     expect(await readPemFile(new File([PEM], 'server.PEM'))).toBe(PEM)
     expect(await readPemFile(new File([PEM], 'server.txt'))).toBeUndefined()
     expect(await readPemFile(new File([new Uint8Array([0x30, 0x82, 0x01, 0x0a])], 'server.der'))).toBeUndefined()
+  })
+
+  it('turns a DER certificate and a DER (PKCS #8) key into the PEM a listener takes; a JKS or PFX store fails', async () => {
+    const certs = makeCertificates('der-client')
+    try {
+      const cert = new X509Certificate(certs.serverCert)
+      const der = new Uint8Array(cert.raw)
+      for (const name of ['server.der', 'server.cer', 'server.crt']) {
+        const pem = await readPemFile(new File([der], name), 'certfile')
+        expect(new X509Certificate(pem!).fingerprint256).toBe(cert.fingerprint256)
+      }
+      const key = createPrivateKey(certs.serverKey)
+      const keyPem = await readPemFile(new File([new Uint8Array(key.export({ type: 'pkcs8', format: 'der' }))], 'server.key'), 'keyfile')
+      expect(createPrivateKey(keyPem!).export({ type: 'pkcs8', format: 'pem' })).toBe(key.export({ type: 'pkcs8', format: 'pem' }))
+      expect(await readPemFile(new File([der], 'store.pfx'), 'certfile')).toBeUndefined()
+      expect(await readPemFile(new File([der], 'store.jks'), 'certfile')).toBeUndefined()
+    } finally {
+      certs.remove()
+    }
   })
 })

@@ -1,5 +1,6 @@
 // The TLS section of a listener form: the certificate, key and CA, each pasted as PEM or read from
-// a file (crt, key, pem, jks, der, cer, pfx); a file that cannot be read as PEM text says 'Upload Failed'.
+// a file (crt, key, pem, jks, der, cer, pfx; DER is turned into PEM); a file that cannot be used
+// (a JKS or PKCS #12 store, anything but a certificate or key) says 'Upload Failed'.
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { CERT_EXTENSIONS, PEM_FIELDS, readPemFile } from './listenerFields.ts'
@@ -15,9 +16,9 @@ export function TlsFields({ values, onChange, editing }: { values: Record<string
   const idBase = useId()
   const [failed, setFailed] = useState<Record<string, boolean>>({})
 
-  const upload = async (name: string, file: File | undefined) => {
+  const upload = async (name: (typeof PEM_FIELDS)[number], file: File | undefined) => {
     if (!file) return
-    const pem = await readPemFile(file)
+    const pem = await readPemFile(file, name)
     setFailed((current) => ({ ...current, [name]: pem === undefined }))
     if (pem !== undefined) onChange(name, pem)
   }

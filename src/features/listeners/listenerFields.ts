@@ -54,13 +54,24 @@ export function editValues(detail: ListenerDetail): FormValues {
 /** The certificate file types EMQX's dashboard takes (SPEC 5). */
 export const CERT_EXTENSIONS = ['crt', 'key', 'pem', 'jks', 'der', 'cer', 'pfx']
 
-/** The file's text when it is a certificate file holding PEM; undefined when it cannot be used. */
-export async function readPemFile(file: File): Promise<string | undefined> {
+/**
+ * The file as PEM text: a PEM file as it is, a DER one (der, cer, crt, key: binary ASN.1, which
+ * starts with a SEQUENCE) wrapped as a certificate, or for the key field as a PKCS #8 private key;
+ * undefined when it cannot be used (a JKS or PKCS #12 store, anything else).
+ */
+export async function readPemFile(file: File, field: (typeof PEM_FIELDS)[number] = 'certfile'): Promise<string | undefined> {
   const extension = file.name.split('.').pop()?.toLowerCase() ?? ''
   if (!CERT_EXTENSIONS.includes(extension)) return undefined
   try {
-    const content = await file.text()
-    return content.includes('-----BEGIN') ? content : undefined
+    const bytes = new Uint8Array(await file.arrayBuffer())
+    const content = new TextDecoder().decode(bytes)
+    if (content.includes('-----BEGIN')) return content
+    if (['jks', 'pfx'].includes(extension) || bytes[0] !== 0x30 || bytes.length < 64) return undefined
+    const label = field === 'keyfile' ? 'PRIVATE KEY' : 'CERTIFICATE'
+    let binary = ''
+    for (const byte of bytes) binary += String.fromCharCode(byte)
+    const lines = btoa(binary).match(/.{1,64}/g) ?? []
+    return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`
   } catch {
     return undefined
   }
