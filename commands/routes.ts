@@ -72,7 +72,7 @@ export const screens: Screen[] = [
   { id: 'plugins', path: '/plugins/list', title: 'nav.plugins' },
   { id: 'pluginInstall', path: '/plugins/install', title: 'nav.pluginInstall' },
   { id: 'users', path: '/users', title: 'nav.users', shortcut: 'g u' },
-  { id: 'backup', path: '/backup', title: 'nav.backup' },
+  { id: 'backup', path: '/backup', title: 'nav.backup', shortcut: 'g d' },
   { id: 'websocket', path: '/websocket', title: 'nav.websocket', shortcut: 'g w' },
   { id: 'logTrace', path: '/log-trace/list', title: 'nav.logTrace' },
   { id: 'log', path: '/log', title: 'nav.log' },
@@ -90,7 +90,7 @@ export const screens: Screen[] = [
   { id: 'delayedPubConfig', path: '/delayed-pub-configuration', title: 'nav.delayedPubConfig' },
   { id: 'flappingDetect', path: '/flapping-detect', title: 'nav.flappingDetect' },
   { id: 'alarmSettings', path: '/monitoring/alarm-settings', title: 'nav.alarmSettings' },
-  { id: 'monitoringIntegration', path: '/monitoring/integration', title: 'nav.monitoringIntegration' },
+  { id: 'monitoringIntegration', path: '/monitoring/integration', title: 'nav.monitoringIntegration', shortcut: 'g i' },
   { id: 'settings', path: '/settings', title: 'nav.settings', shortcut: 'g ,' },
 ]
 
