@@ -14,6 +14,7 @@
 // - Errors are RuleFunctionError with EMQX's reason (badarg, sql_function_not_supported…).
 import { conversionFunctions } from './conversion.ts'
 import { mathFunctions } from './math.ts'
+import { stringFunctions } from './string.ts'
 import type { RuleFunction } from './types.ts'
 import { RuleFunctionError, literal } from './values.ts'
 
@@ -24,6 +25,7 @@ export const ruleFunctions: ReadonlyMap<string, RuleFunction> = new Map(
   Object.entries({
     ...mathFunctions,
     ...conversionFunctions,
+    ...stringFunctions,
   }),
 )
 
