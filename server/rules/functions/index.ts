@@ -12,7 +12,9 @@
 // - Context functions (msgid/0, topic/0, payload/1…) return, as in EMQX, a function of the event
 //   context that the SQL engine applies to the current event.
 // - Errors are RuleFunctionError with EMQX's reason (badarg, sql_function_not_supported…).
+import { arrayFunctions } from './array.ts'
 import { conversionFunctions } from './conversion.ts'
+import { mapFunctions } from './map.ts'
 import { mathFunctions } from './math.ts'
 import { stringFunctions } from './string.ts'
 import type { RuleFunction } from './types.ts'
@@ -26,6 +28,8 @@ export const ruleFunctions: ReadonlyMap<string, RuleFunction> = new Map(
     ...mathFunctions,
     ...conversionFunctions,
     ...stringFunctions,
+    ...mapFunctions,
+    ...arrayFunctions,
   }),
 )
 
