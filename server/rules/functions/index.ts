@@ -13,7 +13,9 @@
 //   context that the SQL engine applies to the current event.
 // - Errors are RuleFunctionError with EMQX's reason (badarg, sql_function_not_supported…).
 import { arrayFunctions } from './array.ts'
+import { codecFunctions } from './codec.ts'
 import { conversionFunctions } from './conversion.ts'
+import { hashFunctions } from './hash.ts'
 import { mapFunctions } from './map.ts'
 import { mathFunctions } from './math.ts'
 import { stringFunctions } from './string.ts'
@@ -30,6 +32,8 @@ export const ruleFunctions: ReadonlyMap<string, RuleFunction> = new Map(
     ...stringFunctions,
     ...mapFunctions,
     ...arrayFunctions,
+    ...codecFunctions,
+    ...hashFunctions,
   }),
 )
 
