@@ -19,6 +19,7 @@ import { hashFunctions } from './hash.ts'
 import { mapFunctions } from './map.ts'
 import { mathFunctions } from './math.ts'
 import { stringFunctions } from './string.ts'
+import { timeFunctions } from './time.ts'
 import type { RuleFunction } from './types.ts'
 import { RuleFunctionError, literal } from './values.ts'
 
@@ -34,6 +35,7 @@ export const ruleFunctions: ReadonlyMap<string, RuleFunction> = new Map(
     ...arrayFunctions,
     ...codecFunctions,
     ...hashFunctions,
+    ...timeFunctions,
   }),
 )
 
