@@ -1,10 +1,16 @@
 // Encodings (base64, hex, JSON) and compression. Decoders and compressors return bytes (Buffer).
 import { deflateRawSync, deflateSync, gunzipSync, gzipSync, inflateRawSync, inflateSync } from 'node:zlib'
 import { type RuleFunctionGroup, ruleFn } from './types.ts'
-import { RuleFunctionError, badarg, bytes, jsonEncode, text } from './values.ts'
+import { BitString, RuleFunctionError, badarg, bytes, fromBits, jsonEncode, text } from './values.ts'
 
-/** emqx_utils:bin_to_hexstr(Bin, upper). */
-const toHex = (v: unknown): string => bytes('bin2hexstr', v).toString('hex').toUpperCase()
+/** emqx_variform_bif:bin2hexstr: upper-case hex; a bitstring is padded with leading zero bits to whole
+ * bytes, and a first digit that is all padding is dropped. */
+function toHex(v: unknown): string {
+  if (!(v instanceof BitString)) return bytes('bin2hexstr', v).toString('hex').toUpperCase()
+  const padSize = 8 - (v.bitSize % 8)
+  const hex = (fromBits('0'.repeat(padSize) + v.bits) as Buffer).toString('hex').toUpperCase()
+  return padSize >= 4 ? hex.slice(1) : hex
+}
 
 /** emqx_utils:hexstr_to_bin: an odd count of digits reads as if led by a 0. */
 function fromHex(fn: string, v: unknown): Buffer {

@@ -13,6 +13,7 @@
 //   context that the SQL engine applies to the current event.
 // - Errors are RuleFunctionError with EMQX's reason (badarg, sql_function_not_supported…).
 import { arrayFunctions } from './array.ts'
+import { bitsFunctions } from './bits.ts'
 import { codecFunctions } from './codec.ts'
 import { conversionFunctions } from './conversion.ts'
 import { hashFunctions } from './hash.ts'
@@ -24,7 +25,7 @@ import type { RuleFunction } from './types.ts'
 import { RuleFunctionError, literal } from './values.ts'
 
 export type { RuleFunction } from './types.ts'
-export { RuleFunctionError } from './values.ts'
+export { BitString, RuleFunctionError } from './values.ts'
 
 export const ruleFunctions: ReadonlyMap<string, RuleFunction> = new Map(
   Object.entries({
@@ -36,6 +37,7 @@ export const ruleFunctions: ReadonlyMap<string, RuleFunction> = new Map(
     ...codecFunctions,
     ...hashFunctions,
     ...timeFunctions,
+    ...bitsFunctions,
   }),
 )
 

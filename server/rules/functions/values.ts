@@ -113,3 +113,28 @@ export function toText(v: unknown): string {
   if (Array.isArray(v) || isMap(v)) return jsonEncode(v)
   throw new RuleFunctionError('invalid_bin', `invalid_bin: ${literal(v)}`)
 }
+
+/** An Erlang bitstring whose length is not whole bytes (subbits(..., 'bits') can make one). */
+export class BitString {
+  readonly bits: string
+  constructor(bits: string) {
+    this.bits = bits
+  }
+  get bitSize(): number {
+    return this.bits.length
+  }
+}
+
+/** The bits of a binary or bitstring as a '0'/'1' text, first bit first. */
+export function bitsOf(fn: string, v: unknown): string {
+  if (v instanceof BitString) return v.bits
+  return [...bytes(fn, v)].map((b) => b.toString(2).padStart(8, '0')).join('')
+}
+
+/** Bits back to a Buffer when they are whole bytes, else a BitString. */
+export function fromBits(bits: string): Buffer | BitString {
+  if (bits.length % 8 !== 0) return new BitString(bits)
+  const out = Buffer.alloc(bits.length / 8)
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(bits.slice(i * 8, i * 8 + 8), 2)
+  return out
+}
