@@ -15,10 +15,12 @@
 import { arrayFunctions } from './array.ts'
 import { bitsFunctions } from './bits.ts'
 import { codecFunctions } from './codec.ts'
+import { contextFunctions } from './context.ts'
 import { conversionFunctions } from './conversion.ts'
 import { hashFunctions } from './hash.ts'
 import { mapFunctions } from './map.ts'
 import { mathFunctions } from './math.ts'
+import { miscFunctions } from './misc.ts'
 import { stringFunctions } from './string.ts'
 import { timeFunctions } from './time.ts'
 import type { RuleFunction } from './types.ts'
@@ -29,6 +31,7 @@ export { BitString, RuleFunctionError } from './values.ts'
 
 export const ruleFunctions: ReadonlyMap<string, RuleFunction> = new Map(
   Object.entries({
+    ...contextFunctions,
     ...mathFunctions,
     ...conversionFunctions,
     ...stringFunctions,
@@ -38,6 +41,7 @@ export const ruleFunctions: ReadonlyMap<string, RuleFunction> = new Map(
     ...hashFunctions,
     ...timeFunctions,
     ...bitsFunctions,
+    ...miscFunctions,
   }),
 )
 
