@@ -52,4 +52,16 @@ describe('rule functions: codec', () => {
     expect((call('zip_compress', 'x') as Buffer)[0]).toBe(0x78)
     expect(() => call('gunzip', 'not gzip')).toThrow(/data_error/)
   })
+
+  it('term_encode and term_decode are term_to_binary and binary_to_term', () => {
+    for (const data of ['abc', { a: 1 }, { '3': [1, 2, 4] }, [1.5, -7, 300, 2n ** 70n, -(2n ** 70n), true, null, undefined, []], Buffer.from([0xff, 0])]) {
+      expect(call('term_decode', call('term_encode', data))).toEqual(data)
+    }
+    // Bytes Erlang writes: term_to_binary(<<"abc">>) and term_to_binary(#{<<"a">> => 1}).
+    expect(call('term_encode', 'abc')).toEqual(bin(131, 109, 0, 0, 0, 3, 97, 98, 99))
+    expect(call('term_encode', { a: 1 })).toEqual(bin(131, 116, 0, 0, 0, 1, 109, 0, 0, 0, 1, 97, 97, 1))
+    // term_to_binary(#{a => [1,2]}) with an atom key and a byte-list string.
+    expect(call('term_decode', bin(131, 116, 0, 0, 0, 1, 119, 1, 97, 107, 0, 2, 1, 2))).toEqual({ a: [1, 2] })
+    expect(() => call('term_decode', 'nope')).toThrow(/badarg/)
+  })
 })

@@ -1,5 +1,6 @@
 // Encodings (base64, hex, JSON) and compression. Decoders and compressors return bytes (Buffer).
 import { deflateRawSync, deflateSync, gunzipSync, gzipSync, inflateRawSync, inflateSync } from 'node:zlib'
+import { termDecode, termEncode } from './term.ts'
 import { type RuleFunctionGroup, ruleFn } from './types.ts'
 import { BitString, RuleFunctionError, badarg, bytes, fromBits, jsonEncode, text } from './values.ts'
 
@@ -57,6 +58,8 @@ export const codecFunctions: RuleFunctionGroup = {
       return badarg('json_decode', v)
     }
   }),
+  term_encode: ruleFn([1], termEncode),
+  term_decode: ruleFn([1], termDecode),
   gzip: zlibCall('gzip', (b) => gzipSync(b)),
   gunzip: zlibCall('gunzip', (b) => gunzipSync(b)),
   // zlib:zip/unzip are raw deflate; zlib:compress/uncompress carry the zlib header.
