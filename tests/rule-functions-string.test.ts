@@ -114,4 +114,15 @@ describe('rule functions: string', () => {
     expect(() => call('unescape', '\\xG1')).toThrow(/unrecognized_escape_sequence/)
     expect(() => call('unescape', '\\x11000000')).toThrow(/invalid_unicode_character/)
   })
+
+  it('jq runs a filter and lists its outputs (the suite cases)', () => {
+    expect(call('jq', '.', call('json_decode', '{"b": 2}'))).toEqual([{ b: 2 }])
+    expect(call('jq', '.+1', call('json_decode', '5'))).toEqual([6])
+    expect(call('jq', '.', '{"b": 2}')).toEqual([{ b: 2 }])
+    expect(call('jq', '.', '{"b": 2}', 10000)).toEqual([{ b: 2 }])
+    expect(call('jq', '.[]', '[1,"a"]')).toEqual([1, 'a'])
+    expect(() => call('jq', 'def f: f; f', '-2', 100)).toThrow(/jq_exception: timeout/)
+    expect(() => call('jq', '.a.b', '"x"')).toThrow(/jq_exception/)
+  })
 })
+

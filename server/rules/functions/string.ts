@@ -1,5 +1,6 @@
 // String functions (emqx_rule_funcs → emqx_variform_bif). Lengths and positions count Unicode code
 // points (Erlang counts grapheme clusters; they differ only for combining sequences).
+import { jqFunctions } from './jq.ts'
 import { type RuleFunctionGroup, ruleFn } from './types.ts'
 import { RuleFunctionError, badarg, floatToDecimals, int, isMap, jsonEncode, literal, text, toText } from './values.ts'
 
@@ -306,4 +307,5 @@ export const stringFunctions: RuleFunctionGroup = {
   }),
   map_to_redis_hset_args: ruleFn([1], redisHsetArgs),
   unescape: ruleFn([1], unescape),
+  ...jqFunctions,
 }
