@@ -4,6 +4,14 @@ import { BitString, callRuleFunction } from '../server/rules/functions/index.ts'
 
 const call = (name: string, ...args: unknown[]) => callRuleFunction(name, args)
 const bin = (...b: number[]) => Buffer.from(b)
+// <<V:32/signed-big>> and <<V:64/float>>.
+const written = (size: number, write: (b: Buffer) => unknown) => {
+  const b = Buffer.alloc(size)
+  write(b)
+  return b
+}
+const i32 = (v: number) => written(4, (b) => b.writeInt32BE(v))
+const f64 = (v: number) => written(8, (b) => b.writeDoubleBE(v))
 
 describe('rule functions: bits', () => {
   it('bit operations are Erlang integer ones', () => {
@@ -34,11 +42,6 @@ describe('rule functions: bits', () => {
       // From bit 2 only 7 bits are left; a longer field takes what is left.
       expect(call('subbits', bin(255), 2, n)).toBe(2 ** Math.min(n, 7) - 1)
     }
-    const i32 = (v: number) => {
-      const b = Buffer.alloc(4)
-      b.writeInt32BE(v)
-      return b
-    }
     expect(call('subbits', i32(456), 1, 32, 'integer', 'signed', 'big')).toBe(456)
     expect(call('subbits', i32(-456), 1, 32, 'integer', 'signed', 'big')).toBe(-456)
     expect(call('subbits', i32(456), 1, 32, 'integer', 'unsigned')).toBe(456)
@@ -47,11 +50,6 @@ describe('rule functions: bits', () => {
   })
 
   it('subbits reads floats and bit fields', () => {
-    const f64 = (v: number) => {
-      const b = Buffer.alloc(8)
-      b.writeDoubleBE(v)
-      return b
-    }
     expect(call('subbits', f64(5.3), 1, 64, 'float', 'unsigned', 'big')).toBe(5.3)
     expect(call('subbits', f64(-5.3), 1, 64, 'float', 'signed', 'big')).toBe(-5.3)
     expect(call('subbits', f64(5.3), 1, 64, 'float')).toBe(5.3)
