@@ -35,6 +35,7 @@ describe('rule functions: misc', () => {
     expect(call('is_num', '1')).toBe(false)
     expect(call('is_map', {})).toBe(true)
     expect(call('is_map', '')).toBe(false)
+    expect(call('is_map', call('subbits', Buffer.from([1]), 1, 3, 'bits'))).toBe(false)
     expect(call('is_array', [])).toBe(true)
     expect(call('is_array', '')).toBe(false)
     for (const v of [[], {}, '{}', '']) expect(call('is_empty', v)).toBe(true)

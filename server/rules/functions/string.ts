@@ -106,9 +106,10 @@ function replace(s: unknown, p: unknown, r: unknown, position: unknown = 'all'):
   return at < 0 ? src : src.slice(0, at) + rep + src.slice(at + pattern.length)
 }
 
+// Without the u flag JS accepts what PCRE accepts without its unicode option (\-, a lone {).
 function regex(fn: string, re: unknown, flags = ''): RegExp {
   try {
-    return new RegExp(text(fn, re), `u${flags}`)
+    return new RegExp(text(fn, re), flags)
   } catch {
     return badarg(fn, re)
   }

@@ -32,7 +32,7 @@ export function literal(value: unknown): string {
 }
 
 export const isMap = (v: unknown): v is RuleMap =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v) && !(v instanceof Uint8Array)
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof BitString)
 
 export const isInt = (v: unknown): v is number | bigint =>
   (typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint'
