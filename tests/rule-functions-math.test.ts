@@ -24,6 +24,22 @@ describe('rule functions: math', () => {
     expect(call('eq', 'a', 'b')).toBe(false)
   })
 
+  it('the SQL operators as functions: exact integers, float division, div and rem', () => {
+    expect(call('+', 1, 2)).toBe(3)
+    expect(call('+', 1.5, 2)).toBe(3.5)
+    expect(call('+', 'a', 1)).toBe('a1')
+    expect(call('+', 2 ** 53, 1)).toBe(2n ** 53n + 1n)
+    expect(call('-', 1, 3)).toBe(-2)
+    expect(call('*', 2 ** 40, 2 ** 40)).toBe(2n ** 80n)
+    expect(call('/', 10, 4)).toBe(2.5)
+    expect(call('div', 10, 4)).toBe(2)
+    expect(call('div', -7, 2)).toBe(-3)
+    expect(call('mod', -7, 2)).toBe(-1)
+    expect(() => call('div', 1.5, 1)).toThrow(/badarg/)
+    expect(() => call('/', 1, 0)).toThrow(/badarith/)
+    expect(() => call('-', 'a', 1)).toThrow(/badarg/)
+  })
+
   it('bad arguments raise the way EMQX does', () => {
     expect(() => call('abs', 1.5)).toThrow(/badarg/)
     expect(() => call('sqrt', 'x')).toThrow(/badarg/)

@@ -19,7 +19,7 @@ import { contextFunctions } from './context.ts'
 import { conversionFunctions } from './conversion.ts'
 import { hashFunctions } from './hash.ts'
 import { mapFunctions } from './map.ts'
-import { mathFunctions } from './math.ts'
+import { mathFunctions, operatorFunctions } from './math.ts'
 import { miscFunctions } from './misc.ts'
 import { stringFunctions } from './string.ts'
 import { timeFunctions } from './time.ts'
@@ -32,6 +32,7 @@ export { BitString, RuleFunctionError } from './values.ts'
 export const ruleFunctions: ReadonlyMap<string, RuleFunction> = new Map(
   Object.entries({
     ...contextFunctions,
+    ...operatorFunctions,
     ...mathFunctions,
     ...conversionFunctions,
     ...stringFunctions,

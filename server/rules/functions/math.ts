@@ -1,7 +1,7 @@
 // Math functions (emqx_rule_funcs math section). Results follow Erlang: math:* always gives a float,
 // ceil/floor/round give integers, abs keeps the type.
 import { type RuleFunctionGroup, ruleFn } from './types.ts'
-import { RuleFunctionError, badarg, isInt, isNum, num } from './values.ts'
+import { RuleFunctionError, badarg, fromBig, isBinary, isInt, isNum, num, toText } from './values.ts'
 
 function unary(name: string, f: (x: number) => number) {
   return ruleFn([1], (x) => checked(name, f(num(name, x)), x))
@@ -11,6 +11,43 @@ function unary(name: string, f: (x: number) => number) {
 function checked(name: string, result: number, ...args: unknown[]): number {
   if (!Number.isFinite(result)) throw new RuleFunctionError('badarith', `badarith: ${name}(${args.join(', ')})`)
   return result
+}
+
+const numbers = (op: string, x: unknown, y: unknown): [number, number] => [num(op, x), num(op, y)]
+const integers = (op: string, x: unknown, y: unknown): [bigint, bigint] => {
+  if (!isInt(x) || !isInt(y)) return badarg(op, x, y)
+  return [BigInt(x), BigInt(y)]
+}
+const bothInts = (x: unknown, y: unknown): boolean => isInt(x) && isInt(y)
+// Integer arithmetic stays exact (Erlang integers are unbounded); anything with a float is a float.
+const arith = (op: string, ints: (a: bigint, b: bigint) => bigint, floats: (a: number, b: number) => number) =>
+  ruleFn([2], (x, y) => (bothInts(x, y) ? fromBig(ints(...integers(op, x, y))) : floats(...numbers(op, x, y))))
+
+/** The SQL operators, which EMQX also runs as emqx_rule_funcs functions ('+', '-', '*', '/', div, mod). */
+export const operatorFunctions: RuleFunctionGroup = {
+  // + on a binary concatenates (concat/2).
+  '+': ruleFn([2], (x, y) =>
+    isBinary(x) || isBinary(y) ? toText(x) + toText(y) : bothInts(x, y) ? fromBig(BigInt(x as number) + BigInt(y as number)) : num('+', x) + num('+', y),
+  ),
+  '-': arith('-', (a, b) => a - b, (a, b) => a - b),
+  '*': arith('*', (a, b) => a * b, (a, b) => a * b),
+  // / is always float division in Erlang: 10 / 4 = 2.5 (and 4 / 2 = 2.0, which this model holds as 2).
+  '/': ruleFn([2], (x, y) => {
+    const [a, b] = numbers('/', x, y)
+    if (b === 0) throw new RuleFunctionError('badarith', `badarith: ${a} / ${b}`)
+    return a / b
+  }),
+  // div truncates towards zero; mod is Erlang's rem (the sign of the dividend).
+  div: ruleFn([2], (x, y) => {
+    const [a, b] = integers('div', x, y)
+    if (b === 0n) throw new RuleFunctionError('badarith', `badarith: ${a} div ${b}`)
+    return fromBig(a / b)
+  }),
+  mod: ruleFn([2], (x, y) => {
+    const [a, b] = integers('mod', x, y)
+    if (b === 0n) throw new RuleFunctionError('badarith', `badarith: ${a} rem ${b}`)
+    return fromBig(a % b)
+  }),
 }
 
 export const mathFunctions: RuleFunctionGroup = {
