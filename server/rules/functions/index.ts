@@ -6,7 +6,7 @@
 //   subbits return Buffers; every function that takes a binary accepts either a string or a Buffer.
 // - Numbers: an integer is a JS number with Number.isInteger (a bigint past 2^53, which bit functions and
 //   int/1 return when needed); any other number is a float. A float with a whole value (2.0) cannot be
-//   told from the integer 2, so str(2.0) gives "2" where EMQX gives "2.0": the one known difference.
+//   told from the integer 2, so str(2.0) gives "2" where EMQX gives "2.0" (is_float(2.0) is false).
 // - undefined is EMQX's `undefined` (SQL null); null is the JSON null (`null` atom, see is_null_var).
 // - Maps are plain objects with string keys; lists are arrays; true/false are booleans.
 // - Context functions (msgid/0, topic/0, payload/1…) return, as in EMQX, a function of the event
