@@ -1,6 +1,11 @@
 // String rule functions against emqx_rule_funcs_SUITE's expected values (EMQX 5.8.9).
+import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { callRuleFunction } from '../server/rules/functions/index.ts'
+
+// jq() runs Debian's jq (apt-get install -y jq): without it the test is skipped, except in CI, where it fails.
+const jqInstalled = spawnSync('jq', ['--version']).error === undefined
+if (!jqInstalled && process.env.CI) throw new Error('jq is not installed, and CI must test jq() against it (.ci/run installs it)')
 
 const call = (name: string, ...args: unknown[]) => callRuleFunction(name, args)
 
@@ -115,7 +120,7 @@ describe('rule functions: string', () => {
     expect(() => call('unescape', '\\x11000000')).toThrow(/invalid_unicode_character/)
   })
 
-  it('jq runs a filter and lists its outputs (the suite cases)', () => {
+  it.skipIf(!jqInstalled)('jq runs a filter and lists its outputs (the suite cases)', () => {
     expect(call('jq', '.', call('json_decode', '{"b": 2}'))).toEqual([{ b: 2 }])
     expect(call('jq', '.+1', call('json_decode', '5'))).toEqual([6])
     expect(call('jq', '.', '{"b": 2}')).toEqual([{ b: 2 }])
