@@ -20,11 +20,13 @@ export interface Token extends Position {
   range?: [number, number]
 }
 
-/** A SQL that does not lex or parse; `message` reads like EMQX's (`1: syntax error before: ...`). */
+export type RuleSqlErrorKind = 'lex_error' | 'parse_error' | 'sql_function_not_supported'
+
+/** A SQL that does not lex, parse or compile; `message` reads like EMQX's (`1: syntax error before: ...`). */
 export class RuleSqlError extends Error {
-  readonly kind: 'lex_error' | 'parse_error'
+  readonly kind: RuleSqlErrorKind
   readonly position: Position
-  constructor(kind: 'lex_error' | 'parse_error', message: string, position: Position) {
+  constructor(kind: RuleSqlErrorKind, message: string, position: Position) {
     super(message)
     this.name = 'RuleSqlError'
     this.kind = kind
