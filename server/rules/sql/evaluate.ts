@@ -12,8 +12,9 @@ export type RuleContext = Obj
 
 interface RunState {
   columns: Obj
-  /** Where a name is looked up, first to last. */
-  layers: Obj[]
+  /** Where a name is looked up: `first`, then `second` (two fields, not an array: no allocation per phase). */
+  first: Obj
+  second: Obj | undefined
   /** true: the first layer holding the top key answers (maps:merge); false: fall back while undefined. */
   merged: boolean
   rawPayload: string | undefined
@@ -72,16 +73,20 @@ function lookupIn(layer: Obj, path: PathExpr, st: RunState): unknown {
 }
 
 function lookup(path: PathExpr, st: RunState): unknown {
-  const first = (path.segments[0] as { key: string }).key
-  for (const layer of st.layers) {
-    if (st.merged) {
-      if (hasOwn(layer, first)) return lookupIn(layer, path, st)
-      continue
-    }
-    const value = lookupIn(layer, path, st)
-    if (value !== undefined) return value
+  const { first, second } = st
+  if (st.merged) {
+    const key = (path.segments[0] as { key: string }).key
+    if (hasOwn(first, key) || second === undefined) return lookupIn(first, path, st)
+    return lookupIn(second, path, st)
   }
-  return undefined
+  const value = lookupIn(first, path, st)
+  return value === undefined && second !== undefined ? lookupIn(second, path, st) : value
+}
+
+function scope(st: RunState, first: Obj, second: Obj | undefined, merged: boolean): void {
+  st.first = first
+  st.second = second
+  st.merged = merged
 }
 
 function setNth(list: unknown, index: number | 'head' | 'tail', value: unknown): unknown[] {
@@ -215,8 +220,14 @@ class Compiler {
     const fn = this.functions.get(e.name)
     if (!fn) throw new RuleSqlError('sql_function_not_supported', `sql_function_not_supported: ${e.name}`, e.pos)
     const args = e.args.map((a) => this.value(a))
+    const [a0, a1] = args
+    // The common arities call without building an argument array per run.
+    const apply: Compiled = args.length === 0 ? () => fn()
+      : args.length === 1 ? (st) => fn(a0(st))
+        : args.length === 2 ? (st) => fn(a0(st), a1(st))
+          : (st) => fn(...args.map((a) => a(st)))
     return (st) => {
-      const result = fn(...args.map((a) => a(st)))
+      const result = apply(st)
       // A function that needs the event (clientid(), payload(), ...) returns a function of the columns.
       return typeof result === 'function' ? (result as (columns: Obj) => unknown)(st.columns) : result
     }
@@ -261,14 +272,13 @@ function ephemeralName(e: Expr): string {
 }
 
 function newState(context: Obj): RunState {
-  return { columns: context, layers: [], merged: false, rawPayload: undefined, decodedPayload: undefined, stamp: 0 }
+  return { columns: context, first: context, second: undefined, merged: false, rawPayload: undefined, decodedPayload: undefined, stamp: 0 }
 }
 
 /** select_and_transform/2: the output object of a field list. */
 function transform(fields: CompiledField[], columns: Obj, st: RunState): Obj {
   const out: Obj = {}
-  st.layers = [out, columns]
-  st.merged = false
+  scope(st, out, columns, false)
   for (const f of fields) {
     if (f.star) { Object.assign(out, columns); continue }
     const value = f.value(st)
@@ -297,8 +307,7 @@ export function compileStatement(statement: Statement, functions: ReadonlyMap<st
   const where = statement.where ? compiler.condition(statement.where) : undefined
   const matches = (st: RunState, selected: Obj, columns: Obj): boolean => {
     if (!where) return true
-    st.layers = [selected, columns]
-    st.merged = true
+    scope(st, selected, columns, true)
     return where(st)
   }
   if (statement.kind === 'select') {
@@ -325,8 +334,7 @@ export function compileStatement(statement: Statement, functions: ReadonlyMap<st
       const selected: Obj = {}
       let collection: unknown
       fields.forEach((f, i) => {
-        st.layers = [selected, columns]
-        st.merged = false
+        scope(st, selected, columns, false)
         if (f.star) { Object.assign(selected, columns); return }
         const value = f.value(st)
         const key = f.key ?? [{ key: ephemeralKey(f, st) }]
@@ -344,8 +352,7 @@ export function compileStatement(statement: Statement, functions: ReadonlyMap<st
         const row: Obj = { ...base }
         setOwn(row, itemKey, item)
         if (incase) {
-          st.layers = [row]
-          st.merged = true
+          scope(st, row, undefined, true)
           if (!incase(st)) continue
         }
         results.push(doEach.length === 0 ? row : transform(doEach, row, st))

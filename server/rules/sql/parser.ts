@@ -126,19 +126,18 @@ class Parser {
   }
 
   private additive(inCondition: boolean): Expr {
-    let left = this.multiplicative(inCondition)
-    while (this.peek.kind === 'PUNCT' && ADDITIVE.has(this.peek.value)) {
-      const t = this.next()
-      left = { type: 'arith', op: t.value as ArithOp, left, right: this.multiplicative(inCondition), pos: pos(t) }
-    }
-    return left
+    return this.leftAssociative(ADDITIVE, () => this.multiplicative(inCondition))
   }
 
   private multiplicative(inCondition: boolean): Expr {
-    let left = this.unary(inCondition)
-    while (this.peek.kind === 'PUNCT' && MULTIPLICATIVE.has(this.peek.value)) {
+    return this.leftAssociative(MULTIPLICATIVE, () => this.unary(inCondition))
+  }
+
+  private leftAssociative(ops: Set<string>, operand: () => Expr): Expr {
+    let left = operand()
+    while (this.peek.kind === 'PUNCT' && ops.has(this.peek.value)) {
       const t = this.next()
-      left = { type: 'arith', op: t.value as ArithOp, left, right: this.unary(inCondition), pos: pos(t) }
+      left = { type: 'arith', op: t.value as ArithOp, left, right: operand(), pos: pos(t) }
     }
     return left
   }
