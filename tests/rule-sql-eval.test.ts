@@ -9,6 +9,7 @@ const functions = new Map<string, RuleFunction>([
   ['abs', (n) => Math.abs(n as number)],
   ['upper', (s) => (s as string).toUpperCase()],
   ['clientid', () => (columns: Record<string, unknown>) => columns.clientid],
+  ['map_get', (k, m, d) => (m && typeof m === 'object' && (k as string) in m ? (m as Record<string, unknown>)[k as string] : d)],
   ['sublist', (from, len, list) => (list as unknown[]).slice((from as number) - 1, (from as number) - 1 + (len as number))],
 ])
 
@@ -87,6 +88,26 @@ describe('rule SQL SELECT output', () => {
     const sw = 'select case payload.x when 1 then 2 when 2 then 3 else 4 end as y from "t/#"'
     expect([1, 2, 4, 7].map((x) => run(sw, publish(`{"x": ${x}}`)))).toEqual([{ y: 2 }, { y: 3 }, { y: 4 }, { y: 4 }])
     expect(run('select case when payload.x < 0 then 0 end as y from "t"', publish('{"x": 1}'))).toEqual({ y: undefined })
+  })
+
+  it('puts true and false through aliases and list tails (t_sqlparse_true_false)', () => {
+    expect(run('select true as a, false as b, false as x.y, true as c[-0] from "t/#"', publish(''))).toEqual({ a: true, b: false, x: { y: false }, c: [true] })
+  })
+
+  it('treats undefined = undefined as true and undefined against a value as false (t_sqlparse_undefined_variable)', () => {
+    expect(run('select a, b from "t/#" where a = b', publish(''))).toEqual({ a: undefined, b: undefined })
+    expect(run('select a, b from "t/#" where a > b', { ...publish('{"b":1}'), b: 1 })).toBe('nomatch')
+    expect(run('select a < b as c from "t/#"', { ...publish('{"b":1}'), b: 1 })).toEqual({ c: false })
+  })
+
+  it('merges aliases into the selected raw payload (t_sqlparse_payload_as)', () => {
+    const sql = `SELECT payload, map_get('engineWorkTime', payload.params, -1) as payload.params.engineWorkTime, map_get('hydOilTem', payload.params, -1) as payload.params.hydOilTem FROM "t/#"`
+    const out = run(sql, publish('{ "msgId": 1002, "params": { "convertTemp": 20, "engineSpeed": 42, "hydOilTem": 30 } }'))
+    expect(out).toEqual({ payload: { msgId: 1002, params: { convertTemp: 20, engineSpeed: 42, engineWorkTime: -1, hydOilTem: 30 } } })
+  })
+
+  it('reads a double-quoted field as a column', () => {
+    expect(run('SELECT "clientid" FROM "t"', publish('{}'))).toEqual({ clientid: 'c_a' })
   })
 
   it('calls functions, including ones that read the event', () => {

@@ -52,6 +52,14 @@ describe('rule SQL parser', () => {
     expect(strip(s.fields)).toEqual([{ type: 'star' }])
   })
 
+  it('takes FROM topics in either quote (t_sqlparse_both_string_types_in_from)', () => {
+    expect(parseRuleSql(`select clientid, topic as tp from 't/tt', "$events/client_connected"`).from).toEqual(['t/tt', '$events/client_connected'])
+  })
+
+  it('reads a double-quoted field as a name, not a string', () => {
+    expect(fieldsOf('SELECT "clientid" FROM "t"')).toEqual([{ type: 'field', expr: key('clientid') }])
+  })
+
   it('parses nested paths, indexes, ranges and quoted keys', () => {
     expect(fieldsOf(`SELECT payload.a.b, payload.x[1], payload.x[-1], payload.x[0], payload.x[1..3], payload.'a b'."c", payload.x[payload.i] FROM "t"`)).toEqual([
       { type: 'field', expr: key('payload', 'a', 'b') },

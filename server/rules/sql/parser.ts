@@ -51,11 +51,16 @@ class Parser {
       if (this.accept('KEYWORD', 'INCASE')) incase = this.condition()
     }
     this.expect('KEYWORD', 'FROM')
-    const from = [this.expect('NAME').value]
-    while (this.accept('PUNCT', ',')) from.push(this.expect('NAME').value)
+    const from = [this.topic()]
+    while (this.accept('PUNCT', ',')) from.push(this.topic())
     const where = this.accept('KEYWORD', 'WHERE') ? this.condition() : undefined
     this.expect('END')
     return { kind, fields, doEach, incase, from, where }
+  }
+
+  /** A FROM topic: double- or single-quoted (t_sqlparse_both_string_types_in_from), or a bare name. */
+  private topic(): string {
+    return (this.accept('NAME') ?? this.expect('STRING')).value
   }
 
   private fields(): Field[] {
