@@ -203,6 +203,34 @@ describe('rule SQL operators and type rules', () => {
   })
 })
 
+describe('rule SQL cases from EMQX range, nested-get and invalid-JSON tests', () => {
+  it('gets and builds ranges (t_sqlparse_array_range_1)', () => {
+    expect(run('select payload.a[1..4] as c from "t/#"', publish('{"a":[0,1,2,3,4,5]}'))).toEqual({ c: [0, 1, 2, 3] })
+    const e = failure('select payload.a[1..4] as c from "t/#"', publish('{"x":[0,1,2,3,4,5]}'))
+    expect([e.phase, e.reason]).toEqual(['select_and_transform_error', 'range_get'])
+    expect(run('select [1..4] as c, 5 as c[-0], 6 as c[-0], 0 as c[0] from "t/#"', publish(''))).toEqual({ c: [0, 1, 2, 3, 4, 5, 6] })
+  })
+
+  it('reads a path into a selected raw payload (t_sqlparse_nested_get)', () => {
+    expect(run('select payload as p, p.a.b as c from "t/#"', publish('{"a": {"b": 0}}'))).toEqual({ p: '{"a": {"b": 0}}', c: 0 })
+  })
+
+  it('fails on a payload that is not JSON, naming the phase (t_sqlparse_invalid_json)', () => {
+    const select = failure('select payload.a[1..4] as c from "t/#"', publish('{"x":[0,1,2,3,}'))
+    expect([select.phase, select.reason]).toEqual(['select_and_transform_error', 'decode_json_failed'])
+    const each = failure('foreach payload.sensors do item.cmd as msg_type from "t/#"', publish('{"sensors": [{"cmd":"1"} {"cmd":}]}'))
+    expect([each.phase, each.reason]).toEqual(['select_and_collect_error', 'decode_json_failed'])
+  })
+
+  it('names the WHERE, INCASE and DO phases and wraps a function\'s own exception', () => {
+    expect(failure('SELECT 1 AS a FROM "t" WHERE a / 0 > 1', publish('{}')).phase).toBe('match_conditions_error')
+    expect(failure('foreach payload.x incase item / 0 > 1 from "t"', publish('{"x":[1]}')).phase).toBe('match_incase_error')
+    expect(failure('foreach payload.x do item div 0 as y from "t"', publish('{"x":[1]}')).phase).toBe('doeach_error')
+    const e = failure(`SELECT json_decode('{') AS v FROM "t"`, publish('{}'))
+    expect([e.phase, e.reason]).toEqual(['select_and_transform_error', 'exception'])
+  })
+})
+
 describe('rule SQL FOREACH', () => {
   it('iterates with and without AS (t_sqlparse_foreach_1)', () => {
     const ctx = publish('{"sensors": [1, 2]}')

@@ -3,7 +3,7 @@
 // emqx_rule_maps (nested get/put with 1-based indexes).
 import type { Expr, Field, PathExpr, Segment, Statement } from './ast.ts'
 import { RuleSqlError } from './lexer.ts'
-import { arith, compare, exactEqual, isObject, RuleEvalError, toBinary } from './values.ts'
+import { arith, compare, exactEqual, failIn, isObject, RuleEvalError, toBinary } from './values.ts'
 
 type Obj = Record<string, unknown>
 export type RuleFunction = (...args: unknown[]) => unknown
@@ -308,14 +308,23 @@ export function compileStatement(statement: Statement, functions: ReadonlyMap<st
   const matches = (st: RunState, selected: Obj, columns: Obj): boolean => {
     if (!where) return true
     scope(st, selected, columns, true)
-    return where(st)
+    try {
+      return where(st)
+    } catch (error) {
+      return failIn('match_conditions_error', error)
+    }
   }
   if (statement.kind === 'select') {
     return {
       kind: 'select', from: statement.from, statement,
       run(context) {
         const st = newState(context)
-        const out = transform(fields, context, st)
+        let out: Obj
+        try {
+          out = transform(fields, context, st)
+        } catch (error) {
+          return failIn('select_and_transform_error', error)
+        }
         return matches(st, out, context) ? out : 'nomatch'
       },
     }
@@ -333,18 +342,22 @@ export function compileStatement(statement: Statement, functions: ReadonlyMap<st
       let columns = context
       const selected: Obj = {}
       let collection: unknown
-      fields.forEach((f, i) => {
-        scope(st, selected, columns, false)
-        if (f.star) { Object.assign(selected, columns); return }
-        const value = f.value(st)
-        const key = f.key ?? [{ key: ephemeralKey(f, st) }]
-        put(selected, key, value, st)
-        if (i === fields.length - 1) collection = value
-        else if (statement.fields[i].type === 'field' && (statement.fields[i] as { alias?: PathExpr }).alias) {
-          columns = { ...columns }
-          put(columns, key, value, st)
-        }
-      })
+      try {
+        fields.forEach((f, i) => {
+          scope(st, selected, columns, false)
+          if (f.star) { Object.assign(selected, columns); return }
+          const value = f.value(st)
+          const key = f.key ?? [{ key: ephemeralKey(f, st) }]
+          put(selected, key, value, st)
+          if (i === fields.length - 1) collection = value
+          else if (statement.fields[i].type === 'field' && (statement.fields[i] as { alias?: PathExpr }).alias) {
+            columns = { ...columns }
+            put(columns, key, value, st)
+          }
+        })
+      } catch (error) {
+        return failIn('select_and_collect_error', error)
+      }
       if (!matches(st, selected, columns)) return 'nomatch'
       const base: Obj = { ...columns, ...selected }
       const results: Obj[] = []
@@ -353,9 +366,20 @@ export function compileStatement(statement: Statement, functions: ReadonlyMap<st
         setOwn(row, itemKey, item)
         if (incase) {
           scope(st, row, undefined, true)
-          if (!incase(st)) continue
+          let keep: boolean
+          try {
+            keep = incase(st)
+          } catch (error) {
+            return failIn('match_incase_error', error)
+          }
+          if (!keep) continue
         }
-        results.push(doEach.length === 0 ? row : transform(doEach, row, st))
+        if (doEach.length === 0) { results.push(row); continue }
+        try {
+          results.push(transform(doEach, row, st))
+        } catch (error) {
+          return failIn('doeach_error', error)
+        }
       }
       return results
     },

@@ -5,7 +5,7 @@ import { parseRuleSql } from './parser.ts'
 export type { CompiledRule, RuleContext, RuleFunction } from './evaluate.ts'
 export type { Expr, Field, Statement } from './ast.ts'
 export { RuleSqlError, type Position, type RuleSqlErrorKind } from './lexer.ts'
-export { RuleEvalError } from './values.ts'
+export { RuleEvalError, type RulePhase } from './values.ts'
 export { parseRuleSql } from './parser.ts'
 
 /**

@@ -4,14 +4,26 @@
 import { matchesFilter } from '../../broker/topic-trie.ts'
 import type { ArithOp, CompareOp } from './ast.ts'
 
-/** A rule that fails while running (EMQX's select_and_transform_error and friends). */
+/** The step of a run that failed, named as EMQX's error tuples name it. */
+export type RulePhase =
+  | 'select_and_transform_error' | 'match_conditions_error' | 'select_and_collect_error' | 'match_incase_error' | 'doeach_error'
+
+/** A rule that fails while running; `phase` says where, as EMQX's `{select_and_transform_error, ...}` does. */
 export class RuleEvalError extends Error {
   readonly reason: string
+  phase: RulePhase | undefined
   constructor(reason: string, detail?: string) {
     super(detail ? `${reason}: ${detail}` : reason)
     this.name = 'RuleEvalError'
     this.reason = reason
   }
+}
+
+/** Rethrows `error` (a SQL function's own exception included) as a RuleEvalError of `phase`. */
+export function failIn(phase: RulePhase, error: unknown): never {
+  const failure = error instanceof RuleEvalError ? error : new RuleEvalError('exception', error instanceof Error ? error.message : String(error))
+  failure.phase ??= phase
+  throw failure
 }
 
 const INTEGER = /^[-+]?\d+$/
