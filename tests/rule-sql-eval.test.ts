@@ -271,6 +271,8 @@ describe('rule SQL compile once', () => {
     const rule = compileRule(`SELECT payload.t AS t FROM "s/#" WHERE t > 20`, functions)
     expect(rule.kind).toBe('select')
     expect(rule.from).toEqual(['s/#'])
+    expect(rule.fields).toHaveLength(1)
+    expect(rule.where?.type).toBe('compare')
     const results = [18, 25, 30].map((t) => rule.run(publish(`{"t":${t}}`)))
     expect(results).toEqual(['nomatch', { t: 25 }, { t: 30 }])
   })

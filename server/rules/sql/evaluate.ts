@@ -296,6 +296,10 @@ function ephemeralKey(f: CompiledField, st: RunState): string {
 export interface CompiledRule {
   kind: Statement['kind']
   from: string[]
+  fields: Statement['fields']
+  where: Statement['where']
+  doEach: Statement['doEach']
+  incase: Statement['incase']
   statement: Statement
   /** The output: an object for SELECT, an array for FOREACH; 'nomatch' when WHERE is false. Throws RuleEvalError. */
   run(context: RuleContext): Obj | Obj[] | 'nomatch'
@@ -316,7 +320,7 @@ export function compileStatement(statement: Statement, functions: ReadonlyMap<st
   }
   if (statement.kind === 'select') {
     return {
-      kind: 'select', from: statement.from, statement,
+      kind: 'select', from: statement.from, fields: statement.fields, where: statement.where, doEach: [], incase: undefined, statement,
       run(context) {
         const st = newState(context)
         let out: Obj
@@ -335,7 +339,7 @@ export function compileStatement(statement: Statement, functions: ReadonlyMap<st
   const lastAlias = alias.type === 'field' ? alias.alias?.segments : undefined
   const itemKey = lastAlias?.length === 1 ? (lastAlias[0] as { key: string }).key : 'item'
   return {
-    kind: 'foreach', from: statement.from, statement,
+    kind: 'foreach', from: statement.from, fields: statement.fields, where: statement.where, doEach: statement.doEach, incase: statement.incase, statement,
     run(context) {
       const st = newState(context)
       // select_and_collect: aliases of the fields before the last also become columns.
