@@ -3,7 +3,7 @@
 // monitor's watermarks changed.
 import * as v from 'valibot'
 import { defineCommand } from './define.ts'
-import { durationArg } from './args.ts'
+import { durationArg, givenArgs } from './args.ts'
 
 export const clearAlarmHistory = defineCommand({
   id: 'alarm.clear',
@@ -59,7 +59,7 @@ export const updateSysmon = defineCommand({
   }),
   aliases: ['alarm settings', 'sysmon', 'watermark', '告警设置'],
   run: (ctx, args) => {
-    const os = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined)) as Record<string, string>
+    const os = givenArgs(args) as Record<string, string>
     return ctx.api.sysmon.update({ os })
   },
 })
@@ -87,7 +87,7 @@ export const updateAlarmSettings = defineCommand({
   }),
   aliases: ['alarm settings', '告警设置'],
   run: (ctx, args) => {
-    const changes = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined))
+    const changes = givenArgs(args)
     return ctx.api.alarmConfig.update(changes)
   },
 })

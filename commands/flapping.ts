@@ -1,7 +1,7 @@
 // Flapping detection: ban client ids that disconnect too often within a time window.
 import * as v from 'valibot'
 import { defineCommand } from './define.ts'
-import { durationArg as durationField } from './args.ts'
+import { durationArg as durationField, givenArgs } from './args.ts'
 
 /** EMQX durations: '30s', '1m', '1h30m', '500ms'. */
 export const DURATION = /^(\d+(ms|s|m|h|d|w))+$/
@@ -20,7 +20,7 @@ export const updateFlapping = defineCommand({
   }),
   aliases: ['flapping', 'flap', '连接抖动'],
   run: (ctx, args) => {
-    const changes = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined))
+    const changes = givenArgs(args)
     return ctx.api.flapping.update(changes)
   },
 })

@@ -3,7 +3,7 @@
 // restarting or deleting closes every connection it holds, and says so before it runs.
 import * as v from 'valibot'
 import { LISTENER_TYPES, parseBind, parseRate } from '../contract/listeners.ts'
-import { keepsCurrent } from './args.ts'
+import { givenArgs, keepsCurrent } from './args.ts'
 import { defineCommand, type Completer } from './define.ts'
 
 /** Listener ids (`tcp:default`) that contain what was typed. */
@@ -86,7 +86,7 @@ export function listenerBody(settings: ListenerSettings): Record<string, unknown
   put(body, 'enable_authn', settings.enable_authn === undefined || settings.enable_authn === 'quick_deny_anonymous' ? settings.enable_authn : settings.enable_authn === 'true')
   put(body, 'proxy_protocol', settings.proxy_protocol)
   const section = (name: string, entries: Record<string, unknown>) => {
-    const given = Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined))
+    const given = givenArgs(entries)
     if (Object.keys(given).length > 0) body[name] = given
   }
   section('tcp_options', { nodelay: settings.nodelay, backlog: settings.backlog })

@@ -3,7 +3,7 @@
 import * as v from 'valibot'
 import { HANDLER_NAME, LOG_FORMATTERS, LOG_LEVELS, PAYLOAD_ENCODINGS, TIME_OFFSET, TIMESTAMP_FORMATS } from '../contract/log.ts'
 import type { LogSettings } from '../src/api/log.ts'
-import { keepsCurrent, sizeArg } from './args.ts'
+import { givenArgs, keepsCurrent, sizeArg } from './args.ts'
 import { defineCommand, type Completer } from './define.ts'
 
 const levelArg = v.pipe(v.picklist(LOG_LEVELS, 'err.oneOf'), v.title('form.field.logLevel'), v.description('form.hint.logLevel'))
@@ -18,11 +18,6 @@ const handlerArgs = {
     v.pipe(v.string(), v.trim(), v.title('form.field.logTimeOffset'), v.description('form.hint.logTimeOffset'), v.regex(TIME_OFFSET, 'err.logTimeOffset')),
   ),
   payload_encode: keepsCurrent(v.pipe(v.picklist(PAYLOAD_ENCODINGS, 'err.oneOf'), v.title('form.field.logPayloadEncode'))),
-}
-
-/** The arguments given, without the ones left out. */
-function given(args: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined))
 }
 
 /** The file handlers' names, for completion. */
@@ -49,7 +44,7 @@ export const updateLogFile = defineCommand({
   positional: ['name'],
   complete: { name: handlerNames },
   aliases: ['log', 'log file', 'logging', '日志', '日志文件'],
-  run: (ctx, { name, ...settings }) => ctx.api.log.update({ file: { [name]: given(settings) } }),
+  run: (ctx, { name, ...settings }) => ctx.api.log.update({ file: { [name]: givenArgs(settings) } }),
 })
 
 export const updateLogConsole = defineCommand({
@@ -59,7 +54,7 @@ export const updateLogConsole = defineCommand({
   changes: ['log'],
   args: v.object(handlerArgs),
   aliases: ['console log', 'stdout', '控制台日志'],
-  run: (ctx, settings) => ctx.api.log.update({ console: given(settings) }),
+  run: (ctx, settings) => ctx.api.log.update({ console: givenArgs(settings) }),
 })
 
 /** The change that sets `level` on every enabled handler. */

@@ -1,7 +1,7 @@
 // Slow subscriptions: what is measured (settings) and clearing the records.
 import * as v from 'valibot'
 import { defineCommand } from './define.ts'
-import { durationArg, isDuration, keepsCurrent, parseDuration, type FieldKind } from './args.ts'
+import { durationArg, givenArgs, isDuration, keepsCurrent, parseDuration, type FieldKind } from './args.ts'
 
 /** SPEC 5: the slow subscription threshold is at least 100 ms. */
 export const SLOW_SUBS_MIN_THRESHOLD_MS = 100
@@ -43,7 +43,7 @@ export const updateSlowSubs = defineCommand({
   aliases: ['slow subscriptions', 'slow subs', '慢订阅'],
   run: async (ctx, changes) => {
     const current = await ctx.api.slowSubs.settings()
-    const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined))
+    const given = givenArgs(changes)
     return ctx.api.slowSubs.updateSettings({ ...current, ...given })
   },
 })
