@@ -1,8 +1,8 @@
-// The function library as the SQL evaluator looks it up: each built-in by name, called through
-// callRuleFunction, which refuses an arity the function does not have as EMQX does.
-import { callRuleFunction, ruleFunctions } from './functions/index.ts'
+// The function library as the SQL evaluator looks it up: each built-in by name, its arity checked
+// on each call as EMQX does (looked up once here, not again per call).
+import { invokeRuleFunction, ruleFunctions } from './functions/index.ts'
 import type { RuleFunction } from './sql/index.ts'
 
 export const sqlFunctions: ReadonlyMap<string, RuleFunction> = new Map(
-  [...ruleFunctions.keys()].map((name) => [name, (...args: unknown[]) => callRuleFunction(name, args)] as const),
+  [...ruleFunctions].map(([name, fn]) => [name, (...args: unknown[]) => invokeRuleFunction(name, fn, args)] as const),
 )

@@ -52,7 +52,11 @@ export function acceptsArity(fn: RuleFunction, arity: number): boolean {
 
 /** Calls a function by name; an unknown name or arity raises EMQX's sql_function_not_supported. */
 export function callRuleFunction(name: string, args: readonly unknown[]): unknown {
-  const fn = ruleFunctions.get(name)
+  return invokeRuleFunction(name, ruleFunctions.get(name), args)
+}
+
+/** Calls `fn` (already looked up as `name`, or undefined when there is none), checking its arity. */
+export function invokeRuleFunction(name: string, fn: RuleFunction | undefined, args: readonly unknown[]): unknown {
   if (!fn || !acceptsArity(fn, args.length)) {
     throw new RuleFunctionError(
       'sql_function_not_supported',
