@@ -2,7 +2,7 @@
 // searched by user id; Add runs authn.addUser, Edit authn.updateUser (a new password, superuser),
 // Delete authn.deleteUser (confirmed), Import a CSV or JSON file authn.importUsers, whose counts
 // (added, overridden, skipped, failed) stay above the table until the next import.
-import { useCallback, useMemo, useRef, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { addAuthnUser, deleteAuthnUser, importAuthnUsers, updateAuthnUser } from '../../../commands/authn.ts'
 import type { ImportResult, User } from '../../api/authn.ts'
@@ -11,6 +11,7 @@ import { useApi } from '../../app/useApi.ts'
 import { useServerData } from '../../app/useServerData.ts'
 import { CommandDialog } from '../../ui/CommandDialog.tsx'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
+import { FileButton } from '../../ui/FileButton.tsx'
 import { useRowBusy } from '../../ui/useRowBusy.ts'
 
 const DEFAULT_LIMIT = 20
@@ -31,7 +32,6 @@ export function AuthnUsers({ id }: { id: string }) {
   const close = useCallback(() => setDialog(null), [])
   const [imported, setImported] = useState<ImportResult | null>(null)
   const [importType, setImportType] = useState<'plain' | 'hash'>('plain')
-  const fileRef = useRef<HTMLInputElement>(null)
   const { busy, during } = useRowBusy()
 
   const remove = useCallback((user: User) => during(user.user_id, () => run(deleteAuthnUser, { id, user_id: user.user_id })), [during, run, id])
@@ -85,21 +85,7 @@ export function AuthnUsers({ id }: { id: string }) {
           <option value="plain">{t('authn.users.importPlain')}</option>
           <option value="hash">{t('authn.users.importHash')}</option>
         </select>
-        <button type="button" className="btn" onClick={() => fileRef.current?.click()}>
-          {t('authn.users.import')}
-        </button>
-        <input
-          ref={fileRef}
-          type="file"
-          accept=".csv,.json"
-          hidden
-          aria-label={t('authn.users.importFile')}
-          onChange={(event) => {
-            const file = event.target.files?.[0]
-            event.target.value = ''
-            if (file) void importFile(file)
-          }}
-        />
+        <FileButton label={t('authn.users.import')} inputLabel={t('authn.users.importFile')} accept=".csv,.json" onFile={(file) => void importFile(file)} />
         <button type="button" className="btn btn-primary" onClick={() => setDialog({ kind: 'add' })}>
           {t('authn.users.add')}
         </button>

@@ -2,7 +2,7 @@
 // node, size and creation time. Export opens backup.export's form; Upload picks an archive and runs
 // backup.upload; a row's Import, Download and Delete run backup.import (confirmed by the command:
 // it writes over the server's data), backup.download (the browser saves it) and backup.delete.
-import { useCallback, useMemo, useRef, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { deleteBackup, downloadBackup, exportBackup, importBackup, uploadBackup } from '../../../commands/dataBackup.ts'
 import { backupSearch, type BackupFile } from '../../api/dataBackup.ts'
@@ -12,6 +12,7 @@ import { listPaging, useServerList } from '../../app/useServerList.ts'
 import { useListSearch } from '../../routes/searchValues.ts'
 import { CommandDialog } from '../../ui/CommandDialog.tsx'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
+import { FileButton } from '../../ui/FileButton.tsx'
 import { PageHeader } from '../../ui/PageHeader.tsx'
 import { useRowBusy } from '../../ui/useRowBusy.ts'
 import { formatBytes, formatTime } from '../clients/clientFields.ts'
@@ -41,7 +42,6 @@ export function BackupList() {
   const data = list.data?.data ?? EMPTY
   const [exporting, setExporting] = useState(false)
   const [uploading, setUploading] = useState(false)
-  const fileRef = useRef<HTMLInputElement>(null)
   const { busy, during } = useRowBusy()
 
   const upload = async (file: File) => {
@@ -97,21 +97,7 @@ export function BackupList() {
   return (
     <div className="page backup-page">
       <PageHeader title={t('backup.title')} onRefresh={list.refresh} refreshing={list.loading}>
-        <button type="button" className="btn" disabled={uploading} onClick={() => fileRef.current?.click()}>
-          {t('backup.upload')}
-        </button>
-        <input
-          ref={fileRef}
-          type="file"
-          accept=".gz,.tar.gz"
-          hidden
-          aria-label={t('backup.uploadFile')}
-          onChange={(event) => {
-            const file = event.target.files?.[0]
-            event.target.value = ''
-            if (file) void upload(file)
-          }}
-        />
+        <FileButton label={t('backup.upload')} inputLabel={t('backup.uploadFile')} accept=".gz,.tar.gz" disabled={uploading} onFile={(file) => void upload(file)} />
         <button type="button" className="btn btn-primary" onClick={() => setExporting(true)}>
           {t('backup.export')}
         </button>
