@@ -1,50 +1,34 @@
 // Issue 14's MQTT settings commands as the screens run them (the form's text values, validated,
 // then run) against the real embedded server, each checked by what real mqtt.js clients then see.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { generalSettings, sessionSettings } from '../commands/mqtt.ts'
 import { settingsValues } from '../commands/mqttSettings.ts'
 import { movedRule } from '../commands/topicRewrite.ts'
 import { validateArgs } from '../commands/args.ts'
 import { getCommand } from '../commands/registry.ts'
-import type { Api } from '../src/api/index.ts'
 import { retainerValues, sysTopicsValues, delayedValues } from '../src/features/mqttSettings/settingsValues.ts'
-import { consoleApi, invalidArgs, runCommand } from './support/commands.ts'
-import { endClients, nextMessage, startTestServer, subackCodes, waitFor, type TestServer } from './support/server.ts'
+import { consoleSuite, invalidArgs, runCommand } from './support/commands.ts'
+import { nextMessage, subackCodes, waitFor } from './support/server.ts'
 
-let ts: TestServer
-let api: Api
+const suite = consoleSuite()
 
-beforeAll(async () => {
-  ts = await startTestServer()
-  api = await consoleApi(ts)
-})
-
-afterEach(async () => {
-  await endClients()
-  await waitFor(async () => (await api.clients.list()).meta.count === 0, 'no clients left')
-})
-
-afterAll(async () => {
-  await ts.close()
-})
-
-const run = (id: string, raw: Record<string, unknown> = {}) => runCommand(api, id, raw)
+const run = (id: string, raw: Record<string, unknown> = {}) => runCommand(suite.api, id, raw)
 
 describe('the settings forms', () => {
   it('fill with the settings in force, and saving them unchanged passes every check and changes nothing', async () => {
-    const zone = await api.mqttConfig.globalZone()
+    const zone = await suite.api.mqttConfig.globalZone()
     for (const [id, kinds] of [['mqttGeneral.update', generalSettings], ['mqttSession.update', sessionSettings]] as const) {
       const values = settingsValues(kinds, zone.mqtt)
       // Only response_information is empty by default (and an empty box keeps it as it is).
       expect(Object.entries(values).filter(([, value]) => value === '').map(([key]) => key)).toEqual(id === 'mqttGeneral.update' ? ['response_information'] : [])
       await run(id, values)
     }
-    expect(await api.mqttConfig.globalZone()).toEqual(zone)
+    expect(await suite.api.mqttConfig.globalZone()).toEqual(zone)
 
     const forms: Array<[string, Record<string, string>]> = [
-      ['retainer.update', retainerValues(await api.retainer.settings())],
-      ['sysTopics.update', sysTopicsValues(await api.mqttConfig.sysTopics())],
-      ['delayed.update', delayedValues(await api.delayed.settings())],
+      ['retainer.update', retainerValues(await suite.api.retainer.settings())],
+      ['sysTopics.update', sysTopicsValues(await suite.api.mqttConfig.sysTopics())],
+      ['delayed.update', delayedValues(await suite.api.delayed.settings())],
     ]
     for (const [id, values] of forms) expect(validateArgs(getCommand(id)!, values)).toMatchObject({ ok: true })
   })
@@ -66,21 +50,21 @@ describe('the settings forms', () => {
 
 describe('MQTT general and session settings', () => {
   it('mqttGeneral.update: a lower max_topic_levels refuses a deeper subscription at once', async () => {
-    const form = settingsValues(generalSettings, (await api.mqttConfig.globalZone()).mqtt)
+    const form = settingsValues(generalSettings, (await suite.api.mqttConfig.globalZone()).mqtt)
     await run('mqttGeneral.update', { ...form, max_topic_levels: '2', max_qos_allowed: '1' })
-    expect((await api.mqttConfig.globalZone()).mqtt).toMatchObject({ max_topic_levels: 2, max_qos_allowed: 1 })
-    const client = await ts.connect({ clientId: 'levels', protocolVersion: 5 })
+    expect((await suite.api.mqttConfig.globalZone()).mqtt).toMatchObject({ max_topic_levels: 2, max_qos_allowed: 1 })
+    const client = await suite.ts.connect({ clientId: 'levels', protocolVersion: 5 })
     expect(await subackCodes(client, ['a/b/c', 'a/b'], { qos: 2 })).toEqual([0x8f, 1])
     await run('mqttGeneral.update', { max_topic_levels: '128', max_qos_allowed: '2' })
   })
 
   it('mqttSession.update: new sessions get the new inflight window; words and JSON are taken as typed', async () => {
     await run('mqttSession.update', { max_inflight: '5', max_subscriptions: 'infinity', mqueue_priorities: '{"t/1": 10}' })
-    expect((await api.mqttConfig.globalZone()).mqtt).toMatchObject({ max_inflight: 5, max_subscriptions: 'infinity', mqueue_priorities: { 't/1': 10 } })
-    await ts.connect({ clientId: 'window', protocolVersion: 5 })
-    expect((await api.clients.get('window')).inflight_max).toBe(5)
+    expect((await suite.api.mqttConfig.globalZone()).mqtt).toMatchObject({ max_inflight: 5, max_subscriptions: 'infinity', mqueue_priorities: { 't/1': 10 } })
+    await suite.ts.connect({ clientId: 'window', protocolVersion: 5 })
+    expect((await suite.api.clients.get('window')).inflight_max).toBe(5)
     await run('mqttSession.update', { max_inflight: '32', mqueue_priorities: '"disabled"' })
-    expect((await api.mqttConfig.globalZone()).mqtt?.mqueue_priorities).toBe('disabled')
+    expect((await suite.api.mqttConfig.globalZone()).mqtt?.mqueue_priorities).toBe('disabled')
   })
 })
 
@@ -94,9 +78,9 @@ describe('topic rewrite rules', () => {
   it('edit and move change which rule rewrites a publish; remove by number', async () => {
     await run('topicRewrite.add', { action: 'publish', source_topic: 'x/#', re: '^x/(.+)$', dest_topic: 'first/$1' })
     await run('topicRewrite.add', { action: 'publish', source_topic: 'x/#', re: '^x/(.+)$', dest_topic: 'second/$1' })
-    const listener = await ts.connect({ clientId: 'rewrite-listener' })
+    const listener = await suite.ts.connect({ clientId: 'rewrite-listener' })
     await listener.subscribeAsync('+/#', { qos: 1 })
-    const publisher = await ts.connect({ clientId: 'rewrite-publisher' })
+    const publisher = await suite.ts.connect({ clientId: 'rewrite-publisher' })
 
     const published = async (topic: string) => {
       const message = nextMessage(listener)
@@ -109,12 +93,12 @@ describe('topic rewrite rules', () => {
     expect(await published('x/2')).toBe('first/2')
     await run('topicRewrite.edit', { index: '2', action: 'publish', source_topic: 'x/#', re: '^x/(.+)$', dest_topic: 'edited/$1' })
     expect(await published('x/3')).toBe('edited/3')
-    expect((await api.topicRewrite.list()).map((r) => r.dest_topic)).toEqual(['second/$1', 'edited/$1'])
+    expect((await suite.api.topicRewrite.list()).map((r) => r.dest_topic)).toEqual(['second/$1', 'edited/$1'])
 
     await expect(run('topicRewrite.move', { index: '5', to: '1' })).rejects.toMatchObject({ status: 404 })
     await run('topicRewrite.remove', { index: '1' })
     await run('topicRewrite.remove', { index: '1' })
-    expect(await api.topicRewrite.list()).toEqual([])
+    expect(await suite.api.topicRewrite.list()).toEqual([])
   })
 })
 
@@ -122,9 +106,9 @@ describe('auto subscribe', () => {
   it('autoSubscribe.edit changes a topic that connecting clients are then subscribed to', async () => {
     await run('autoSubscribe.add', { topic: 'old/${clientid}' })
     await run('autoSubscribe.edit', { index: '1', topic: 'new/${clientid}', qos: '1', nl: 'true' })
-    expect(await api.autoSubscribe.list()).toEqual([{ topic: 'new/${clientid}', qos: 1, nl: 1, rap: 0, rh: 0 }])
-    await ts.connect({ clientId: 'auto-edit', protocolVersion: 5 })
-    await waitFor(async () => (await api.clients.subscriptions('auto-edit')).some((s) => s.topic === 'new/auto-edit' && s.qos === 1), 'the edited auto-subscription')
+    expect(await suite.api.autoSubscribe.list()).toEqual([{ topic: 'new/${clientid}', qos: 1, nl: 1, rap: 0, rh: 0 }])
+    await suite.ts.connect({ clientId: 'auto-edit', protocolVersion: 5 })
+    await waitFor(async () => (await suite.api.clients.subscriptions('auto-edit')).some((s) => s.topic === 'new/auto-edit' && s.qos === 1), 'the edited auto-subscription')
     await expect(run('autoSubscribe.edit', { index: '2', topic: 'x' })).rejects.toMatchObject({ status: 404 })
     await run('autoSubscribe.remove', { topic: 'new/${clientid}' })
   })
@@ -133,7 +117,7 @@ describe('auto subscribe', () => {
 describe('retainer storage', () => {
   it('retainer.update puts storage_type under backend, where 5.8 keeps it', async () => {
     await run('retainer.update', { storage_type: 'ram' })
-    expect((await api.retainer.settings()).backend?.storage_type).toBe('ram')
+    expect((await suite.api.retainer.settings()).backend?.storage_type).toBe('ram')
     await run('retainer.update', { storage_type: 'disc' })
   })
 })
