@@ -24,6 +24,7 @@ import { opentelemetryApi } from './opentelemetry.ts'
 import { prometheusApi } from './prometheus.ts'
 import { publishApi } from './publish.ts'
 import { retainerApi } from './retainer.ts'
+import { rulesApi } from './rules.ts'
 import { topicMetricsApi } from './topicMetrics.ts'
 import { alarmConfigApi, alarmsApi, sysmonApi } from './alarms.ts'
 import { slowSubsApi } from './slowSubs.ts'
@@ -68,6 +69,7 @@ export function createApi(http: Http) {
     prometheus: prometheusApi(http),
     opentelemetry: opentelemetryApi(http),
     configs: configsApi(http),
+    rules: rulesApi(http),
   }
 }
 
