@@ -7,7 +7,7 @@ import { ApiError } from '../../http/errors.ts'
 import { evalErrorMessage, functionName } from '../../rules/engine/errors.ts'
 import { isEventTopic, type EngineRule, type RuleEngine } from '../../rules/engine/index.ts'
 import { RuleSqlError, type CompiledRule } from '../../rules/sql/index.ts'
-import { fillTestContext } from './test-context.ts'
+import { testContext } from '../../rules/events/index.ts'
 
 type Context = Record<string, unknown>
 
@@ -39,7 +39,7 @@ export function testSql(engine: RuleEngine, node: string, sql: string, given: Co
     if (error instanceof RuleSqlError) throw sqlError(error)
     throw error
   }
-  const { eventTopic, context } = fillTestContext(given, node, compiled.from[0])
+  const { eventTopic, context } = testContext(given, node)
   const topic = inTopic(eventTopic, given)
   if (!compiled.from.some((filter) => matchesFilter(filter, topic))) throw notMatch()
   context.metadata = { rule_id: `sql_tester:${Math.random().toString(16).slice(2, 18)}` }
@@ -56,7 +56,7 @@ export function testSql(engine: RuleEngine, node: string, sql: string, given: Co
 /** `POST /rules/{id}/test`: the saved rule run on the event with its outputs; answers each output's result. */
 export function testRule(engine: RuleEngine, node: string, rule: EngineRule, given: Context, stopAfterRender: boolean): unknown {
   const from = rule.compiled.from
-  const { eventTopic, context } = fillTestContext(given, node, from[0])
+  const { eventTopic, context } = testContext(given, node)
   const topic = inTopic(eventTopic, given)
   const matches = from.every((f) => !isEventTopic(f)) ? from.some((filter) => matchesFilter(filter, topic)) : from.includes(topic)
   if (!matches) throw notMatch()
