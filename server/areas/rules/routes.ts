@@ -90,9 +90,7 @@ export async function rulesRoutes(app: FastifyInstance, deps: { feature: RulesFe
 
   app.post<Params>('/rules/:id/test', async (request, reply) => {
     const body = parseInput(RuleIdTestBodySchema, request.body, 'body')
-    const rule = rules.engine.get(request.params.id)
-    if (!rule) throw contractError(rulesErrors.ruleNotFound, 'The rule could not be found')
-    return sendJson(reply, testRule(rules.engine, rules.node, rule, body.context, body.stop_action_after_template_rendering))
+    return sendJson(reply, testRule(rules.engine, rules.node, request.params.id, body.context, body.stop_action_after_template_rendering))
   })
 
   app.get('/rule_events', async () => ruleEventCatalogue)
