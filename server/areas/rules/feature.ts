@@ -33,6 +33,8 @@ export class RulesFeature {
   readonly repository: RulesRepository
   private readonly broker: Broker
   private readonly detachEvents: () => void
+  /** Each rule's config as the engine runs it. */
+  private readonly installed = new Map<string, string>()
 
   constructor(broker: Broker, repository: RulesRepository, options: { rateSamplingMs?: number } = {}) {
     this.broker = broker
@@ -50,6 +52,8 @@ export class RulesFeature {
   /** Puts every saved rule in the engine again (at start, and after a data backup was imported). */
   reload(): void {
     for (const stored of this.repository.list()) {
+      // A rule unchanged since it was installed keeps running (and keeps its metrics).
+      if (this.installed.get(stored.id) === JSON.stringify(stored.config)) continue
       try {
         this.install(stored.id, stored.config)
       } catch (error) {
@@ -66,7 +70,9 @@ export class RulesFeature {
   private install(id: string, config: RuleConfig): EngineRule {
     const checked = checkRuleConfig(id, config)
     try {
-      return this.engine.put({ id, sql: checked.sql, enable: checked.enable, outputs: checked.outputs })
+      const rule = this.engine.put({ id, sql: checked.sql, enable: checked.enable, outputs: checked.outputs })
+      this.installed.set(id, JSON.stringify(config))
+      return rule
     } catch (error) {
       if (error instanceof RuleSqlError) {
         throw new ApiError(400, 'BAD_REQUEST', badArguments(validationError({ path: `rule_engine.rules.${id}.sql`, reason: sqlErrorReason(error), value: checked.sql })))
@@ -101,6 +107,7 @@ export class RulesFeature {
   delete(id: string): boolean {
     if (!this.repository.delete(id)) return false
     this.engine.remove(id)
+    this.installed.delete(id)
     return true
   }
 
