@@ -188,6 +188,19 @@ describe('rule engine', () => {
     expect(messages).toEqual([])
   })
 
+  it('shows each rule in the Prometheus data integration families', async () => {
+    await clear()
+    await suite.api.post('/rules', { id: 'scraped', sql: 'SELECT * FROM "p/#" WHERE qos = 1', actions: ['http:none', { function: 'console' }] })
+    const publisher = await suite.t.connect()
+    await publisher.publishAsync('p/1', 'x', { qos: 1 })
+    await publisher.publishAsync('p/1', 'x', { qos: 0 })
+    const json = (await suite.t.raw('/prometheus/data_integration', { headers: { accept: 'application/json' } })).body
+    expect(json.data_integration_overview).toEqual({ emqx_rules_count: 1, emqx_actions_count: 2, emqx_connectors_count: 0 })
+    expect(json.rules).toEqual([
+      expect.objectContaining({ id: 'scraped', emqx_rule_enable: 1, emqx_rule_matched: 2, emqx_rule_passed: 1, emqx_rule_failed_no_result: 1, emqx_rule_actions_discarded: 1 }),
+    ])
+  })
+
   it('skips the broker\'s $SYS messages while ignore_sys_message is on; /rule_engine answers and keeps its settings', async () => {
     await clear()
     expect((await suite.api.get('/rule_engine')).body).toEqual({ ignore_sys_message: true, jq_function_default_timeout: 10000 })

@@ -11,6 +11,7 @@ import { formatOutput, RuleEngine, type EngineRule } from '../../rules/engine/in
 import { attachRuleEvents } from '../../rules/events/index.ts'
 import { badArguments, sqlErrorReason, validationError } from '../../rules/engine/errors.ts'
 import { RuleSqlError } from '../../rules/sql/index.ts'
+import type { DataIntegration } from '../prometheus/data-integration-families.ts'
 import { checkRuleConfig, READ_ONLY_KEYS } from './rule-config.ts'
 import type { RulesRepository, StoredRule } from './store.ts'
 
@@ -133,6 +134,20 @@ export class RulesFeature {
     if (!rule) return undefined
     const metrics = rule.metrics.snapshot()
     return { id, metrics, node_metrics: [{ node: this.node, metrics: { ...metrics } }] }
+  }
+
+  /** What the Prometheus data integration families show (emqx_prometheus_data_integration): no connectors yet (issue 16). */
+  dataIntegration(): DataIntegration {
+    return {
+      rules: () =>
+        this.repository.list().flatMap((stored) => {
+          const rule = this.engine.get(stored.id)
+          if (!rule) return []
+          const counters = Object.fromEntries(Object.entries(rule.metrics.snapshot()).map(([key, value]) => [key.replaceAll('.', '_'), value]))
+          return [{ id: rule.id, enable: rule.enable, actions: rule.outputs.length, counters }]
+        }),
+      connectors: () => 0,
+    }
   }
 
   resetMetrics(id: string): boolean {
