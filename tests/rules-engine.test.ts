@@ -71,6 +71,33 @@ describe('rule engine', () => {
     expect((await suite.api.get('/rules/none/metrics')).status).toBe(404)
   })
 
+  it('gives a message_publish rule EMQX\'s columns (SELECT * republished whole with an empty payload template)', async () => {
+    await clear()
+    await suite.api.post('/rules', { id: 'columns', sql: 'SELECT * FROM "cols/#"', actions: [{ function: 'republish', args: { topic: 'seen/cols', payload: '' } }] })
+    const { messages } = await subscriber('seen/#')
+    const publisher = await suite.t.connect({ clientId: 'cols-pub', username: 'cols-user', protocolVersion: 5 })
+    await publisher.publishAsync('cols/1', '{"a":1}', { qos: 1, retain: false, properties: { userProperties: { k: 'v' }, contentType: 'json' } })
+    await settle(messages, 1)
+    const seen = JSON.parse(messages[0].payload)
+    expect(seen).toMatchObject({
+      clientid: 'cols-pub',
+      username: 'cols-user',
+      topic: 'cols/1',
+      qos: 1,
+      payload: '{"a":1}',
+      flags: { dup: false, retain: false },
+      event: 'message.publish',
+      node: 'emqx@127.0.0.1',
+      client_attrs: {},
+      metadata: { rule_id: 'columns' },
+      pub_props: { 'Content-Type': 'json', 'User-Property': { k: 'v' }, 'User-Property-Pairs': [{ key: 'k', value: 'v' }] },
+    })
+    expect(seen.id).toMatch(/^[0-9A-F]{32}$/)
+    expect(seen.peername).toMatch(/^127\.0\.0\.1:\d+$/)
+    expect(seen.peerhost).toBe('127.0.0.1')
+    expect(seen.publish_received_at).toBeLessThanOrEqual(seen.timestamp)
+  })
+
   it('FOREACH republishes one message per element that passes INCASE', async () => {
     await clear()
     await suite.api.post('/rules', {

@@ -184,6 +184,9 @@ export class RuleEngine implements RuleEventSink {
   apply(rule: EngineRule, columns: Columns, options: RunOptions = {}): RunResult {
     const metrics = rule.metrics
     metrics.matched++
+    // add_metadata: the rule's id is a column of its own run (`metadata.rule_id`).
+    const metadata = columns.metadata
+    columns.metadata = { ...(typeof metadata === 'object' && metadata !== null ? metadata : {}), rule_id: rule.id }
     let output: ReturnType<CompiledRule['run']>
     try {
       output = rule.compiled.run(columns)
