@@ -15,9 +15,9 @@ afterEach(async () => {
   }
 })
 
-function engineOn(): { broker: Broker; engine: RuleEngine } {
+function engineOn(rateSamplingMs?: number): { broker: Broker; engine: RuleEngine } {
   const broker = new Broker()
-  const engine = new RuleEngine(broker)
+  const engine = new RuleEngine(broker, { rateSamplingMs })
   running.push({ broker, engine })
   return { broker, engine }
 }
@@ -69,5 +69,13 @@ describe('actions by id', () => {
     unregister()
     publish(broker, 'b', 'x')
     expect(engine.get('r2')!.metrics.snapshot()).toMatchObject({ 'actions.total': 3, 'actions.discarded': 2 })
+  })
+
+  it('samples the matched rate on the engine\'s period', async () => {
+    const { broker, engine } = engineOn(100)
+    engine.put({ id: 'rate', sql: 'SELECT * FROM "r"', enable: true, outputs: [] })
+    for (let i = 0; i < 5; i++) publish(broker, 'r', 'x')
+    await waitFor(() => engine.get('rate')!.metrics.snapshot()['matched.rate.max'] === 50, 'a sampled rate of 5 per 0.1 s')
+    expect(engine.get('rate')!.metrics.snapshot()['matched.rate.last5m']).toBeGreaterThan(0)
   })
 })
