@@ -245,6 +245,39 @@ describe('rule events from the broker', () => {
     expect(other.asked).toBe(asked)
   })
 
+  it('with change notices, hooks a source only while a rule selects its topic', async () => {
+    const listeners = new Set<() => void>()
+    const notified = Object.assign(new CollectingSink(), {
+      onWantsChange(listener: () => void) {
+        listeners.add(listener)
+        return () => listeners.delete(listener)
+      },
+    })
+    notified.wanted = new Set()
+    const changed = () => listeners.forEach((listener) => listener())
+    // The suite's own sink keeps every source hooked: it goes while the hook table is looked at.
+    detach()
+    try {
+      const off = attachRuleEvents(broker, notified)
+      expect(broker.hooks.has('client.connack')).toBe(false)
+      expect(broker.hooks.has('alarm.activated')).toBe(false)
+      notified.wanted = new Set([EVENT_TOPICS.connected])
+      changed()
+      // client.connected needs the CONNACK's connection info.
+      expect(broker.hooks.has('client.connack')).toBe(true)
+      expect(broker.hooks.has('alarm.activated')).toBe(false)
+      await t.connect({ clientId: 'ev-notice', protocolVersion: 5, properties: { receiveMaximum: 5 } })
+      expect(await notified.one(EVENT_TOPICS.connected)).toMatchObject({ clientid: 'ev-notice', conn_props: { 'Receive-Maximum': 5 }, receive_maximum: 5 })
+      notified.wanted = new Set()
+      changed()
+      expect(broker.hooks.has('client.connack')).toBe(false)
+      off()
+      expect(listeners.size).toBe(0)
+    } finally {
+      detach = attachRuleEvents(broker, sink)
+    }
+  })
+
   it('ignores the broker own $SYS messages unless told not to', async () => {
     const sys = new CollectingSink()
     let ignore = true

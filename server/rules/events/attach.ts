@@ -24,6 +24,13 @@ import {
 export interface RuleEventSink {
   wants(eventTopic: string): boolean
   emit(eventTopic: string, context: Record<string, unknown>): void
+  /**
+   * Optional: calls `listener` whenever the topics the rules select may have changed, and returns
+   * the function that stops it. With it, a source is hooked only while some rule selects its topic
+   * (as EMQX loads an event's hook with its rules), so an unwanted source costs the broker nothing,
+   * not even the CONNACK's connection info; without it every source stays hooked and asks `wants`.
+   */
+  onWantsChange?(listener: () => void): () => void
 }
 
 export interface RuleEventDeps {
@@ -50,6 +57,12 @@ export const EVENT_TOPICS = {
 /** Drops too large for the client never reach EMQX's `delivery.dropped` hook (only its counters). */
 const SILENT_DELIVERY_DROPS = new Set(['too_large'])
 
+/** One source: the topics it feeds and the hook it adds (returning its removal). */
+interface Source {
+  topics: readonly string[]
+  hook(): () => void
+}
+
 /**
  * Hooks every `$events/…` source on the broker (and the alarms); contexts are built only when
  * `sink.wants(topic)`. Returns a detach function.
@@ -59,57 +72,128 @@ export function attachRuleEvents(broker: Broker, sink: RuleEventSink, deps: Rule
   const ignoreSys = deps.ignoreSysMessage ?? (() => true)
   const skipped = (message: Message) => ignoreSys() && isSysMessage(message)
   const T = EVENT_TOPICS
+  const P = HP.RULE_ENGINE
   // The CONNACK's conninfo (socket name, the CONNECT's protocol name and properties) for the
   // client.connected that follows it at once in the same call.
   let lastConnack: ConnInfo | undefined
 
-  const detach = [
-    hooks.add('client.connack', (conn, reasonCode) => {
-      if (reasonCode === 'success' && sink.wants(T.connected)) lastConnack = conn
-      // A CONNECT that never parsed has no client id: EMQX's event cannot be built for it either.
-      if (conn.clientid !== undefined && sink.wants(T.connack)) sink.emit(T.connack, connackContext(broker, conn, reasonCode))
-    }, HP.RULE_ENGINE),
-    hooks.add('client.connected', (info) => {
-      const conn = lastConnack?.clientid === info.clientid ? lastConnack : undefined
-      lastConnack = undefined
-      if (sink.wants(T.connected)) sink.emit(T.connected, connectedContext(broker, info, conn))
-    }, HP.RULE_ENGINE),
-    hooks.add('client.disconnected', (info, reason) => {
-      if (sink.wants(T.disconnected)) sink.emit(T.disconnected, disconnectedContext(broker, info, reason))
-    }, HP.RULE_ENGINE),
-    hooks.add('client.check_authz_complete', (info, action, topic, result, source) => {
-      if (sink.wants(T.authzComplete)) sink.emit(T.authzComplete, authzCompleteContext(broker, info, action, topic, result, source))
-    }, HP.RULE_ENGINE),
-    hooks.add('client.check_authn_complete', (info, outcome) => {
-      if (sink.wants(T.authnComplete)) sink.emit(T.authnComplete, authnCompleteContext(broker, info, outcome))
-    }, HP.RULE_ENGINE),
-    hooks.add('session.subscribed', (info, topic, options) => {
-      if (sink.wants(T.subscribed)) sink.emit(T.subscribed, subscriptionContext(broker, 'session.subscribed', info, topic, options))
-    }, HP.RULE_ENGINE),
-    hooks.add('session.unsubscribed', (info, topic, options) => {
-      if (sink.wants(T.unsubscribed)) sink.emit(T.unsubscribed, subscriptionContext(broker, 'session.unsubscribed', info, topic, options))
-    }, HP.RULE_ENGINE),
-    hooks.add('message.delivered', (info, message, qos, retain) => {
-      if (sink.wants(T.delivered) && !skipped(message)) sink.emit(T.delivered, deliveredContext(broker, info, message, qos, retain))
-    }, HP.RULE_ENGINE),
-    hooks.add('message.acked', (info, message, qos, ackProps) => {
-      if (sink.wants(T.acked) && !skipped(message)) sink.emit(T.acked, ackedContext(broker, info, message, qos, ackProps))
-    }, HP.RULE_ENGINE),
-    hooks.add('message.dropped', (message, reason) => {
-      if (sink.wants(T.dropped) && !skipped(message)) sink.emit(T.dropped, droppedContext(broker, message, reason))
-    }, HP.RULE_ENGINE),
-    hooks.add('delivery.dropped', (info, message, reason) => {
-      if (SILENT_DELIVERY_DROPS.has(reason)) return
-      if (sink.wants(T.deliveryDropped) && !skipped(message)) sink.emit(T.deliveryDropped, deliveryDroppedContext(broker, info, message, reason))
-    }, HP.RULE_ENGINE),
-    hooks.add('alarm.activated', (alarm) => {
-      if (sink.wants(T.alarmActivated)) sink.emit(T.alarmActivated, alarmContext(broker, 'alarm.activated', alarm))
-    }, HP.RULE_ENGINE),
-    hooks.add('alarm.deactivated', (alarm) => {
-      if (sink.wants(T.alarmDeactivated)) sink.emit(T.alarmDeactivated, alarmContext(broker, 'alarm.deactivated', alarm))
-    }, HP.RULE_ENGINE),
+  const sources: Source[] = [
+    {
+      // client.connected takes the CONNACK's connection info: both topics need this hook.
+      topics: [T.connack, T.connected],
+      hook: () =>
+        hooks.add('client.connack', (conn, reasonCode) => {
+          if (reasonCode === 'success' && sink.wants(T.connected)) lastConnack = conn
+          // A CONNECT that never parsed has no client id: EMQX's event cannot be built for it either.
+          if (conn.clientid !== undefined && sink.wants(T.connack)) sink.emit(T.connack, connackContext(broker, conn, reasonCode))
+        }, P),
+    },
+    {
+      topics: [T.connected],
+      hook: () =>
+        hooks.add('client.connected', (info) => {
+          const conn = lastConnack?.clientid === info.clientid ? lastConnack : undefined
+          lastConnack = undefined
+          if (sink.wants(T.connected)) sink.emit(T.connected, connectedContext(broker, info, conn))
+        }, P),
+    },
+    {
+      topics: [T.disconnected],
+      hook: () =>
+        hooks.add('client.disconnected', (info, reason) => {
+          if (sink.wants(T.disconnected)) sink.emit(T.disconnected, disconnectedContext(broker, info, reason))
+        }, P),
+    },
+    {
+      topics: [T.authzComplete],
+      hook: () =>
+        hooks.add('client.check_authz_complete', (info, action, topic, result, source) => {
+          if (sink.wants(T.authzComplete)) sink.emit(T.authzComplete, authzCompleteContext(broker, info, action, topic, result, source))
+        }, P),
+    },
+    {
+      topics: [T.authnComplete],
+      hook: () =>
+        hooks.add('client.check_authn_complete', (info, outcome) => {
+          if (sink.wants(T.authnComplete)) sink.emit(T.authnComplete, authnCompleteContext(broker, info, outcome))
+        }, P),
+    },
+    {
+      topics: [T.subscribed],
+      hook: () =>
+        hooks.add('session.subscribed', (info, topic, options) => {
+          if (sink.wants(T.subscribed)) sink.emit(T.subscribed, subscriptionContext(broker, 'session.subscribed', info, topic, options))
+        }, P),
+    },
+    {
+      topics: [T.unsubscribed],
+      hook: () =>
+        hooks.add('session.unsubscribed', (info, topic, options) => {
+          if (sink.wants(T.unsubscribed)) sink.emit(T.unsubscribed, subscriptionContext(broker, 'session.unsubscribed', info, topic, options))
+        }, P),
+    },
+    {
+      topics: [T.delivered],
+      hook: () =>
+        hooks.add('message.delivered', (info, message, qos, retain) => {
+          if (sink.wants(T.delivered) && !skipped(message)) sink.emit(T.delivered, deliveredContext(broker, info, message, qos, retain))
+        }, P),
+    },
+    {
+      topics: [T.acked],
+      hook: () =>
+        hooks.add('message.acked', (info, message, qos, ackProps) => {
+          if (sink.wants(T.acked) && !skipped(message)) sink.emit(T.acked, ackedContext(broker, info, message, qos, ackProps))
+        }, P),
+    },
+    {
+      topics: [T.dropped],
+      hook: () =>
+        hooks.add('message.dropped', (message, reason) => {
+          if (sink.wants(T.dropped) && !skipped(message)) sink.emit(T.dropped, droppedContext(broker, message, reason))
+        }, P),
+    },
+    {
+      topics: [T.deliveryDropped],
+      hook: () =>
+        hooks.add('delivery.dropped', (info, message, reason) => {
+          if (SILENT_DELIVERY_DROPS.has(reason)) return
+          if (sink.wants(T.deliveryDropped) && !skipped(message)) sink.emit(T.deliveryDropped, deliveryDroppedContext(broker, info, message, reason))
+        }, P),
+    },
+    {
+      topics: [T.alarmActivated],
+      hook: () =>
+        hooks.add('alarm.activated', (alarm) => {
+          if (sink.wants(T.alarmActivated)) sink.emit(T.alarmActivated, alarmContext(broker, 'alarm.activated', alarm))
+        }, P),
+    },
+    {
+      topics: [T.alarmDeactivated],
+      hook: () =>
+        hooks.add('alarm.deactivated', (alarm) => {
+          if (sink.wants(T.alarmDeactivated)) sink.emit(T.alarmDeactivated, alarmContext(broker, 'alarm.deactivated', alarm))
+        }, P),
+    },
   ]
+
+  // Each source's removal while it is hooked (undefined: not hooked).
+  const attached: Array<(() => void) | undefined> = sources.map(() => undefined)
+  const sync = () => {
+    sources.forEach((source, i) => {
+      const wanted = !sink.onWantsChange || source.topics.some((topic) => sink.wants(topic))
+      if (wanted && !attached[i]) attached[i] = source.hook()
+      else if (!wanted && attached[i]) {
+        attached[i]!()
+        attached[i] = undefined
+      }
+    })
+  }
+  sync()
+  const stopListening = sink.onWantsChange?.(sync)
   return () => {
-    for (const remove of detach) remove()
+    stopListening?.()
+    for (const remove of attached) remove?.()
+    attached.fill(undefined)
   }
 }
