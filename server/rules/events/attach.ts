@@ -3,7 +3,7 @@
 // builds nothing (EMQX's apply_event builds the columns only once it found rules).
 import type { Broker } from '../../broker/broker.ts'
 import { HP } from '../../broker/hook-priorities.ts'
-import type { ConnInfo } from '../../broker/hooks.ts'
+import type { ConnInfo, HookPoints } from '../../broker/hooks.ts'
 import type { Message } from '../../broker/message.ts'
 import {
   ackedContext,
@@ -57,6 +57,11 @@ export const EVENT_TOPICS = {
 /** Drops too large for the client never reach EMQX's `delivery.dropped` hook (only its counters). */
 const SILENT_DELIVERY_DROPS = new Set(['too_large'])
 
+type Context = Record<string, unknown>
+
+/** The hooks a source listens on: notifications, whose callbacks return nothing. */
+type NotifyHook = 'client.disconnected' | 'client.check_authz_complete' | 'client.check_authn_complete' | 'session.subscribed' | 'session.unsubscribed' | 'message.delivered' | 'message.acked' | 'message.dropped' | 'delivery.dropped' | 'alarm.activated' | 'alarm.deactivated'
+
 /** One source: the topics it feeds and the hook it adds (returning its removal). */
 interface Source {
   topics: readonly string[]
@@ -76,6 +81,19 @@ export function attachRuleEvents(broker: Broker, sink: RuleEventSink, deps: Rule
   // The CONNACK's conninfo (socket name, the CONNECT's protocol name and properties) for the
   // client.connected that follows it at once in the same call.
   let lastConnack: ConnInfo | undefined
+
+  /** A source whose hook raises its topic's event with the context `build` makes, once the sink wants it. */
+  const source = <K extends NotifyHook>(topic: string, name: K, build: (...args: Parameters<HookPoints[K]>) => Context | undefined): Source => ({
+    topics: [topic],
+    hook: () => {
+      const raise = (...args: Parameters<HookPoints[K]>): void => {
+        if (!sink.wants(topic)) return
+        const context = build(...args)
+        if (context) sink.emit(topic, context)
+      }
+      return hooks.add(name, raise as HookPoints[K], P)
+    },
+  })
 
   const sources: Source[] = [
     {
@@ -97,92 +115,29 @@ export function attachRuleEvents(broker: Broker, sink: RuleEventSink, deps: Rule
           if (sink.wants(T.connected)) sink.emit(T.connected, connectedContext(broker, info, conn))
         }, P),
     },
-    {
-      topics: [T.disconnected],
-      hook: () =>
-        hooks.add('client.disconnected', (info, reason) => {
-          if (sink.wants(T.disconnected)) sink.emit(T.disconnected, disconnectedContext(broker, info, reason))
-        }, P),
-    },
-    {
-      topics: [T.authzComplete],
-      hook: () =>
-        hooks.add('client.check_authz_complete', (info, action, topic, result, source) => {
-          if (sink.wants(T.authzComplete)) sink.emit(T.authzComplete, authzCompleteContext(broker, info, action, topic, result, source))
-        }, P),
-    },
-    {
-      topics: [T.authnComplete],
-      hook: () =>
-        hooks.add('client.check_authn_complete', (info, outcome) => {
-          if (sink.wants(T.authnComplete)) sink.emit(T.authnComplete, authnCompleteContext(broker, info, outcome))
-        }, P),
-    },
-    {
-      topics: [T.subscribed],
-      hook: () =>
-        hooks.add('session.subscribed', (info, topic, options) => {
-          if (sink.wants(T.subscribed)) sink.emit(T.subscribed, subscriptionContext(broker, 'session.subscribed', info, topic, options))
-        }, P),
-    },
-    {
-      topics: [T.unsubscribed],
-      hook: () =>
-        hooks.add('session.unsubscribed', (info, topic, options) => {
-          if (sink.wants(T.unsubscribed)) sink.emit(T.unsubscribed, subscriptionContext(broker, 'session.unsubscribed', info, topic, options))
-        }, P),
-    },
-    {
-      topics: [T.delivered],
-      hook: () =>
-        hooks.add('message.delivered', (info, message, qos, retain) => {
-          if (sink.wants(T.delivered) && !skipped(message)) sink.emit(T.delivered, deliveredContext(broker, info, message, qos, retain))
-        }, P),
-    },
-    {
-      topics: [T.acked],
-      hook: () =>
-        hooks.add('message.acked', (info, message, qos, ackProps) => {
-          if (sink.wants(T.acked) && !skipped(message)) sink.emit(T.acked, ackedContext(broker, info, message, qos, ackProps))
-        }, P),
-    },
-    {
-      topics: [T.dropped],
-      hook: () =>
-        hooks.add('message.dropped', (message, reason) => {
-          if (sink.wants(T.dropped) && !skipped(message)) sink.emit(T.dropped, droppedContext(broker, message, reason))
-        }, P),
-    },
-    {
-      topics: [T.deliveryDropped],
-      hook: () =>
-        hooks.add('delivery.dropped', (info, message, reason) => {
-          if (SILENT_DELIVERY_DROPS.has(reason)) return
-          if (sink.wants(T.deliveryDropped) && !skipped(message)) sink.emit(T.deliveryDropped, deliveryDroppedContext(broker, info, message, reason))
-        }, P),
-    },
-    {
-      topics: [T.alarmActivated],
-      hook: () =>
-        hooks.add('alarm.activated', (alarm) => {
-          if (sink.wants(T.alarmActivated)) sink.emit(T.alarmActivated, alarmContext(broker, 'alarm.activated', alarm))
-        }, P),
-    },
-    {
-      topics: [T.alarmDeactivated],
-      hook: () =>
-        hooks.add('alarm.deactivated', (alarm) => {
-          if (sink.wants(T.alarmDeactivated)) sink.emit(T.alarmDeactivated, alarmContext(broker, 'alarm.deactivated', alarm))
-        }, P),
-    },
+    // Each of the others: its topic, its hook and the context built from the hook's arguments
+    // (undefined: the event is not raised, as for `$SYS` messages under ignore_sys_message).
+    source(T.disconnected, 'client.disconnected', (info, reason) => disconnectedContext(broker, info, reason)),
+    source(T.authzComplete, 'client.check_authz_complete', (info, action, topic, result, from) => authzCompleteContext(broker, info, action, topic, result, from)),
+    source(T.authnComplete, 'client.check_authn_complete', (info, outcome) => authnCompleteContext(broker, info, outcome)),
+    source(T.subscribed, 'session.subscribed', (info, topic, options) => subscriptionContext(broker, 'session.subscribed', info, topic, options)),
+    source(T.unsubscribed, 'session.unsubscribed', (info, topic, options) => subscriptionContext(broker, 'session.unsubscribed', info, topic, options)),
+    source(T.delivered, 'message.delivered', (info, message, qos, retain) => (skipped(message) ? undefined : deliveredContext(broker, info, message, qos, retain))),
+    source(T.acked, 'message.acked', (info, message, qos, ackProps) => (skipped(message) ? undefined : ackedContext(broker, info, message, qos, ackProps))),
+    source(T.dropped, 'message.dropped', (message, reason) => (skipped(message) ? undefined : droppedContext(broker, message, reason))),
+    source(T.deliveryDropped, 'delivery.dropped', (info, message, reason) =>
+      SILENT_DELIVERY_DROPS.has(reason) || skipped(message) ? undefined : deliveryDroppedContext(broker, info, message, reason),
+    ),
+    source(T.alarmActivated, 'alarm.activated', (alarm) => alarmContext(broker, 'alarm.activated', alarm)),
+    source(T.alarmDeactivated, 'alarm.deactivated', (alarm) => alarmContext(broker, 'alarm.deactivated', alarm)),
   ]
 
   // Each source's removal while it is hooked (undefined: not hooked).
   const attached: Array<(() => void) | undefined> = sources.map(() => undefined)
   const sync = () => {
-    sources.forEach((source, i) => {
-      const wanted = !sink.onWantsChange || source.topics.some((topic) => sink.wants(topic))
-      if (wanted && !attached[i]) attached[i] = source.hook()
+    sources.forEach((entry, i) => {
+      const wanted = !sink.onWantsChange || entry.topics.some((topic) => sink.wants(topic))
+      if (wanted && !attached[i]) attached[i] = entry.hook()
       else if (!wanted && attached[i]) {
         attached[i]!()
         attached[i] = undefined
