@@ -198,6 +198,19 @@ describe('rule events from the broker', () => {
     })
   })
 
+  it('raises no message dropped where EMQX runs no hook (a publish hook refusing the message)', async () => {
+    const refuse = broker.hooks.add('message.publish', (message) => (message.topic === 'refused/1' ? null : undefined))
+    try {
+      const sender = await t.connect({ clientId: 'ev-refused-pub' })
+      await sender.publishAsync('refused/1', 'no', { qos: 1 })
+      await sender.publishAsync('nobody/2', 'yes', { qos: 1 })
+      await sink.one(EVENT_TOPICS.dropped, (c) => c.topic === 'nobody/2')
+      expect(sink.of(EVENT_TOPICS.dropped, (c) => c.topic === 'refused/1')).toEqual([])
+    } finally {
+      refuse()
+    }
+  })
+
   it('delivery dropped: no_local, queue_full and expired', async () => {
     const self = await t.connect({ clientId: 'ev-self', protocolVersion: 5 })
     await self.subscribeAsync('loop/1', { qos: 0, nl: true })

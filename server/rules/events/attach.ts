@@ -56,6 +56,11 @@ export const EVENT_TOPICS = {
 
 /** Drops too large for the client never reach EMQX's `delivery.dropped` hook (only its counters). */
 const SILENT_DELIVERY_DROPS = new Set(['too_large'])
+/**
+ * The broker's own `message.dropped` reasons where EMQX runs no hook: a `message.publish` callback
+ * refusing the message (EMQX's allow_publish false) and a full delayed-publish store (an error reply).
+ */
+const SILENT_MESSAGE_DROPS = new Set(['dropped_by_hook', 'delayed_messages_full'])
 
 type Context = Record<string, unknown>
 
@@ -124,7 +129,9 @@ export function attachRuleEvents(broker: Broker, sink: RuleEventSink, deps: Rule
     source(T.unsubscribed, 'session.unsubscribed', (info, topic, options) => subscriptionContext(broker, 'session.unsubscribed', info, topic, options)),
     source(T.delivered, 'message.delivered', (info, message, qos, retain) => (skipped(message) ? undefined : deliveredContext(broker, info, message, qos, retain))),
     source(T.acked, 'message.acked', (info, message, qos, ackProps) => (skipped(message) ? undefined : ackedContext(broker, info, message, qos, ackProps))),
-    source(T.dropped, 'message.dropped', (message, reason) => (skipped(message) ? undefined : droppedContext(broker, message, reason))),
+    source(T.dropped, 'message.dropped', (message, reason) =>
+      SILENT_MESSAGE_DROPS.has(reason) || skipped(message) ? undefined : droppedContext(broker, message, reason),
+    ),
     source(T.deliveryDropped, 'delivery.dropped', (info, message, reason) =>
       SILENT_DELIVERY_DROPS.has(reason) || skipped(message) ? undefined : deliveryDroppedContext(broker, info, message, reason),
     ),
