@@ -116,6 +116,15 @@ describe('rule events from the broker', () => {
     expect(disconnected).toMatchObject({ reason: 'tcp_closed', clientid: 'ev-drop', proto_name: 'MQIsdp', proto_ver: 3, username: undefined })
   })
 
+  it('names the old connection of a client id that connects again discarded (clean start) or takenover', async () => {
+    await t.connect({ clientId: 'ev-twice', protocolVersion: 5, clean: false, properties: { sessionExpiryInterval: 60 } })
+    await t.connect({ clientId: 'ev-twice', protocolVersion: 5, clean: false, properties: { sessionExpiryInterval: 60 } })
+    expect((await sink.one(EVENT_TOPICS.disconnected)).reason).toBe('takenover')
+    sink.events.length = 0
+    await t.connect({ clientId: 'ev-twice', protocolVersion: 5, clean: true })
+    expect((await sink.one(EVENT_TOPICS.disconnected)).reason).toBe('discarded')
+  })
+
   it('a refused CONNECT raises connack with its reason', async () => {
     const raw = rawClient(t.server.mqttPort)
     raw.send(connectPacket({ clientId: 'ev-refused', will: { topic: 'bad/#', payload: Buffer.from('w'), qos: 0, retain: false } }))
