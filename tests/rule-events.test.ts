@@ -119,7 +119,7 @@ describe('rule events from the broker', () => {
   it('names the old connection of a client id that connects again discarded (clean start) or takenover', async () => {
     await t.connect({ clientId: 'ev-twice', protocolVersion: 5, clean: false, properties: { sessionExpiryInterval: 60 } })
     await t.connect({ clientId: 'ev-twice', protocolVersion: 5, clean: false, properties: { sessionExpiryInterval: 60 } })
-    expect((await sink.one(EVENT_TOPICS.disconnected)).reason).toBe('takenover')
+    expect(await sink.one(EVENT_TOPICS.disconnected)).toMatchObject({ reason: 'takenover', sockname: `127.0.0.1:${t.server.mqttPort}` })
     sink.events.length = 0
     await t.connect({ clientId: 'ev-twice', protocolVersion: 5, clean: true })
     expect((await sink.one(EVENT_TOPICS.disconnected)).reason).toBe('discarded')
