@@ -54,6 +54,8 @@ describe('/rule_test', () => {
     const bad = await ruleTest('BAD_SQL', publishContext())
     expect(bad.status).toBe(400)
     expect(bad.body.message).toMatch(/syntax error/)
+    expect((await ruleTest('SELECT # FROM "t/#"', publishContext())).body).toEqual({ code: 'BAD_REQUEST', message: '{"lex_error":"sql_lex"}' })
+    expect((await ruleTest('', publishContext())).body).toEqual({ code: 'BAD_REQUEST', message: 'invalid_string' })
     const unknown = await ruleTest('SELECT nope(1) FROM "t/#"', publishContext())
     expect(unknown.status).toBe(400)
     expect(JSON.parse(unknown.body.message)).toEqual({ select_and_transform_error: { function: 'nope', module: 'emqx_rule_funcs', reason: 'sql_function_not_supported' } })
