@@ -74,6 +74,11 @@ export class RuleEngine implements RuleEventSink {
   private readonly republishing: Array<{ ruleId: string; direct: boolean }> = []
   private readonly warnedMissing = new Set<string>()
   private readonly wantsListeners = new Set<() => void>()
+  /** The enabled rules a topic lookup found, gathered by one visitor made once (a publish matching nothing allocates nothing here). */
+  private readonly found: EngineRule[] = []
+  private readonly collect = (rule: EngineRule): void => {
+    if (rule.enable) this.found.push(rule)
+  }
 
   constructor(broker: Broker, options: { rateSamplingMs?: number } = {}) {
     this.broker = broker
@@ -169,14 +174,14 @@ export class RuleEngine implements RuleEventSink {
     // A republish with direct dispatch goes to subscribers without passing the rules again.
     if (republisher?.direct) return undefined
     if (this.ignoreSysMessage && isSysMessage(message)) return undefined
-    let matched: EngineRule[] | undefined
-    this.topics.match(message.topic, (rule) => {
-      if (rule.enable) (matched ??= []).push(rule)
-    })
-    if (!matched) return undefined
+    this.topics.match(message.topic, this.collect)
+    if (this.found.length === 0) return undefined
+    // A rule whose FROM lists two filters matching the topic runs once. Copied out first: a republish
+    // in a rule comes back here before the loop ends.
+    const matched = new Set(this.found)
+    this.found.length = 0
     const columns = publishColumns(message, this.broker)
-    // A rule whose FROM lists two filters matching the topic runs once.
-    for (const rule of new Set(matched)) this.apply(rule, columns, { republishedBy: republisher?.ruleId })
+    for (const rule of matched) this.apply(rule, columns, { republishedBy: republisher?.ruleId })
     return undefined
   }
 
