@@ -83,7 +83,9 @@ export class RulesFeature {
   }
 
   private save(id: string, config: RuleConfig, createdAt: number, updatedAt: number): StoredRule {
-    const stored: StoredRule = { id, config: { ...config, metadata: { ...(config.metadata as object | undefined), created_at: createdAt, last_modified_at: updatedAt } }, createdAt, updatedAt }
+    const given = config.metadata
+    const metadata = { ...(typeof given === 'object' && given !== null && !Array.isArray(given) ? given : {}), created_at: createdAt, last_modified_at: updatedAt }
+    const stored: StoredRule = { id, config: { ...config, metadata }, createdAt, updatedAt }
     this.install(id, stored.config)
     this.repository.put(stored)
     return stored
