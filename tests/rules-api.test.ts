@@ -126,5 +126,8 @@ describe('rules CRUD', () => {
     expect(page.body.meta).toEqual({ page: 2, limit: 2, count: 3, hasnext: false })
     expect(page.body.data.map((rule: { id: string }) => rule.id)).toEqual(['r_b3'])
     expect((await suite.api.get('/rules?limit=0')).status).toBe(400)
+    // A fuzzy search counts no total, as EMQX's node_query; `enable` alone still does.
+    expect((await suite.api.get('/rules?like_id=r_&limit=1')).body.meta).toEqual({ page: 1, limit: 1, hasnext: true })
+    expect((await suite.api.get('/rules?enable=true')).body.meta).toEqual({ page: 1, limit: 100, count: 2, hasnext: false })
   })
 })

@@ -42,7 +42,12 @@ export async function rulesRoutes(app: FastifyInstance, deps: { feature: RulesFe
           (actions.length === 0 || rule.actions.some((action) => typeof action === 'string' && actions.includes(action))) &&
           (sources.length === 0 || rule.from.some((from) => sources.includes(from))),
       )
-    return pageOf(infos, q.page, q.limit)
+    const page = pageOf(infos, q.page, q.limit)
+    // EMQX counts no total for a fuzzy search (every filter but `enable`): its meta has no count then.
+    const fuzzy = [q.from, q.like_id, q.like_from, q.like_description, q.match_from].some((f) => f !== undefined) || actions.length > 0 || sources.length > 0
+    if (!fuzzy) return page
+    const { count: _count, ...meta } = page.meta
+    return { data: page.data, meta }
   })
 
   app.post('/rules', async (request, reply): Promise<RuleInfo> => {
