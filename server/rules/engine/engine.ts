@@ -201,7 +201,8 @@ export class RuleEngine implements RuleEventSink {
       metrics.failed++
       metrics.failedException++
       const failure = error instanceof RuleEvalError ? error : new RuleEvalError('exception', error instanceof Error ? error.message : String(error))
-      log.warning({ rule_id: rule.id, phase: failure.phase, reason: failure.message }, 'rule_sql_exception')
+      // EMQX traces a failing run (rule traces only), it does not log it: at debug here, or a busy failing rule floods the log.
+      log.debug({ rule_id: rule.id, phase: failure.phase, reason: failure.message }, 'rule_sql_exception')
       return { status: 'error', error: failure }
     }
     if (output === 'nomatch') {
@@ -227,7 +228,7 @@ export class RuleEngine implements RuleEventSink {
       try {
         outcome = this.runOutput(rule, output, selected, envs, options)
       } catch (error) {
-        log.warning({ rule_id: rule.id, action: describeOutput(output), reason: error instanceof Error ? error.message : String(error) }, 'rule_action_failed')
+        log.debug({ rule_id: rule.id, action: describeOutput(output), reason: error instanceof Error ? error.message : String(error) }, 'rule_action_failed')
         outcome = { error: error instanceof Error ? error.message : String(error) }
       }
       if (outcome instanceof Promise) {
