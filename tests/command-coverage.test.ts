@@ -155,6 +155,8 @@ const operations: Record<string, string> = {
   'push to a Pushgateway: enable, url, interval, job name, headers (PUT /prometheus push_gateway)': 'prometheus.pushGateway',
   'OpenTelemetry exporter, metrics, logs and traces (PUT /opentelemetry)': 'opentelemetry.update',
   'e2e tracing whitelists of client ids and topics (POST/DELETE /opentelemetry/whitelist/{type})': 'opentelemetry.whitelist',
+  // Issue 15: the rule SQL workbench.
+  'run a rule SQL or a saved rule against one event (POST /rule_test, POST /rules/{id}/test)': 'rule.test',
 }
 
 /**
