@@ -110,6 +110,9 @@ describe('rule SQL error positions', () => {
     expect(parseSqlErrorMessage('1: syntax error before: end of input')).toEqual({ kind: 'before', line: 1, token: null })
     expect(parseSqlErrorMessage('1: illegal characters "#"')).toEqual({ kind: 'illegal', line: 1, text: '#' })
     expect(parseSqlErrorMessage('sql_function_not_supported: nosuch')).toEqual({ kind: 'function', name: 'nosuch' })
+    const unknown = '{"select_and_transform_error":{"function":"nosuch","module":"emqx_rule_funcs","reason":"sql_function_not_supported"}}'
+    expect(parseSqlErrorMessage(unknown)).toEqual({ kind: 'function', name: 'nosuch' })
+    expect(parseSqlErrorMessage('lex_error')).toEqual({ kind: 'lex' })
     expect(parseSqlErrorMessage('{"select_and_transform_error":"badarg"}')).toBeUndefined()
   })
 
@@ -125,6 +128,16 @@ describe('rule SQL error positions', () => {
     expect(await located('SELECT a = b = c FROM "t"')).toBe('13:=')
     expect(await located('SELECT a, b,, c FROM "t"')).toBe('12:,')
     expect(await located('SELECT a FROM "t" WHERE a > 1 and and b')).toBe(`${'SELECT a FROM "t" WHERE a > 1 and '.length}:and`)
+  })
+
+  it('finds what the lexer could not read when the server says only lex_error, as EMQX does', async () => {
+    const at = async (sql: string) => {
+      const range = await locateSqlError(sql, 'lex_error')
+      return range && `${range.from}:${sql.slice(range.from, range.to)}`
+    }
+    expect(await at('SELECT a # b FROM "t"')).toBe('9:#')
+    expect(await at("SELECT 'open FROM \"t\"")).toBe("7:'")
+    expect(await at('SELECT a FROM "t')).toBe('14:"')
   })
 
   it('counts lines as EMQX does when the SQL starts with blank lines', async () => {

@@ -17,6 +17,7 @@ type Parsed =
   | { kind: 'before'; line: number; token: string | null }
   | { kind: 'illegal'; line: number; text: string }
   | { kind: 'function'; name: string }
+  | { kind: 'lex' }
 
 function unquoteJson(text: string): string | undefined {
   try {
@@ -39,9 +40,38 @@ export function parseSqlErrorMessage(message: string): Parsed | undefined {
     const text = unquoteJson(illegal[2]) ?? illegal[2]
     return text ? { kind: 'illegal', line: Number(illegal[1]), text } : undefined
   }
-  const fn = /sql_function_not_supported[^A-Za-z_]*([A-Za-z_][A-Za-z0-9_]*)/.exec(message)
-  if (fn) return { kind: 'function', name: fn[1] }
+  const name = unsupportedFunction(message)
+  if (name) return { kind: 'function', name }
+  if (message.trim() === 'lex_error') return { kind: 'lex' }
   return undefined
+}
+
+/**
+ * The unknown function a message names: EMQX's `{"select_and_transform_error":{"function":"f",
+ * "reason":"sql_function_not_supported",...}}`, or `sql_function_not_supported: f`.
+ */
+function unsupportedFunction(message: string): string | undefined {
+  if (!message.includes('sql_function_not_supported')) return undefined
+  try {
+    const parsed: unknown = JSON.parse(message)
+    const reason = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>).select_and_transform_error : undefined
+    const name = reason && typeof reason === 'object' ? (reason as Record<string, unknown>).function : undefined
+    if (typeof name === 'string') return name
+  } catch {
+    // not JSON: the plain form below
+  }
+  return /sql_function_not_supported[^A-Za-z_]*([A-Za-z_][A-Za-z0-9_]*)/.exec(message)?.[1]
+}
+
+const VALID_PUNCTUATION = new Set(['-', '+', '*', '/', '(', ')', '[', ']', ',', '.'])
+
+/** EMQX answers a lex error without a position: the first character its lexer cannot read, or an unclosed quote. */
+function firstIllegal(sql: string): SqlToken | undefined {
+  return lexSql(sql).find(
+    (token) =>
+      (token.kind === 'punct' && !VALID_PUNCTUATION.has(token.text)) ||
+      ((token.kind === 'string' || token.kind === 'name') && (token.text.length === 1 || token.text.at(-1) !== token.text[0])),
+  )
 }
 
 /** The offset where each line starts. */
@@ -93,6 +123,10 @@ export async function locateSqlError(sql: string, message: string, check?: Parse
   if (parsed.kind === 'function') {
     const call = new RegExp(`\\b${parsed.name}\\s*\\(`).exec(sql)
     return call ? { from: call.index, to: call.index + parsed.name.length, message } : undefined
+  }
+  if (parsed.kind === 'lex') {
+    const token = firstIllegal(sql)
+    return token && { from: token.from, to: token.kind === 'punct' ? token.to : token.from + 1, message }
   }
   const starts = lineStarts(sql)
   if (parsed.kind === 'illegal') {
