@@ -3,7 +3,7 @@
 // delete, enable, disable, and reset its metrics. Testing a SQL statement (rule.test) and tapping live
 // traffic (rule.tap) are commands of their own files.
 import * as v from 'valibot'
-import { REPUBLISH_MQTT_PROPERTIES, RuleOutputSchema, type RepublishArgs, type RuleBody, type RuleOutput } from '../contract/rules.ts'
+import { REPUBLISH_MQTT_PROPERTIES, RuleBodySchema, RuleOutputSchema, type RepublishArgs, type RuleBody, type RuleOutput } from '../contract/rules.ts'
 import { givenArgs, keepsCurrent } from './args.ts'
 import { fitsTopicLength, isTopicName } from './clients.ts'
 import { defineCommand, type Completer } from './define.ts'
@@ -150,15 +150,17 @@ export const updateRule = defineCommand({
     description: keepsCurrent(descriptionArg()),
     enable: keepsCurrent(enableArg()),
     ...outputEntries,
+    /** The rule's fields as EMQX's PUT body, for what an empty argument cannot say (a name cleared). */
+    body: v.optional(v.pipe(v.partial(v.omit(RuleBodySchema, ['id', 'metadata'])), v.title('rules.field.body'), v.description('rules.hint.body'))),
   }),
   positional: ['id'],
   aliases: ['edit rule', 'change rule', '编辑规则', '修改规则'],
   complete: { id: completeRuleId },
   describe: ({ id }) => ({ key: 'cmd.rule.updateDescribe', values: { id } }),
   // PUT merges the keys it is given over the stored rule: what is left out stays; outputs given replace the rule's.
-  run: (ctx, { id, sql, name, description, enable, ...outputs }) => {
+  run: (ctx, { id, sql, name, description, enable, body, ...outputs }) => {
     const actions = ruleOutputs(outputs)
-    return ctx.api.rules.update(id, { ...givenArgs({ sql, name, description, enable }), ...(actions ? { actions } : {}) })
+    return ctx.api.rules.update(id, { ...body, ...givenArgs({ sql, name, description, enable }), ...(actions ? { actions } : {}) })
   },
 })
 
