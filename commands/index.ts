@@ -20,6 +20,7 @@ import { prometheusCommands } from './prometheus.ts'
 import { opentelemetryCommands } from './opentelemetry.ts'
 import { topicRewriteCommands } from './topicRewrite.ts'
 import { autoSubscribeCommands } from './autoSubscribe.ts'
+import { ruleCommands } from './rules.ts'
 import { apiKeyCommands } from './apiKeys.ts'
 import { userCommands } from './users.ts'
 import { clusterCommands } from './cluster.ts'
@@ -63,6 +64,7 @@ export const allCommands: AnyCommand[] = [
   ...erase(mqttSettingsCommands),
   ...erase(topicRewriteCommands),
   ...erase(autoSubscribeCommands),
+  ...erase(ruleCommands),
   ...erase(ruleTestCommands),
   ...erase(apiKeyCommands),
   ...erase(userCommands),
