@@ -8,7 +8,7 @@ import { compileRule } from '../server/rules/sql/index.ts'
 import { sqlFunctions } from '../server/rules/sql-functions.ts'
 import { ruleSqlCompletions, type CompletionData } from '../src/features/rules/sql/completion.ts'
 import { locateSqlError, parseSqlErrorMessage, type ParseCheck } from '../src/features/rules/sql/errorPosition.ts'
-import { eventTypeForSql, fromTopics, testContextOf } from '../src/features/rules/sql/ruleEvents.ts'
+import { eventTypeForSql, fromTopics, testContextOf, topicMatching } from '../src/features/rules/sql/ruleEvents.ts'
 
 const event = (topic: string, columns: string[], test_columns: Record<string, unknown> = {}): RuleEventInfo => ({
   event: topic,
@@ -80,6 +80,12 @@ describe('rule SQL events', () => {
     expect(eventTypeForSql('SELECT * FROM "$events/sys/alarm_activated"')).toBe('alarm_activated')
     expect(eventTypeForSql('SELECT * FROM "t/1"')).toBe('message_publish')
     expect(eventTypeForSql('SELECT 1')).toBeUndefined()
+  })
+
+  it('makes a test topic the FROM filter matches', () => {
+    expect(topicMatching('sensors/#')).toBe('sensors/a')
+    expect(topicMatching('a/+/c')).toBe('a/a/c')
+    expect(topicMatching('#')).toBe('a')
   })
 
   it('takes the examples of the test columns as the context', () => {

@@ -57,7 +57,7 @@ export function RuleSqlWorkbench({ sql, onSqlChange, ruleId }: RuleSqlWorkbenchP
   const useTemplate = useCallback(
     (template: SqlTemplate) => {
       onSqlChange(template.sql)
-      runner.applyExample(eventTypeForSql(template.sql) ?? 'message_publish', template.payload)
+      runner.applyExample(eventTypeForSql(template.sql) ?? 'message_publish', template.payload, template.sql)
       editor.current?.focus()
     },
     [onSqlChange, runner],

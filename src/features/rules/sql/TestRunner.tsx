@@ -8,14 +8,14 @@ import { testRule } from '../../../../commands/ruleTest.ts'
 import { RULE_EVENT_TYPES, type RuleEventType } from '../../../../contract/rules.ts'
 import type { RuleEventInfo } from '../../../api/rules.ts'
 import { useRunCommand } from '../../../app/commands/useRunCommand.ts'
-import { eventOfType, eventTypeForSql, testContextOf } from './ruleEvents.ts'
+import { eventOfType, eventTypeForSql, fromTopics, testContextOf, topicMatching } from './ruleEvents.ts'
 
 export type TestOutcome = { kind: 'output'; text: string } | { kind: 'nomatch'; text: string } | { kind: 'error'; text: string }
 
 export interface TestRunnerState {
   eventType: RuleEventType
   setEventType(type: RuleEventType): void
-  applyExample(type: RuleEventType, payload?: unknown): void
+  applyExample(type: RuleEventType, payload?: unknown, forSql?: string): void
   contextText: string
   setContextText(text: string): void
   resetContext(): void
@@ -28,9 +28,15 @@ export interface TestRunnerState {
   run(): Promise<void>
 }
 
-function contextText(events: readonly RuleEventInfo[], type: RuleEventType, payload?: unknown): string {
+/**
+ * The example context of an event type; for message publish, its topic is one the SQL's first FROM
+ * filter matches (EMQX's example `t/a` would not match `sensors/#`), and a given payload replaces the example's.
+ */
+function contextText(events: readonly RuleEventInfo[], type: RuleEventType, sql: string, payload?: unknown): string {
   const example = testContextOf(eventOfType(events, type))
-  return JSON.stringify(payload === undefined ? example : { ...example, payload: JSON.stringify(payload) }, null, 2)
+  const filter = fromTopics(sql)[0]
+  const topic = type === 'message_publish' && filter !== undefined && !filter.startsWith('$') ? { topic: topicMatching(filter) } : {}
+  return JSON.stringify({ ...example, ...topic, ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }) }, null, 2)
 }
 
 /** The payload field of a context typed as JSON, decoded when it is JSON text itself. */
@@ -48,36 +54,31 @@ export function useTestRunner(sql: string, events: readonly RuleEventInfo[], rul
   const { t } = useTranslation()
   const run = useRunCommand()
   const [eventType, setType] = useState<RuleEventType>(() => eventTypeForSql(sql) ?? 'message_publish')
-  const [text, setText] = useState(() => contextText(events, eventType))
+  const [text, setText] = useState(() => contextText(events, eventType, sql))
   const [saved, setSaved] = useState(false)
   const [running, setRunning] = useState(false)
   const [outcome, setOutcome] = useState<TestOutcome | null>(null)
   // The context follows the event type (and the catalogue once read) until the operator edits it.
   const edited = useRef(false)
 
-  /** Switches the event type with its example context; a given payload replaces the example's. */
+  /** Switches the event type with its example context for `forSql`; a given payload replaces the example's. */
   const applyExample = useCallback(
-    (type: RuleEventType, payload?: unknown) => {
+    (type: RuleEventType, payload?: unknown, forSql: string = sql) => {
       setType(type)
       edited.current = payload !== undefined
-      setText(contextText(events, type, payload))
+      setText(contextText(events, type, forSql, payload))
     },
-    [events],
+    [events, sql],
   )
   const setEventType = useCallback((type: RuleEventType) => applyExample(type), [applyExample])
 
-  // The catalogue read after the first render fills the example context in.
+  // The example context follows the catalogue once read and the SQL's FROM (another event switches
+  // the type) until the operator edits it.
+  const firstFrom = fromTopics(sql)[0]
   useEffect(() => {
-    if (!edited.current) setText(contextText(events, eventType))
+    if (!edited.current) applyExample(eventTypeForSql(sql) ?? eventType)
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [events])
-
-  // A FROM naming another event switches the type while the context is the example one.
-  const fromType = eventTypeForSql(sql)
-  useEffect(() => {
-    if (fromType && fromType !== eventType && !edited.current) applyExample(fromType)
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fromType])
+  }, [events, firstFrom])
 
   const setContextText = useCallback((value: string) => {
     edited.current = true

@@ -2,6 +2,7 @@
 // help), the event topics of GET /rule_events inside a FROM string, the columns of the events the
 // FROM clause names, and `payload.` fields learned from the last test input's JSON payload.
 import type { Completion, CompletionContext, CompletionResult, CompletionSource } from '@codemirror/autocomplete'
+import type { EditorView } from '@codemirror/view'
 import type { RuleEventInfo } from '../../../api/rules.ts'
 import { RULE_FUNCTIONS, helpKeyOf, signatureOf } from './functionReference.ts'
 import { RULE_SQL_KEYWORDS, lexSql } from './sqlLexer.ts'
@@ -29,14 +30,21 @@ export function payloadKeys(payload: unknown, path: readonly string[]): string[]
   return node !== null && typeof node === 'object' && !Array.isArray(node) ? Object.keys(node) : []
 }
 
+/** Writes `name()`: the cursor after it for a function without arguments, between the brackets otherwise. */
+function applyCall(name: string, noArguments: boolean): Completion['apply'] {
+  return (view: EditorView, _completion: Completion, from: number, to: number) => {
+    const text = `${name}()`
+    view.dispatch({ changes: { from, to, insert: text }, selection: { anchor: from + text.length - (noArguments ? 0 : 1) }, userEvent: 'input.complete' })
+  }
+}
+
 function functionOptions(t: CompletionData['t']): Completion[] {
   return RULE_FUNCTIONS.map((fn) => ({
     label: fn.name,
     type: 'function',
     detail: signatureOf(fn),
     info: t(helpKeyOf(fn.name)),
-    // A function without arguments is written whole; others leave the cursor between the brackets.
-    apply: fn.arities.length === 1 && fn.arities[0] === 0 ? `${fn.name}()` : undefined,
+    apply: applyCall(fn.name, fn.arities.length === 1 && fn.arities[0] === 0),
     boost: -1,
   }))
 }

@@ -52,3 +52,11 @@ export function testContextOf(event: RuleEventInfo | undefined): Record<string, 
     Object.entries(event.test_columns).map(([column, value]) => [column, Array.isArray(value) && value.length === 2 && typeof value[1] === 'string' ? value[0] : value]),
   )
 }
+
+/** A topic the filter matches, for a test event: each `+` and a trailing `#` become a level `a`. */
+export function topicMatching(filter: string): string {
+  return filter
+    .split('/')
+    .map((level) => (level === '+' || level === '#' ? 'a' : level))
+    .join('/')
+}
