@@ -39,6 +39,9 @@ function expectColumns(topic: string, context: Context, { extra = [], missing = 
 
 const NO_PROPS = { 'User-Property': {} }
 
+/** The client's end of its connection, as the broker's `peername` names it. */
+const peerOf = (client: MqttClient) => `127.0.0.1:${(client.stream as unknown as { localPort: number }).localPort}`
+
 describe('rule events from the broker', () => {
   let t: TestServer
   let broker: Broker
@@ -63,23 +66,16 @@ describe('rule events from the broker', () => {
   it('client connack, authentication, connected and disconnected', async () => {
     const before = Date.now()
     const client = await t.connect({ clientId: 'ev-conn', username: 'u1', protocolVersion: 5, keepalive: 30, clean: true, properties: { sessionExpiryInterval: 60, userProperties: { a: '1' } } })
-    const port = (client.stream as unknown as { localPort: number }).localPort
-    const peer = `127.0.0.1:${port}`
+    const peer = peerOf(client)
     const sock = `127.0.0.1:${t.server.mqttPort}`
+    const connection = { clientid: 'ev-conn', username: 'u1', peername: peer, sockname: sock, proto_name: 'MQTT', proto_ver: 5, keepalive: 30, clean_start: true }
 
     const connack = await sink.one(EVENT_TOPICS.connack)
     expectColumns(EVENT_TOPICS.connack, connack, { missing: ['connected_at'] })
     expect(connack).toMatchObject({
       event: 'client.connack',
       reason_code: 'success',
-      clientid: 'ev-conn',
-      username: 'u1',
-      peername: peer,
-      sockname: sock,
-      proto_name: 'MQTT',
-      proto_ver: 5,
-      keepalive: 30,
-      clean_start: true,
+      ...connection,
       // EMQX's conninfo holds the expiry in milliseconds.
       expiry_interval: 60_000,
       conn_props: { 'Session-Expiry-Interval': 60, 'User-Property': { a: '1' }, 'User-Property-Pairs': [{ key: 'a', value: '1' }] },
@@ -96,15 +92,8 @@ describe('rule events from the broker', () => {
     expectColumns(EVENT_TOPICS.connected, connected, { extra: ['receive_maximum'] })
     expect(connected).toMatchObject({
       event: 'client.connected',
-      clientid: 'ev-conn',
-      username: 'u1',
+      ...connection,
       mountpoint: undefined,
-      peername: peer,
-      sockname: sock,
-      proto_name: 'MQTT',
-      proto_ver: 5,
-      keepalive: 30,
-      clean_start: true,
       expiry_interval: 60,
       is_bridge: false,
       conn_props: { 'Session-Expiry-Interval': 60, 'User-Property': { a: '1' } },
@@ -164,8 +153,7 @@ describe('rule events from the broker', () => {
     const sender = await t.connect({ clientId: 'ev-tx', username: 'tx', protocolVersion: 5 })
     const before = Date.now()
     await sender.publishAsync('m/1', '{"v":1}', { qos: 1, properties: { contentType: 'text/json', payloadFormatIndicator: true, userProperties: { k: ['a', 'b'] } } })
-    const txPeer = `127.0.0.1:${(sender.stream as unknown as { localPort: number }).localPort}`
-    const rxPeer = `127.0.0.1:${(receiver.stream as unknown as { localPort: number }).localPort}`
+    const rxPeer = peerOf(receiver)
 
     const delivered = await sink.one(EVENT_TOPICS.delivered)
     expectColumns(EVENT_TOPICS.delivered, delivered)
@@ -189,7 +177,7 @@ describe('rule events from the broker', () => {
     const acked = await sink.one(EVENT_TOPICS.acked)
     expectColumns(EVENT_TOPICS.acked, acked)
     expect(acked).toMatchObject({ event: 'message.acked', id: delivered.id, from_clientid: 'ev-tx', clientid: 'ev-rx', peername: rxPeer, topic: 'm/1', qos: 1, puback_props: NO_PROPS })
-    expect(txPeer).not.toBe(rxPeer)
+    expect(peerOf(sender)).not.toBe(rxPeer)
   })
 
   it('message dropped for want of subscribers, with the sender', async () => {
@@ -204,7 +192,7 @@ describe('rule events from the broker', () => {
       username: 'lu',
       payload: 'x',
       peerhost: '127.0.0.1',
-      peername: `127.0.0.1:${(sender.stream as unknown as { localPort: number }).localPort}`,
+      peername: peerOf(sender),
       qos: 0,
       pub_props: NO_PROPS,
     })

@@ -39,6 +39,22 @@ const CONN_PROPS = () => exampleProps({ 'Session-Expiry-Interval': 7200, 'Receiv
 const CLIENT_ATTRS = (): Example => ['client_attrs', { test: 'example' }]
 const PAYLOAD = '{"msg": "hello"}'
 
+/** The connection's columns of the client events (a connected client's `mountpoint` among them). */
+const connExamples = (mountpoint: boolean): Example[] => [
+  ['clientid', 'c_emqx'],
+  ['username', 'u_emqx'],
+  ...(mountpoint ? [['mountpoint', UNDEFINED] as const] : []),
+  ['peername', '192.168.0.10:56431'],
+  ['sockname', '0.0.0.0:1883'],
+  ['proto_name', 'MQTT'],
+  ['proto_ver', 5],
+]
+const SESSION_EXAMPLES: readonly Example[] = [
+  ['keepalive', 60],
+  ['clean_start', true],
+  ['expiry_interval', 3600],
+]
+
 const T_CLIENTID: TestColumn = ['clientid', 'c_emqx', 'the clientid if the client']
 const T_USERNAME: TestColumn = ['username', 'u_emqx', 'the username if the client']
 const T_TOPIC: TestColumn = ['topic', 't/a', 'the topic of the MQTT message']
@@ -185,16 +201,8 @@ export const RULE_EVENTS: readonly RuleEventDef[] = [
     [T_CLIENTID, T_USERNAME, ['peername', '127.0.0.1:52918', 'the IP address and port of the client']],
     (node, now) => [
       ['event', 'client.connected'],
-      ['clientid', 'c_emqx'],
-      ['username', 'u_emqx'],
-      ['mountpoint', UNDEFINED],
-      ['peername', '192.168.0.10:56431'],
-      ['sockname', '0.0.0.0:1883'],
-      ['proto_name', 'MQTT'],
-      ['proto_ver', 5],
-      ['keepalive', 60],
-      ['clean_start', true],
-      ['expiry_interval', 3600],
+      ...connExamples(true),
+      ...SESSION_EXAMPLES,
       ['is_bridge', false],
       ['conn_props', CONN_PROPS()],
       ['connected_at', now],
@@ -208,12 +216,7 @@ export const RULE_EVENTS: readonly RuleEventDef[] = [
     (node, now) => [
       ['event', 'client.disconnected'],
       ['reason', 'normal'],
-      ['clientid', 'c_emqx'],
-      ['username', 'u_emqx'],
-      ['peername', '192.168.0.10:56431'],
-      ['sockname', '0.0.0.0:1883'],
-      ['proto_name', 'MQTT'],
-      ['proto_ver', 5],
+      ...connExamples(false),
       ['disconn_props', exampleProps({ 'Session-Expiry-Interval': 7200, 'Reason-String': 'Redirect to another server', 'Server Reference': '192.168.22.129' })],
       ['connected_at', now],
       ['disconnected_at', now],
@@ -228,15 +231,8 @@ export const RULE_EVENTS: readonly RuleEventDef[] = [
       // EMQX's example names the connected event here; a /rule_test context's own `event` replaces it.
       ['event', 'client.connected'],
       ['reason_code', 'success'],
-      ['clientid', 'c_emqx'],
-      ['username', 'u_emqx'],
-      ['peername', '192.168.0.10:56431'],
-      ['sockname', '0.0.0.0:1883'],
-      ['proto_name', 'MQTT'],
-      ['proto_ver', 5],
-      ['keepalive', 60],
-      ['clean_start', true],
-      ['expiry_interval', 3600],
+      ...connExamples(false),
+      ...SESSION_EXAMPLES,
       ['connected_at', now],
       ['conn_props', CONN_PROPS()],
       ['timestamp', now],

@@ -32,7 +32,7 @@ export const isSysMessage = (message: Message) => message.from === '' && message
 /** The message's flags as EMQX keeps them: `dup` and `retain` from the PUBLISH, `sys` on the broker's own. */
 const flagsOf = (message: Message, retain = message.retain) => (isSysMessage(message) ? { sys: true, retain } : { dup: false, retain })
 
-/** The columns every message event shares (id, sender, payload, topic, QoS, flags, properties, receive time). */
+/** The columns every message event shares (id, sender, payload, topic, QoS, flags, properties, receive time), as eventmsg_publish has them. */
 function messageColumns(broker: Broker, message: Message, qos: number = message.qos, retain?: boolean): Context {
   return {
     id: message.id.toUpperCase(),
@@ -47,11 +47,6 @@ function messageColumns(broker: Broker, message: Message, qos: number = message.
     pub_props: printableProps(message.properties),
     publish_received_at: message.timestamp,
   }
-}
-
-/** eventmsg_publish: a message on its way to the rules of its topic (`message.publish`). */
-export function publishContext(broker: Broker, message: Message): Context {
-  return { ...messageColumns(broker, message), client_attrs: {}, ...basic('message.publish', broker.node) }
 }
 
 /** eventmsg_dropped. */

@@ -4,6 +4,6 @@
 // sink to attachRuleEvents and answers the two endpoints with the rest.
 export { attachRuleEvents, EVENT_TOPICS, type RuleEventDeps, type RuleEventSink } from './attach.ts'
 export { columnsOf, RULE_EVENTS, ruleEventCatalogue, type RuleEventDef } from './catalogue.ts'
-export { isSysMessage, publishContext } from './contexts.ts'
+export { isSysMessage } from './contexts.ts'
 export { printableProps } from './properties.ts'
 export { eventTopicOfType, testContext } from './test-context.ts'
