@@ -96,7 +96,7 @@ export function RepublishFields({ draft, errors, onChange }: Props) {
               />
             </label>
           ))}
-          <label className="field">
+          <label className="field rules-user-properties">
             <span className="field-label">{t('rules.output.userProperties')}</span>
             <input className="input mono" value={draft.userProperties} placeholder="${pub_props.'User-Property'}" onChange={(event) => set('userProperties', event.target.value)} data-field="userProperties" />
             <span className="field-hint">{t('rules.output.userPropertiesHint')}</span>

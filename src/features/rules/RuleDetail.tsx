@@ -78,10 +78,7 @@ export function RuleDetail() {
           {rule.name ? <span className="muted rules-detail-name"> {rule.name}</span> : null} <RuleStatusTag enabled={rule.enable} />
         </h1>
         <div>
-          <label className="rules-detail-enable">
-            <RuleEnableSwitch id={rule.id} enabled={rule.enable} />
-            <span>{t(rule.enable ? 'rules.enabled' : 'rules.disabled')}</span>
-          </label>
+          <RuleEnableSwitch id={rule.id} enabled={rule.enable} />
           <button type="button" className="btn" onClick={loaded.refresh}>
             {t('common.refresh')}
           </button>

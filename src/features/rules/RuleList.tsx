@@ -1,5 +1,5 @@
 // The rules (GET /rules, one server page at a time, EMQX 5.8's filters in the URL), each with where
-// it reads from (FROM), its state and enable switch (rule.enable / rule.disable), how often it matched
+// it reads from (FROM: the first topic, the rest counted), its state and enable switch (rule.enable / rule.disable), how often it matched
 // and its matched rate (GET /rules/{id}/metrics for each row of the page, read again every few
 // seconds), and its actions: settings, copy, reset metrics (rule.resetMetrics), delete (rule.delete).
 import { Link, useNavigate } from '@tanstack/react-router'
@@ -68,7 +68,7 @@ export function RuleList() {
       col.accessor((row) => row.rule.id, {
         id: 'id',
         header: t('rules.col.id'),
-        size: 170,
+        size: 150,
         enableHiding: false,
         meta: { mono: true },
         cell: ({ getValue }) => (
@@ -77,47 +77,47 @@ export function RuleList() {
           </Link>
         ),
       }),
-      col.accessor((row) => row.rule.name, { id: 'name', header: t('rules.col.name'), size: 140, cell: ({ getValue }) => escapeControl(getValue()) || '—' }),
+      col.accessor((row) => row.rule.name, { id: 'name', header: t('rules.col.name'), size: 130, cell: ({ getValue }) => escapeControl(getValue()) || '—' }),
       col.accessor((row) => row.rule.from.join(', '), {
         id: 'from',
         header: t('rules.col.from'),
-        size: 220,
+        size: 200,
         meta: { grow: true, label: t('rules.col.from') },
-        cell: ({ row }) => (
-          <span className="rules-from" title={row.original.rule.sql}>
-            {row.original.rule.from.map((topic) => (
-              <span key={topic} className="tag mono">
-                {escapeControl(topic)}
-              </span>
-            ))}
-          </span>
-        ),
+        cell: ({ row }) => {
+          const [first, ...more] = row.original.rule.from
+          return (
+            <span className="rules-from" title={row.original.rule.from.join('\n')}>
+              {first === undefined ? '—' : <span className="tag mono">{escapeControl(first)}</span>}
+              {more.length > 0 ? <span className="tag tag-muted">+{more.length}</span> : null}
+            </span>
+          )
+        },
       }),
       col.display({
         id: 'status',
         header: t('rules.col.status'),
-        size: 100,
+        size: 90,
         meta: { label: t('rules.col.status') },
         cell: ({ row }) => <RuleStatusTag enabled={row.original.rule.enable} />,
       }),
       col.display({
         id: 'enable',
         header: t('rules.col.enable'),
-        size: 80,
+        size: 70,
         meta: { label: t('rules.col.enable'), align: 'center' },
         cell: ({ row }) => <RuleEnableSwitch id={row.original.rule.id} enabled={row.original.rule.enable} />,
       }),
       col.accessor((row) => row.metrics?.matched, {
         id: 'matched',
         header: t('rules.col.matched'),
-        size: 100,
+        size: 90,
         meta: { numeric: true, align: 'end' },
         cell: ({ getValue }) => getValue()?.toLocaleString() ?? '—',
       }),
       col.accessor((row) => row.metrics?.['matched.rate'], {
         id: 'rate',
         header: t('rules.col.rate'),
-        size: 110,
+        size: 100,
         meta: { numeric: true, align: 'end' },
         cell: ({ getValue }) => formatRate(getValue()),
       }),
@@ -129,11 +129,11 @@ export function RuleList() {
         cell: ({ getValue }) => escapeControl(getValue()) || '—',
       }),
       col.accessor((row) => row.rule.actions.length, { id: 'outputs', header: t('rules.col.outputs'), size: 90, meta: { numeric: true, align: 'end', hidden: true } }),
-      col.accessor((row) => formatTime(row.rule.created_at).text, { id: 'created_at', header: t('rules.col.createdAt'), size: 165, meta: { numeric: true } }),
+      col.accessor((row) => formatTime(row.rule.created_at).text, { id: 'created_at', header: t('rules.col.createdAt'), size: 160, meta: { numeric: true } }),
       col.display({
         id: 'actions',
         header: t('rules.col.actions'),
-        size: 300,
+        size: 290,
         enableHiding: false,
         meta: { label: t('rules.col.actions'), align: 'center', stickyEnd: true },
         cell: ({ row }) => {
@@ -178,7 +178,7 @@ export function RuleList() {
           <option value="true">{t('rules.enabled')}</option>
           <option value="false">{t('rules.disabled')}</option>
         </select>
-        <input className="input mono" placeholder={t('rules.filter.action')} aria-label={t('rules.filter.action')} title={t('rules.filter.actionHint')} {...form.field('action')} />
+        <input className="input" placeholder={t('rules.filter.action')} aria-label={t('rules.filter.action')} title={t('rules.filter.actionHint')} {...form.field('action')} />
       </FilterBar>
 
       <DataTable

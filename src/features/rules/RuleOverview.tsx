@@ -42,6 +42,9 @@ export function RuleOverview({ id }: { id: string }) {
   }, [answer, loaded.updatedAt])
 
   const chartData = useMemo(() => [history.map((s) => s.at), history.map((s) => s.rate)] as [number[], number[]], [history])
+  // The chart spans the whole window the history can hold, so its time axis reads in minutes from the first sample on.
+  const last = history.at(-1)?.at
+  const xRange = useMemo(() => (last === undefined ? undefined : ([last - (HISTORY * POLL_MS) / 1000, last] as const)), [last])
 
   if (!answer) {
     return loaded.error ? (
@@ -122,6 +125,7 @@ export function RuleOverview({ id }: { id: string }) {
           locale={i18n.language}
           height={180}
           timeLabel={t('rules.time')}
+          xRange={xRange}
           formatValue={formatRate}
         />
       </section>
