@@ -49,6 +49,7 @@ describe('rule SQL completion', () => {
     const result = complete('SELECT k| FROM "$events/client_connected"')
     const columns = result?.options.filter((o) => o.type === 'property').map((o) => o.label)
     expect(columns).toEqual(['clientid', 'keepalive', 'proto_ver'])
+    expect(complete('SELECT q| FROM "t/#"')?.options.find((o) => o.label === 'qos')).toMatchObject({ type: 'property', info: 'the QoS' })
     const both = labels(complete('SELECT | FROM "t/#", "$events/sys/alarm_activated"', true))
     expect(both).toEqual(expect.arrayContaining(['payload', 'details']))
   })

@@ -10,7 +10,12 @@ import type { RuleEventInfo } from '../../../api/rules.ts'
 import { useRunCommand } from '../../../app/commands/useRunCommand.ts'
 import { eventOfType, eventTypeForSql, fromTopics, testContextOf, topicMatching } from './ruleEvents.ts'
 
-export type TestOutcome = { kind: 'output'; text: string } | { kind: 'nomatch'; text: string } | { kind: 'error'; text: string }
+export interface TestOutcome {
+  kind: 'output' | 'nomatch' | 'error'
+  text: string
+  /** What was run (SQL, event type, context), to tell an outcome the edits since have made stale. */
+  ran: string
+}
 
 export interface TestRunnerState {
   eventType: RuleEventType
@@ -19,12 +24,16 @@ export interface TestRunnerState {
   contextText: string
   setContextText(text: string): void
   resetContext(): void
+  /** The event type with its title from the catalogue, in the shown language. */
+  titleOf(type: RuleEventType): string
   /** The payload of the context, decoded when it is JSON: what `payload.` completes from. */
   payload: unknown
   saved: boolean
   setSaved(saved: boolean): void
   running: boolean
   outcome: TestOutcome | null
+  /** The SQL or the context changed since the outcome. */
+  stale: boolean
   run(): Promise<void>
 }
 
@@ -51,7 +60,7 @@ export function payloadOf(text: string): unknown {
 }
 
 export function useTestRunner(sql: string, events: readonly RuleEventInfo[], ruleId: string | undefined): TestRunnerState {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const run = useRunCommand()
   const [eventType, setType] = useState<RuleEventType>(() => eventTypeForSql(sql) ?? 'message_publish')
   const [text, setText] = useState(() => contextText(events, eventType, sql))
@@ -87,21 +96,30 @@ export function useTestRunner(sql: string, events: readonly RuleEventInfo[], rul
   const resetContext = useCallback(() => setEventType(eventType), [eventType, setEventType])
 
   const payload = useMemo(() => payloadOf(text), [text])
+  const titleOf = useCallback(
+    (type: RuleEventType) => {
+      const title = eventOfType(events, type)?.title
+      const shown = title && (title[i18n.language.startsWith('zh') ? 'zh' : 'en'] || title.en)
+      return shown ? `${type} · ${shown}` : type
+    },
+    [events, i18n.language],
+  )
 
+  const ran = JSON.stringify([sql, eventType, text, saved])
   const runTest = useCallback(async () => {
     setRunning(true)
     const result = await run(testRule, { sql, event_type: eventType, context: text, ...(saved && ruleId ? { id: ruleId } : {}) }, { notifySuccess: false })
     setRunning(false)
-    if (result.ok) return setOutcome({ kind: 'output', text: JSON.stringify(result.result, null, 2) })
+    if (result.ok) return setOutcome({ kind: 'output', text: JSON.stringify(result.result, null, 2), ran })
     const error = result.error
-    if (error.kind === 'invalid') return setOutcome({ kind: 'error', text: error.errors.map((e) => t(e.key, e.values ?? {})).join('; ') })
+    if (error.kind === 'invalid') return setOutcome({ kind: 'error', text: error.errors.map((e) => t(e.key, e.values ?? {})).join('; '), ran })
     if (error.kind === 'failed') {
       const notMatch = error.error instanceof CommandError && error.error.text.key === 'ruleSql.notMatch'
-      return setOutcome({ kind: notMatch ? 'nomatch' : 'error', text: error.message })
+      return setOutcome({ kind: notMatch ? 'nomatch' : 'error', text: error.message, ran })
     }
-  }, [run, sql, eventType, text, saved, ruleId, t])
+  }, [run, sql, eventType, text, saved, ruleId, t, ran])
 
-  return { eventType, setEventType, applyExample, contextText: text, setContextText, resetContext, payload, saved, setSaved, running, outcome, run: runTest }
+  return { eventType, setEventType, applyExample, titleOf, contextText: text, setContextText, resetContext, payload, saved, setSaved, running, outcome, stale: outcome !== null && outcome.ran !== ran, run: runTest }
 }
 
 export function TestRunner({ runner, ruleId }: { runner: TestRunnerState; ruleId?: string }) {
@@ -115,7 +133,7 @@ export function TestRunner({ runner, ruleId }: { runner: TestRunnerState; ruleId
           <select className="input" value={runner.eventType} onChange={(event) => runner.setEventType(event.target.value as RuleEventType)}>
             {RULE_EVENT_TYPES.map((type) => (
               <option key={type} value={type}>
-                {type}
+                {runner.titleOf(type)}
               </option>
             ))}
           </select>
@@ -156,19 +174,22 @@ export function TestRunner({ runner, ruleId }: { runner: TestRunnerState; ruleId
               {t('ruleSql.test.run')}
             </button>
           </div>
-          <Outcome outcome={runner.outcome} />
+          <Outcome outcome={runner.outcome} stale={runner.stale} />
         </div>
       </div>
     </section>
   )
 }
 
-function Outcome({ outcome }: { outcome: TestOutcome | null }) {
+function Outcome({ outcome, stale }: { outcome: TestOutcome | null; stale: boolean }) {
   const { t } = useTranslation()
   if (!outcome) return <p className="rule-sql-output is-empty" aria-labelledby="rule-sql-output-label">{t('ruleSql.test.notRun')}</p>
   return (
-    <pre className={`rule-sql-output is-${outcome.kind}`} role="status" aria-labelledby="rule-sql-output-label" data-outcome={outcome.kind}>
-      {outcome.text}
-    </pre>
+    <>
+      <pre className={`rule-sql-output is-${outcome.kind}${stale ? ' is-stale' : ''}`} role="status" aria-labelledby="rule-sql-output-label" data-outcome={outcome.kind}>
+        {outcome.text}
+      </pre>
+      {stale && <p className="rule-sql-stale">{t('ruleSql.test.stale')}</p>}
+    </>
   )
 }
