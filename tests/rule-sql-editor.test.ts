@@ -8,6 +8,7 @@ import { compileRule } from '../server/rules/sql/index.ts'
 import { sqlFunctions } from '../server/rules/sql-functions.ts'
 import { ruleSqlCompletions, type CompletionData } from '../src/features/rules/sql/completion.ts'
 import { locateSqlError, parseSqlErrorMessage, type ParseCheck } from '../src/features/rules/sql/errorPosition.ts'
+import { functionAt } from '../src/features/rules/sql/hover.ts'
 import { eventTypeForSql, fromTopics, testContextOf, topicMatching } from '../src/features/rules/sql/ruleEvents.ts'
 
 const event = (topic: string, columns: string[], test_columns: Record<string, unknown> = {}): RuleEventInfo => ({
@@ -72,6 +73,15 @@ describe('rule SQL completion', () => {
     expect(complete("SELECT * FROM \"t\" WHERE a = 'up|")).toBeNull()
     expect(complete('SELECT |')).toBeNull()
     expect(complete('SELECT |', true)).not.toBeNull()
+  })
+})
+
+describe('rule SQL hover', () => {
+  it('finds the known function called under the pointer', () => {
+    const line = 'SELECT upper(clientid), nosuch(1), payload FROM "t"'
+    expect(functionAt(line, 9)).toEqual({ name: 'upper', from: 7, to: 12 })
+    expect(functionAt(line, 26)).toBeUndefined()
+    expect(functionAt(line, 37)).toBeUndefined()
   })
 })
 

@@ -10,6 +10,7 @@ import { useApi } from '../../../app/useApi.ts'
 import { useServerData } from '../../../app/useServerData.ts'
 import { ruleSqlCompletions, type CompletionData } from './completion.ts'
 import type { ParseCheck } from './errorPosition.ts'
+import { functionHover } from './hover.ts'
 import { ruleSqlLinter } from './lint.ts'
 import { SqlEditor, type SqlEditorHandle } from './SqlEditor.tsx'
 import { SqlReference } from './SqlReference.tsx'
@@ -38,6 +39,7 @@ export function RuleSqlWorkbench({ sql, onSqlChange, ruleId }: RuleSqlWorkbenchP
   const latest = useRef<CompletionData>({ events, payload: runner.payload, lang: 'en', t })
   latest.current = { events, payload: runner.payload, lang: i18n.language.startsWith('zh') ? 'zh' : 'en', t }
   const completions = useMemo(() => ruleSqlCompletions(() => latest.current), [])
+  const hover = useMemo(() => functionHover(() => latest.current.t), [])
 
   // A dry run parses the SQL; only the server's 400 says anything about it (a 412 or an output
   // means it parsed).
@@ -79,6 +81,7 @@ export function RuleSqlWorkbench({ sql, onSqlChange, ruleId }: RuleSqlWorkbenchP
           onRun={() => void runner.run()}
           completions={completions}
           lint={lint}
+          hover={hover}
         />
         <p className="rule-sql-hint">{t('ruleSql.hint')}</p>
         <TestRunner runner={runner} ruleId={ruleId} />
