@@ -130,6 +130,7 @@ describe('rule SQL error positions', () => {
     const unknown = '{"select_and_transform_error":{"function":"nosuch","module":"emqx_rule_funcs","reason":"sql_function_not_supported"}}'
     expect(parseSqlErrorMessage(unknown)).toEqual({ kind: 'function', name: 'nosuch' })
     expect(parseSqlErrorMessage('lex_error')).toEqual({ kind: 'lex' })
+    expect(parseSqlErrorMessage('{"lex_error":"sql_lex"}')).toEqual({ kind: 'lex' })
     expect(parseSqlErrorMessage('{"select_and_transform_error":"badarg"}')).toBeUndefined()
   })
 
