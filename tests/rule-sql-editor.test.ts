@@ -9,6 +9,7 @@ import { sqlFunctions } from '../server/rules/sql-functions.ts'
 import { ruleSqlCompletions, type CompletionData } from '../src/features/rules/sql/completion.ts'
 import { locateSqlError, parseSqlErrorMessage, type ParseCheck } from '../src/features/rules/sql/errorPosition.ts'
 import { functionAt } from '../src/features/rules/sql/hover.ts'
+import { tokenClasses } from '../src/features/rules/sql/highlight.ts'
 import { eventTypeForSql, fromTopics, testContextOf, topicMatching } from '../src/features/rules/sql/ruleEvents.ts'
 
 const event = (topic: string, columns: string[], test_columns: Record<string, unknown> = {}): RuleEventInfo => ({
@@ -73,6 +74,18 @@ describe('rule SQL completion', () => {
     expect(complete("SELECT * FROM \"t\" WHERE a = 'up|")).toBeNull()
     expect(complete('SELECT |')).toBeNull()
     expect(complete('SELECT |', true)).not.toBeNull()
+  })
+})
+
+describe('rule SQL highlighting', () => {
+  it('colours keywords in any case, operators with =~, strings, FROM topics, event topics, numbers and calls', () => {
+    const sql = `foreach payload.a DO upper(item) INCASE topic =~ 't/#' and x >= 1.5 FROM "t/#", "$events/client_connected" -- note`
+    const classes = tokenClasses(sql).map(({ from, to, cls }) => `${sql.slice(from, to)}:${cls.replace('rsql-', '')}`)
+    expect(classes).toEqual([
+      'foreach:keyword', 'DO:keyword', 'upper:fn', 'INCASE:keyword', '=~:operator', "'t/#':string", 'and:keyword', '>=:operator',
+      '1.5:number', 'FROM:keyword', '"t/#":topic', '"$events/client_connected":event', '-- note:comment',
+    ])
+    expect(tokenClasses('SELECT nosuch(1) FROM "t"').map((c) => c.cls)).toContain('rsql-fn-unknown')
   })
 })
 

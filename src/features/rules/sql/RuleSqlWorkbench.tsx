@@ -16,7 +16,8 @@ import { SqlEditor, type SqlEditorHandle } from './SqlEditor.tsx'
 import { SqlReference } from './SqlReference.tsx'
 import type { SqlTemplate } from './sqlTemplates.ts'
 import { eventTypeForSql } from './ruleEvents.ts'
-import { TestRunner, useTestRunner } from './TestRunner.tsx'
+import { TestRunner } from './TestRunner.tsx'
+import { useTestRunner } from './useTestRunner.ts'
 import './ruleSql.css'
 
 export interface RuleSqlWorkbenchProps {
