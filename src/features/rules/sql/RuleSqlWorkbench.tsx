@@ -67,27 +67,29 @@ export function RuleSqlWorkbench({ sql, onSqlChange, ruleId }: RuleSqlWorkbenchP
   )
 
   return (
-    <div className="rule-sql-workbench">
-      <div className="rule-sql-main">
-        <label className="field-label" htmlFor="rule-sql">
-          {t('ruleSql.label')}
-        </label>
-        <SqlEditor
-          ref={editor}
-          id="rule-sql"
-          label={t('ruleSql.editorLabel')}
-          placeholderText={t('ruleSql.placeholder')}
-          value={sql}
-          onChange={onSqlChange}
-          onRun={() => void runner.run()}
-          completions={completions}
-          lint={lint}
-          hover={hover}
-        />
-        <p className="rule-sql-hint">{t('ruleSql.hint')}</p>
-        <TestRunner runner={runner} ruleId={ruleId} />
+    <div className="rule-sql-container">
+      <div className="rule-sql-workbench">
+        <div className="rule-sql-main">
+          <label className="field-label" htmlFor="rule-sql">
+            {t('ruleSql.label')}
+          </label>
+          <SqlEditor
+            ref={editor}
+            id="rule-sql"
+            label={t('ruleSql.editorLabel')}
+            placeholderText={t('ruleSql.placeholder')}
+            value={sql}
+            onChange={onSqlChange}
+            onRun={() => void runner.run()}
+            completions={completions}
+            lint={lint}
+            hover={hover}
+          />
+          <p className="rule-sql-hint">{t('ruleSql.hint')}</p>
+          <TestRunner runner={runner} ruleId={ruleId} />
+        </div>
+        <SqlReference events={events} eventsError={catalogue.error} onTemplate={useTemplate} onInsert={(text) => editor.current?.insert(text)} />
       </div>
-      <SqlReference events={events} eventsError={catalogue.error} onTemplate={useTemplate} onInsert={(text) => editor.current?.insert(text)} />
     </div>
   )
 }
