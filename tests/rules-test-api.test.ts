@@ -59,6 +59,19 @@ describe('/rule_test', () => {
     expect(JSON.parse(unknown.body.message)).toEqual({ select_and_transform_error: { function: 'nope', module: 'emqx_rule_funcs', reason: 'sql_function_not_supported' } })
   })
 
+  it('runs jq/2 with the engine\'s jq_function_default_timeout', async () => {
+    const sql = 'SELECT jq(\'.msg\', payload) AS j FROM "t/#"'
+    expect(await ruleTest(sql, publishContext())).toEqual({ status: 200, body: { j: ['hello'] } })
+    await suite.api.request('PUT', '/rule_engine', { jq_function_default_timeout: '1ms' })
+    try {
+      const timedOut = await ruleTest(sql, publishContext())
+      expect(timedOut.status).toBe(400)
+      expect(timedOut.body.message).toContain('jq_exception')
+    } finally {
+      await suite.api.request('PUT', '/rule_engine', { jq_function_default_timeout: '10s' })
+    }
+  })
+
   it('answers an array for FOREACH', async () => {
     const response = await ruleTest('FOREACH payload.xs AS x DO x * 2 AS y FROM "t/#"', publishContext({ payload: '{"xs": [1, 2]}' }))
     expect(response).toEqual({ status: 200, body: [{ y: 2 }, { y: 4 }] })

@@ -69,6 +69,7 @@ export class RuleEngine implements RuleEventSink {
   private readonly functions: ReadonlyMap<string, RuleFunction>
   private readonly unhook: () => void
   private readonly sampler: NodeJS.Timeout
+  private readonly samplingMs: number
   /** The republish under way (synchronous: the broker runs the hooks inside `publish`), innermost last. */
   private readonly republishing: Array<{ ruleId: string; direct: boolean }> = []
   private readonly warnedMissing = new Set<string>()
@@ -82,10 +83,10 @@ export class RuleEngine implements RuleEventSink {
     if (jq) functions.set('jq', (...args: unknown[]) => (args.length === 2 ? jq(args[0], args[1], this.jqTimeoutMs) : jq(...args)))
     this.functions = functions
     this.unhook = broker.hooks.add('message.publish', (message) => this.onPublish(message), HP.RULE_ENGINE)
-    const samplingMs = options.rateSamplingMs ?? RATE_SAMPLING_MS
+    this.samplingMs = options.rateSamplingMs ?? RATE_SAMPLING_MS
     this.sampler = setInterval(() => {
       for (const rule of this.rules.values()) rule.metrics.sample()
-    }, samplingMs)
+    }, this.samplingMs)
     this.sampler.unref()
   }
 
@@ -103,7 +104,7 @@ export class RuleEngine implements RuleEventSink {
   put(definition: RuleDefinition): EngineRule {
     const compiled = this.compile(definition.sql)
     this.remove(definition.id)
-    const rule: EngineRule = { id: definition.id, compiled, enable: definition.enable, outputs: definition.outputs, metrics: new RuleMetricsCounters() }
+    const rule: EngineRule = { id: definition.id, compiled, enable: definition.enable, outputs: definition.outputs, metrics: new RuleMetricsCounters(this.samplingMs) }
     this.rules.set(rule.id, rule)
     for (const from of compiled.from) {
       if (isEventTopic(from)) {
@@ -127,6 +128,7 @@ export class RuleEngine implements RuleEventSink {
         if (byId?.size === 0) this.events.delete(from)
       } else this.topics.remove(from, id)
     }
+    for (const key of this.warnedMissing) if (key.startsWith(`${id}\u0000`)) this.warnedMissing.delete(key)
     this.wantsChanged()
   }
 
@@ -184,6 +186,9 @@ export class RuleEngine implements RuleEventSink {
   apply(rule: EngineRule, columns: Columns, options: RunOptions = {}): RunResult {
     const metrics = rule.metrics
     metrics.matched++
+    // add_metadata: the rule's id is a column of its own run (`metadata.rule_id`).
+    const metadata = columns.metadata
+    columns.metadata = { ...(typeof metadata === 'object' && metadata !== null ? metadata : {}), rule_id: rule.id }
     let output: ReturnType<CompiledRule['run']>
     try {
       output = rule.compiled.run(columns)
