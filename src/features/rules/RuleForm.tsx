@@ -35,13 +35,13 @@ export function RuleForm({ initial, editing = false }: Props) {
   const change = (next: RuleFormValues) => {
     setValues(next)
     // Once Save has shown what is wrong, the errors follow the edits.
-    if (checked) setErrors(ruleFormErrors(next))
+    if (checked) setErrors(ruleFormErrors(next, editing))
   }
   const set = <K extends keyof RuleFormValues>(key: K, value: RuleFormValues[K]) => change({ ...values, [key]: value })
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
-    const found = ruleFormErrors(values)
+    const found = ruleFormErrors(values, editing)
     setErrors(found)
     setChecked(true)
     if (Object.keys(found).length > 0) {
