@@ -33,6 +33,7 @@ import { settingsCommands } from './settings.ts'
 import { logout } from './session.ts'
 import { helpCommands } from './help.ts'
 import { historyCommands } from './history.ts'
+import { ruleTestCommands } from './ruleTest.ts'
 
 // A command's argument type appears both in and out (`args`, `describe`), which makes
 // Command<S> invariant in S; the list holds them by their common shape.
@@ -64,6 +65,7 @@ export const allCommands: AnyCommand[] = [
   ...erase(topicRewriteCommands),
   ...erase(autoSubscribeCommands),
   ...erase(ruleCommands),
+  ...erase(ruleTestCommands),
   ...erase(apiKeyCommands),
   ...erase(userCommands),
   ...erase(clusterCommands),

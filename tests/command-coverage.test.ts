@@ -162,6 +162,8 @@ const operations: Record<string, string> = {
   'enable a rule (PUT /rules/{id} enable=true)': 'rule.enable',
   'disable a rule (PUT /rules/{id} enable=false)': 'rule.disable',
   "reset a rule's metrics (PUT /rules/{id}/metrics/reset)": 'rule.resetMetrics',
+  // Issue 15: the rule SQL workbench.
+  'run a rule SQL or a saved rule against one event (POST /rule_test, POST /rules/{id}/test)': 'rule.test',
 }
 
 /**
