@@ -36,7 +36,10 @@ export const qosValue = (text: string): number | string => (/^[0-2]$/.test(text.
 /** A flag as republish stores it: a boolean, or the template as written. */
 export const flagValue = (text: string): boolean | string => (text === 'true' ? true : text === 'false' ? false : text)
 
-const ruleIdArg = () => v.pipe(v.string(), v.title('rules.field.id'), v.minLength(1, 'rules.err.idRequired'), v.regex(RULE_ID, 'rules.err.id'))
+/** A saved rule's id: EMQX itself takes any non-empty id, so one made through its API is reached too. */
+const ruleIdArg = () => v.pipe(v.string(), v.title('rules.field.id'), v.minLength(1, 'rules.err.idRequired'))
+/** A new rule's id, as EMQX's dashboard checks it (SPEC 5). */
+const newRuleIdArg = () => v.pipe(ruleIdArg(), v.regex(RULE_ID, 'rules.err.id'), v.description('rules.hint.id'))
 const sqlArg = () => v.pipe(v.string(), v.title('rules.field.sql'), v.description('rules.hint.sql'), v.check((sql) => sql.trim() !== '', 'rules.err.sqlRequired'))
 const nameArg = () => v.pipe(v.string(), v.title('rules.field.name'))
 const descriptionArg = () => v.pipe(v.string(), v.title('rules.field.description'))
@@ -123,7 +126,7 @@ export const createRule = defineCommand({
   changes: ['rules'],
   args: v.object({
     sql: sqlArg(),
-    id: v.optional(v.pipe(ruleIdArg(), v.description('rules.hint.id'))),
+    id: v.optional(newRuleIdArg()),
     name: v.optional(nameArg()),
     description: v.optional(descriptionArg()),
     enable: v.optional(enableArg()),

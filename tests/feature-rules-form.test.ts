@@ -90,6 +90,8 @@ describe('rule form values', () => {
       'outputs.4.json': 'rules.err.customOutput',
     })
     expect(ruleFormErrors({ ...values, id: '' }).id).toBe('rules.err.idRequired')
+    // A saved rule keeps whatever id EMQX's API gave it.
+    expect(ruleFormErrors({ ...values, id: 'made.by api' }, true)).toEqual({})
   })
 
   it('hands rule.create arguments it accepts, outputs in the form’s order', () => {

@@ -5,6 +5,7 @@ import { useEffect, useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ACTION_ID } from '../../../commands/rules.ts'
 import { useApi } from '../../app/useApi.ts'
+import { Field, TextField } from '../websocket/controls.tsx'
 import { actionExists } from './actionExists.ts'
 import { RepublishFields } from './RepublishFields.tsx'
 import { moveOutput, newOutput, type ActionDraft, type OutputDraft, type OutputKind, type RuleFormErrors } from './ruleFormValues.ts'
@@ -75,17 +76,11 @@ export function OutputsEditor({ outputs, errors, onChange }: Props) {
             {output.kind === 'console' ? <p className="muted">{t('rules.consoleHint')}</p> : null}
             {output.kind === 'action' ? <ActionIdField draft={output} error={errorsOf(index).id} onChange={(draft) => replace(index, draft)} /> : null}
             {output.kind === 'custom' ? (
-              <label className="field">
-                <span className="field-label">{t('rules.customOutput')}</span>
-                <textarea
-                  className="input mono"
-                  rows={5}
-                  value={output.json}
-                  aria-invalid={errorsOf(index).json ? true : undefined}
-                  onChange={(event) => replace(index, { ...output, json: event.target.value })}
-                />
-                {errorsOf(index).json ? <span className="field-error">{t(errorsOf(index).json)}</span> : null}
-              </label>
+              <Field label={t('rules.customOutput')} error={errorsOf(index).json ? t(errorsOf(index).json) : undefined}>
+                {(control) => (
+                  <textarea {...control} className="input mono" rows={5} spellCheck={false} value={output.json} onChange={(event) => replace(index, { ...output, json: event.target.value })} />
+                )}
+              </Field>
             ) : null}
           </li>
         ))}
@@ -125,25 +120,25 @@ function ActionIdField({ draft, error, onChange }: { draft: ActionDraft; error: 
   }, [api, id])
 
   const known = checked?.id === id ? checked.exists : undefined
+  const hint = known === false ? (
+    <span className="rules-action-missing" role="status">
+      {t('rules.actionMissing', { id })}
+    </span>
+  ) : known === true ? (
+    t('rules.actionFound', { id })
+  ) : (
+    t('rules.output.actionIdHint')
+  )
   return (
-    <label className="field">
-      <span className="field-label">{t('rules.output.actionId')}</span>
-      <input
-        className="input mono"
-        value={draft.id}
-        placeholder="http:my_webhook"
-        aria-invalid={error ? true : undefined}
-        onChange={(event) => onChange({ ...draft, id: event.target.value })}
-        data-field="actionId"
-      />
-      {error ? <span className="field-error">{t(error)}</span> : null}
-      {!error && known === false ? (
-        <span className="field-hint rules-action-missing" role="status">
-          {t('rules.actionMissing', { id })}
-        </span>
-      ) : null}
-      {!error && known === true ? <span className="field-hint">{t('rules.actionFound', { id })}</span> : null}
-      {!error && known === undefined ? <span className="field-hint">{t('rules.output.actionIdHint')}</span> : null}
-    </label>
+    <TextField
+      label={t('rules.output.actionId')}
+      value={draft.id}
+      onChange={(value) => onChange({ ...draft, id: value })}
+      error={error ? t(error) : undefined}
+      hint={error ? undefined : hint}
+      mono
+      placeholder="http:my_webhook"
+      data-field="actionId"
+    />
   )
 }

@@ -4,6 +4,7 @@
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { REPUBLISH_MQTT_PROPERTIES } from '../../../contract/rules.ts'
+import { Field, SwitchField, TextField } from '../websocket/controls.tsx'
 import { emptyMqttProperties, type MqttPropertyName, type RepublishDraft } from './ruleFormValues.ts'
 
 const QOS_CHOICES = ['0', '1', '2', '${qos}']
@@ -30,96 +31,67 @@ export function RepublishFields({ draft, errors, onChange }: Props) {
   const hasProperties = draft.userProperties !== '' || Object.values(draft.mqttProperties).some((value) => value !== '')
   const [showProperties, setShowProperties] = useState(hasProperties)
   const dispatchIsFlag = draft.directDispatch === 'true' || draft.directDispatch === 'false'
+  const error = (field: string) => (errors[field] ? t(errors[field]) : undefined)
 
-  const toggleProperties = () => {
+  const toggleProperties = (on: boolean) => {
     // Turning them off clears them, as EMQX's dashboard does: what is hidden is not sent.
-    if (showProperties) onChange({ ...draft, mqttProperties: emptyMqttProperties(), userProperties: '' })
-    setShowProperties(!showProperties)
+    if (!on) onChange({ ...draft, mqttProperties: emptyMqttProperties(), userProperties: '' })
+    setShowProperties(on)
   }
-
-  const error = (field: string) =>
-    errors[field] ? (
-      <span className="field-error" id={`${id}-${field}-error`}>
-        {t(errors[field])}
-      </span>
-    ) : null
-  const invalid = (field: string) => (errors[field] ? { 'aria-invalid': true, 'aria-describedby': `${id}-${field}-error` } : {})
 
   return (
     <div className="rules-republish">
       <div className="rules-republish-row">
-        <label className="field rules-republish-topic">
-          <span className="field-label">{t('rules.output.topic')}</span>
-          <input className="input mono" value={draft.topic} placeholder="alerts/${clientid}" onChange={(event) => set('topic', event.target.value)} {...invalid('topic')} data-field="topic" />
-          {error('topic')}
-        </label>
-        <label className="field">
-          <span className="field-label">QoS</span>
-          <input className="input mono" list={`${id}-qos`} value={draft.qos} onChange={(event) => set('qos', event.target.value)} {...invalid('qos')} data-field="qos" />
-          <datalist id={`${id}-qos`}>
-            {QOS_CHOICES.map((choice) => (
-              <option key={choice} value={choice} />
-            ))}
-          </datalist>
-          {error('qos')}
-        </label>
-        <label className="field">
-          <span className="field-label">Retain</span>
-          <input className="input mono" list={`${id}-retain`} value={draft.retain} onChange={(event) => set('retain', event.target.value)} {...invalid('retain')} data-field="retain" />
-          <datalist id={`${id}-retain`}>
-            {RETAIN_CHOICES.map((choice) => (
-              <option key={choice} value={choice} />
-            ))}
-          </datalist>
-          {error('retain')}
-        </label>
+        <TextField label={t('rules.output.topic')} value={draft.topic} onChange={(value) => set('topic', value)} error={error('topic')} mono placeholder="alerts/${clientid}" data-field="topic" />
+        <TextField label="QoS" value={draft.qos} onChange={(value) => set('qos', value)} error={error('qos')} mono list={`${id}-qos`} data-field="qos" />
+        <TextField label="Retain" value={draft.retain} onChange={(value) => set('retain', value)} error={error('retain')} mono list={`${id}-retain`} data-field="retain" />
+        <datalist id={`${id}-qos`}>
+          {QOS_CHOICES.map((choice) => (
+            <option key={choice} value={choice} />
+          ))}
+        </datalist>
+        <datalist id={`${id}-retain`}>
+          {RETAIN_CHOICES.map((choice) => (
+            <option key={choice} value={choice} />
+          ))}
+        </datalist>
       </div>
-      <label className="field">
-        <span className="field-label">{t('rules.output.payload')}</span>
-        <textarea className="input mono" rows={3} value={draft.payload} placeholder="${payload}" onChange={(event) => set('payload', event.target.value)} data-field="payload" />
-        <span className="field-hint">{t('rules.output.payloadHint')}</span>
-      </label>
-      <div className="rules-inline-switch">
-        <button type="button" role="switch" className="switch" aria-checked={showProperties} aria-labelledby={`${id}-props`} onClick={toggleProperties} />
-        <span id={`${id}-props`}>{t('rules.output.pubProps')}</span>
-      </div>
+      <Field label={t('rules.output.payload')} hint={t('rules.output.payloadHint')}>
+        {(control) => (
+          <textarea {...control} className="input mono" rows={3} spellCheck={false} value={draft.payload} placeholder="${payload}" onChange={(event) => set('payload', event.target.value)} data-field="payload" />
+        )}
+      </Field>
+      <SwitchField label={t('rules.output.pubProps')} checked={showProperties} onChange={toggleProperties} />
       {showProperties ? (
         <div className="rules-republish-props">
           {REPUBLISH_MQTT_PROPERTIES.map((name) => (
-            <label key={name} className="field">
-              <span className="field-label">{t(`rules.output.${PROPERTY_KEYS[name]}`)}</span>
-              <input
-                className="input mono"
-                value={draft.mqttProperties[name]}
-                onChange={(event) => set('mqttProperties', { ...draft.mqttProperties, [name]: event.target.value })}
-                data-field={name}
-              />
-            </label>
+            <TextField
+              key={name}
+              label={t(`rules.output.${PROPERTY_KEYS[name]}`)}
+              value={draft.mqttProperties[name]}
+              onChange={(value) => set('mqttProperties', { ...draft.mqttProperties, [name]: value })}
+              mono
+              data-field={name}
+            />
           ))}
-          <label className="field rules-user-properties">
-            <span className="field-label">{t('rules.output.userProperties')}</span>
-            <input className="input mono" value={draft.userProperties} placeholder="${pub_props.'User-Property'}" onChange={(event) => set('userProperties', event.target.value)} data-field="userProperties" />
-            <span className="field-hint">{t('rules.output.userPropertiesHint')}</span>
-          </label>
+          <TextField
+            className="rules-user-properties"
+            label={t('rules.output.userProperties')}
+            hint={t('rules.output.userPropertiesHint')}
+            value={draft.userProperties}
+            onChange={(value) => set('userProperties', value)}
+            mono
+            placeholder="${pub_props.'User-Property'}"
+            data-field="userProperties"
+          />
         </div>
       ) : null}
-      <div className="rules-inline-switch">
-        {dispatchIsFlag ? (
-          <button
-            type="button"
-            role="switch"
-            className="switch"
-            aria-checked={draft.directDispatch === 'true'}
-            aria-labelledby={`${id}-dispatch`}
-            onClick={() => set('directDispatch', draft.directDispatch === 'true' ? 'false' : 'true')}
-          />
-        ) : (
-          <input className="input mono rules-dispatch-template" value={draft.directDispatch} aria-labelledby={`${id}-dispatch`} onChange={(event) => set('directDispatch', event.target.value)} {...invalid('directDispatch')} />
-        )}
-        <span id={`${id}-dispatch`}>{t('rules.output.directDispatch')}</span>
-        <span className="field-hint">{t('rules.output.directDispatchHint')}</span>
-      </div>
-      {error('directDispatch')}
+      {dispatchIsFlag ? (
+        <SwitchField label={t('rules.output.directDispatch')} checked={draft.directDispatch === 'true'} onChange={(on) => set('directDispatch', on ? 'true' : 'false')} />
+      ) : (
+        <TextField label={t('rules.output.directDispatch')} value={draft.directDispatch} onChange={(value) => set('directDispatch', value)} error={error('directDispatch')} mono />
+      )}
+      <p className="field-hint rules-dispatch-hint">{t('rules.output.directDispatchHint')}</p>
     </div>
   )
 }

@@ -6,6 +6,7 @@ import { lazy, Suspense, useMemo, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { createRule, updateRule } from '../../../commands/rules.ts'
 import { useRunCommand } from '../../app/commands/useRunCommand.ts'
+import { SwitchField, TextField } from '../websocket/controls.tsx'
 import { OutputsEditor } from './OutputsEditor.tsx'
 import { comparable, createArgs, ruleFormErrors, updateArgs, type RuleFormErrors, type RuleFormValues } from './ruleFormValues.ts'
 import { useLeaveGuard } from './useLeaveGuard.ts'
@@ -34,13 +35,13 @@ export function RuleForm({ initial, editing = false }: Props) {
   const change = (next: RuleFormValues) => {
     setValues(next)
     // Once Save has shown what is wrong, the errors follow the edits.
-    if (checked) setErrors(ruleFormErrors(next))
+    if (checked) setErrors(ruleFormErrors(next, editing))
   }
   const set = <K extends keyof RuleFormValues>(key: K, value: RuleFormValues[K]) => change({ ...values, [key]: value })
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
-    const found = ruleFormErrors(values)
+    const found = ruleFormErrors(values, editing)
     setErrors(found)
     setChecked(true)
     if (Object.keys(found).length > 0) {
@@ -55,43 +56,26 @@ export function RuleForm({ initial, editing = false }: Props) {
     void navigate({ to: '/rule/rules' })
   }
 
-  const error = (field: string) =>
-    errors[field] ? (
-      <span className="field-error" id={`rule-${field}-error`}>
-        {t(errors[field])}
-      </span>
-    ) : null
-  const invalid = (field: string) => (errors[field] ? { 'aria-invalid': true, 'aria-describedby': `rule-${field}-error` } : {})
+  const error = (field: string) => (errors[field] ? t(errors[field]) : undefined)
 
   return (
     <form className="rules-form" onSubmit={(event) => void onSubmit(event)} aria-label={t(editing ? 'rules.editTitle' : 'rules.createTitle')} noValidate>
       <div className="rules-form-main card">
         <div className="rules-form-fields">
-          <label className="field">
-            <span className="field-label">{t('rules.field.id')}</span>
-            <input className="input mono" value={values.id} disabled={editing} onChange={(event) => set('id', event.target.value)} {...invalid('id')} data-field="id" />
-            {error('id')}
-          </label>
-          <label className="field">
-            <span className="field-label">{t('rules.field.name')}</span>
-            <input className="input" value={values.name} onChange={(event) => set('name', event.target.value)} data-field="name" />
-          </label>
-          <label className="field">
-            <span className="field-label">{t('rules.field.description')}</span>
-            <input className="input" value={values.description} onChange={(event) => set('description', event.target.value)} data-field="description" />
-          </label>
-          <div className="field">
-            <span className="field-label" id="rule-enable-label">
-              {t('rules.field.enable')}
-            </span>
-            <button type="button" role="switch" className="switch" aria-checked={values.enable} aria-labelledby="rule-enable-label" onClick={() => set('enable', !values.enable)} />
-          </div>
+          <TextField label={t('rules.field.id')} value={values.id} onChange={(value) => set('id', value)} error={error('id')} disabled={editing} mono data-field="id" />
+          <TextField label={t('rules.field.name')} value={values.name} onChange={(value) => set('name', value)} data-field="name" />
+          <TextField label={t('rules.field.description')} value={values.description} onChange={(value) => set('description', value)} data-field="description" />
+          <SwitchField label={t('rules.field.enable')} checked={values.enable} onChange={(enable) => set('enable', enable)} stacked />
         </div>
         <div className="rules-form-sql" {...(errors.sql ? { 'data-invalid': true } : {})}>
           <Suspense fallback={<p className="muted">{t('common.loading')}</p>}>
             <RuleSqlWorkbench sql={values.sql} onSqlChange={(sql) => set('sql', sql)} {...(editing ? { ruleId: values.id } : {})} />
           </Suspense>
-          {error('sql')}
+          {errors.sql ? (
+            <span className="field-error" role="alert">
+              {t(errors.sql)}
+            </span>
+          ) : null}
         </div>
       </div>
       <div className="card">

@@ -177,10 +177,15 @@ function outputErrors(draft: OutputDraft): Record<string, string> {
   return errors
 }
 
-/** Every field's error, keyed `id`, `sql` or `outputs.<index>.<field>`; empty when the form can be saved. */
-export function ruleFormErrors(values: RuleFormValues): RuleFormErrors {
+/**
+ * Every field's error, keyed `id`, `sql` or `outputs.<index>.<field>`; empty when the form can be
+ * saved. A saved rule's id is not checked: EMQX's API takes ids the dashboard's form would not.
+ */
+export function ruleFormErrors(values: RuleFormValues, editing = false): RuleFormErrors {
   const errors: RuleFormErrors = {}
-  if (values.id.trim() === '') errors.id = 'rules.err.idRequired'
+  if (editing) {
+    // The id is fixed.
+  } else if (values.id.trim() === '') errors.id = 'rules.err.idRequired'
   else if (!RULE_ID.test(values.id.trim())) errors.id = 'rules.err.id'
   if (values.sql.trim() === '') errors.sql = 'rules.err.sqlRequired'
   values.outputs.forEach((draft, index) => {
