@@ -20,6 +20,7 @@ import { prometheusCommands } from './prometheus.ts'
 import { opentelemetryCommands } from './opentelemetry.ts'
 import { topicRewriteCommands } from './topicRewrite.ts'
 import { autoSubscribeCommands } from './autoSubscribe.ts'
+import { ruleCommands } from './rules.ts'
 import { apiKeyCommands } from './apiKeys.ts'
 import { userCommands } from './users.ts'
 import { clusterCommands } from './cluster.ts'
@@ -32,6 +33,7 @@ import { settingsCommands } from './settings.ts'
 import { logout } from './session.ts'
 import { helpCommands } from './help.ts'
 import { historyCommands } from './history.ts'
+import { ruleTestCommands } from './ruleTest.ts'
 
 // A command's argument type appears both in and out (`args`, `describe`), which makes
 // Command<S> invariant in S; the list holds them by their common shape.
@@ -62,6 +64,8 @@ export const allCommands: AnyCommand[] = [
   ...erase(mqttSettingsCommands),
   ...erase(topicRewriteCommands),
   ...erase(autoSubscribeCommands),
+  ...erase(ruleCommands),
+  ...erase(ruleTestCommands),
   ...erase(apiKeyCommands),
   ...erase(userCommands),
   ...erase(clusterCommands),

@@ -155,6 +155,15 @@ const operations: Record<string, string> = {
   'push to a Pushgateway: enable, url, interval, job name, headers (PUT /prometheus push_gateway)': 'prometheus.pushGateway',
   'OpenTelemetry exporter, metrics, logs and traces (PUT /opentelemetry)': 'opentelemetry.update',
   'e2e tracing whitelists of client ids and topics (POST/DELETE /opentelemetry/whitelist/{type})': 'opentelemetry.whitelist',
+  // Issue 15: rules of the rule engine.
+  'create a rule from its SQL and outputs (POST /rules)': 'rule.create',
+  'change a rule, merging the given keys (PUT /rules/{id})': 'rule.update',
+  'delete a rule (DELETE /rules/{id})': 'rule.delete',
+  'enable a rule (PUT /rules/{id} enable=true)': 'rule.enable',
+  'disable a rule (PUT /rules/{id} enable=false)': 'rule.disable',
+  "reset a rule's metrics (PUT /rules/{id}/metrics/reset)": 'rule.resetMetrics',
+  // Issue 15: the rule SQL workbench.
+  'run a rule SQL or a saved rule against one event (POST /rule_test, POST /rules/{id}/test)': 'rule.test',
 }
 
 /**
@@ -176,6 +185,7 @@ const readOnly = [
   'Issue 6: GET /mqtt/topic_metrics, GET /mqtt/topic_metrics/{topic}, GET /alarms?activated=true|false, GET /configs/sysmon, GET /configs/alarm',
   'Issue 14: GET /configs/log',
   'Issue 14: GET /prometheus, GET /opentelemetry, GET /opentelemetry/whitelist/{type}; the scrape endpoints GET /prometheus/{stats,auth,data_integration} are read by Prometheus, not the console',
+  'Issue 15: GET /rules, GET /rules/{id}, GET /rules/{id}/metrics',
   'Issue 13: GET /authorization/settings, GET /authorization/sources, GET /authorization/sources/{type}, GET .../{type}/status, GET .../built_in_database/rules/{clients,users,all}',
 ]
 

@@ -3,6 +3,7 @@
 import * as v from 'valibot'
 import type { Http } from './http.ts'
 import { pathSegment } from './clients.ts'
+import { queryBoolean, queryPaging, queryText } from './listQuery.ts'
 import {
   RuleEngineSettingsSchema,
   RuleEventListSchema,
@@ -31,6 +32,17 @@ export interface RuleListQuery {
   match_from?: string
   action?: string
 }
+
+/** The rule list's URL: EMQX 5.8's filters and the paging. */
+export const rulesSearch = v.object({
+  like_id: v.optional(queryText()),
+  like_from: v.optional(queryText()),
+  match_from: v.optional(queryText()),
+  like_description: v.optional(queryText()),
+  enable: v.optional(queryBoolean()),
+  action: v.optional(queryText()),
+  ...queryPaging,
+})
 
 export function rulesApi(http: Http) {
   return {

@@ -46,5 +46,8 @@ export const screenComponents: Record<string, RouteComponent> = {
   '/delayed-pub-configuration': lazyRouteComponent(() => import('../features/mqttSettings/SettingsScreens.tsx'), 'DelayedSettings'),
   '/listener': lazyRouteComponent(() => import('../features/listeners/ListenerList.tsx'), 'ListenerList'),
   '/monitoring/integration': lazyRouteComponent(() => import('../features/monitoringIntegration/MonitoringIntegration.tsx'), 'MonitoringIntegration'),
+  '/rule/rules': lazyRouteComponent(() => import('../features/rules/RuleList.tsx'), 'RuleList'),
+  '/rule/rules/create': lazyRouteComponent(() => import('../features/rules/RuleCreate.tsx'), 'RuleCreate'),
+  '/rule/rules/$id': lazyRouteComponent(() => import('../features/rules/RuleDetail.tsx'), 'RuleDetail'),
   '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
 }
