@@ -31,7 +31,9 @@ describe('the rule list', () => {
     expect(await ids({ match_from: 'meters/#' })).toEqual(['hot_b'])
     // A FROM filter is matched as if it were a topic name: '+' takes its '#' level too.
     expect(await ids({ match_from: 'sensors/+' })).toEqual(['cold', 'hot_a'])
-    expect(await ids({ like_description: 'temp' })).toEqual(['cold', 'hot_a'])
+    // Substrings are matched case-sensitively, as EMQX's binary:match does.
+    expect(await ids({ like_description: 'emperature' })).toEqual(['cold', 'hot_a'])
+    expect(await ids({ like_description: 'temp' })).toEqual(['hot_a'])
     expect(await ids({ enable: false })).toEqual(['hot_b'])
     expect(await ids({ action: 'http:hook' })).toEqual(['hot_a'])
     expect((await api.rules.metrics('hot_a')).metrics).toMatchObject({ matched: 0, 'matched.rate': 0 })
