@@ -154,6 +154,7 @@ describe('/rule_test context', () => {
     expect(unknown.message).toBe(
       'Bad Arguments: #{field_name => event_type,kind => validation_error,path => "rule_test.context",reason => <<"unknown event type">>,value => <<"nope">>}',
     )
+    expect(refusal({ event_type: null }).message).toContain('value => null}')
     expect(refusal({}).message).toBe(
       'Bad Arguments: #{field_name => event_type,kind => validation_error,path => "rule_test.context",reason => <<"unknown event type">>,value => undefined}',
     )

@@ -116,6 +116,15 @@ describe('rule events from the broker', () => {
     expect(disconnected).toMatchObject({ reason: 'tcp_closed', clientid: 'ev-drop', proto_name: 'MQIsdp', proto_ver: 3, username: undefined })
   })
 
+  it('names the old connection of a client id that connects again discarded (clean start) or takenover', async () => {
+    await t.connect({ clientId: 'ev-twice', protocolVersion: 5, clean: false, properties: { sessionExpiryInterval: 60 } })
+    await t.connect({ clientId: 'ev-twice', protocolVersion: 5, clean: false, properties: { sessionExpiryInterval: 60 } })
+    expect(await sink.one(EVENT_TOPICS.disconnected)).toMatchObject({ reason: 'takenover', sockname: `127.0.0.1:${t.server.mqttPort}` })
+    sink.events.length = 0
+    await t.connect({ clientId: 'ev-twice', protocolVersion: 5, clean: true })
+    expect((await sink.one(EVENT_TOPICS.disconnected)).reason).toBe('discarded')
+  })
+
   it('a refused CONNECT raises connack with its reason', async () => {
     const raw = rawClient(t.server.mqttPort)
     raw.send(connectPacket({ clientId: 'ev-refused', will: { topic: 'bad/#', payload: Buffer.from('w'), qos: 0, retain: false } }))
@@ -198,6 +207,19 @@ describe('rule events from the broker', () => {
     })
   })
 
+  it('raises no message dropped where EMQX runs no hook (a publish hook refusing the message)', async () => {
+    const refuse = broker.hooks.add('message.publish', (message) => (message.topic === 'refused/1' ? null : undefined))
+    try {
+      const sender = await t.connect({ clientId: 'ev-refused-pub' })
+      await sender.publishAsync('refused/1', 'no', { qos: 1 })
+      await sender.publishAsync('nobody/2', 'yes', { qos: 1 })
+      await sink.one(EVENT_TOPICS.dropped, (c) => c.topic === 'nobody/2')
+      expect(sink.of(EVENT_TOPICS.dropped, (c) => c.topic === 'refused/1')).toEqual([])
+    } finally {
+      refuse()
+    }
+  })
+
   it('delivery dropped: no_local, queue_full and expired', async () => {
     const self = await t.connect({ clientId: 'ev-self', protocolVersion: 5 })
     await self.subscribeAsync('loop/1', { qos: 0, nl: true })
@@ -243,6 +265,39 @@ describe('rule events from the broker', () => {
     const asked = other.asked
     await (await t.connect({ clientId: 'ev-after' })).endAsync()
     expect(other.asked).toBe(asked)
+  })
+
+  it('with change notices, hooks a source only while a rule selects its topic', async () => {
+    const listeners = new Set<() => void>()
+    const notified = Object.assign(new CollectingSink(), {
+      onWantsChange(listener: () => void) {
+        listeners.add(listener)
+        return () => listeners.delete(listener)
+      },
+    })
+    notified.wanted = new Set()
+    const changed = () => listeners.forEach((listener) => listener())
+    // The suite's own sink keeps every source hooked: it goes while the hook table is looked at.
+    detach()
+    try {
+      const off = attachRuleEvents(broker, notified)
+      expect(broker.hooks.has('client.connack')).toBe(false)
+      expect(broker.hooks.has('alarm.activated')).toBe(false)
+      notified.wanted = new Set([EVENT_TOPICS.connected])
+      changed()
+      // client.connected needs the CONNACK's connection info.
+      expect(broker.hooks.has('client.connack')).toBe(true)
+      expect(broker.hooks.has('alarm.activated')).toBe(false)
+      await t.connect({ clientId: 'ev-notice', protocolVersion: 5, properties: { receiveMaximum: 5 } })
+      expect(await notified.one(EVENT_TOPICS.connected)).toMatchObject({ clientid: 'ev-notice', conn_props: { 'Receive-Maximum': 5 }, receive_maximum: 5 })
+      notified.wanted = new Set()
+      changed()
+      expect(broker.hooks.has('client.connack')).toBe(false)
+      off()
+      expect(listeners.size).toBe(0)
+    } finally {
+      detach = attachRuleEvents(broker, sink)
+    }
   })
 
   it('ignores the broker own $SYS messages unless told not to', async () => {

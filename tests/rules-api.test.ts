@@ -41,6 +41,8 @@ describe('rules CRUD', () => {
     expect(bad.status).toBe(400)
     expect(bad.body.code).toBe('BAD_REQUEST')
     expect(bad.body.message).toMatch(/^Bad Arguments: #\{kind => validation_error,path => "rule_engine\.rules\.bad\.sql",reason => \{parse_error,"1: syntax error before: /)
+    const lex = await suite.api.post('/rules', { id: 'bad', sql: 'SELECT # FROM "t"' })
+    expect(lex.body.message).toContain('reason => {lex_error,{1,sql_lex,{illegal,"#"}}}')
     const unknownFn = await suite.api.post('/rules', { id: 'bad', sql: 'SELECT nope(payload) FROM "t"' })
     expect(unknownFn.status).toBe(400)
     expect(unknownFn.body.message).toContain('sql_function_not_supported')

@@ -71,6 +71,33 @@ describe('rule engine', () => {
     expect((await suite.api.get('/rules/none/metrics')).status).toBe(404)
   })
 
+  it('gives a message_publish rule EMQX\'s columns (SELECT * republished whole with an empty payload template)', async () => {
+    await clear()
+    await suite.api.post('/rules', { id: 'columns', sql: 'SELECT * FROM "cols/#"', actions: [{ function: 'republish', args: { topic: 'seen/cols', payload: '' } }] })
+    const { messages } = await subscriber('seen/#')
+    const publisher = await suite.t.connect({ clientId: 'cols-pub', username: 'cols-user', protocolVersion: 5 })
+    await publisher.publishAsync('cols/1', '{"a":1}', { qos: 1, retain: false, properties: { userProperties: { k: 'v' }, contentType: 'json' } })
+    await settle(messages, 1)
+    const seen = JSON.parse(messages[0].payload)
+    expect(seen).toMatchObject({
+      clientid: 'cols-pub',
+      username: 'cols-user',
+      topic: 'cols/1',
+      qos: 1,
+      payload: '{"a":1}',
+      flags: { dup: false, retain: false },
+      event: 'message.publish',
+      node: 'emqx@127.0.0.1',
+      client_attrs: {},
+      metadata: { rule_id: 'columns' },
+      pub_props: { 'Content-Type': 'json', 'User-Property': { k: 'v' }, 'User-Property-Pairs': [{ key: 'k', value: 'v' }] },
+    })
+    expect(seen.id).toMatch(/^[0-9A-F]{32}$/)
+    expect(seen.peername).toMatch(/^127\.0\.0\.1:\d+$/)
+    expect(seen.peerhost).toBe('127.0.0.1')
+    expect(seen.publish_received_at).toBeLessThanOrEqual(seen.timestamp)
+  })
+
   it('FOREACH republishes one message per element that passes INCASE', async () => {
     await clear()
     await suite.api.post('/rules', {
@@ -186,6 +213,19 @@ describe('rule engine', () => {
     await suite.t.connect({ clientId: 'quiet' })
     await new Promise((resolve) => setTimeout(resolve, 100))
     expect(messages).toEqual([])
+  })
+
+  it('shows each rule in the Prometheus data integration families', async () => {
+    await clear()
+    await suite.api.post('/rules', { id: 'scraped', sql: 'SELECT * FROM "p/#" WHERE qos = 1', actions: ['http:none', { function: 'console' }] })
+    const publisher = await suite.t.connect()
+    await publisher.publishAsync('p/1', 'x', { qos: 1 })
+    await publisher.publishAsync('p/1', 'x', { qos: 0 })
+    const json = (await suite.t.raw('/prometheus/data_integration', { headers: { accept: 'application/json' } })).body
+    expect(json.data_integration_overview).toEqual({ emqx_rules_count: 1, emqx_actions_count: 2, emqx_connectors_count: 0 })
+    expect(json.rules).toEqual([
+      expect.objectContaining({ id: 'scraped', emqx_rule_enable: 1, emqx_rule_matched: 2, emqx_rule_passed: 1, emqx_rule_failed_no_result: 1, emqx_rule_actions_discarded: 1 }),
+    ])
   })
 
   it('skips the broker\'s $SYS messages while ignore_sys_message is on; /rule_engine answers and keeps its settings', async () => {

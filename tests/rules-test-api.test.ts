@@ -54,9 +54,24 @@ describe('/rule_test', () => {
     const bad = await ruleTest('BAD_SQL', publishContext())
     expect(bad.status).toBe(400)
     expect(bad.body.message).toMatch(/syntax error/)
+    expect((await ruleTest('SELECT # FROM "t/#"', publishContext())).body).toEqual({ code: 'BAD_REQUEST', message: '{"lex_error":"sql_lex"}' })
+    expect((await ruleTest('', publishContext())).body).toEqual({ code: 'BAD_REQUEST', message: 'invalid_string' })
     const unknown = await ruleTest('SELECT nope(1) FROM "t/#"', publishContext())
     expect(unknown.status).toBe(400)
     expect(JSON.parse(unknown.body.message)).toEqual({ select_and_transform_error: { function: 'nope', module: 'emqx_rule_funcs', reason: 'sql_function_not_supported' } })
+  })
+
+  it('runs jq/2 with the engine\'s jq_function_default_timeout', async () => {
+    const sql = 'SELECT jq(\'.msg\', payload) AS j FROM "t/#"'
+    expect(await ruleTest(sql, publishContext())).toEqual({ status: 200, body: { j: ['hello'] } })
+    await suite.api.request('PUT', '/rule_engine', { jq_function_default_timeout: '1ms' })
+    try {
+      const timedOut = await ruleTest(sql, publishContext())
+      expect(timedOut.status).toBe(400)
+      expect(timedOut.body.message).toContain('jq_exception')
+    } finally {
+      await suite.api.request('PUT', '/rule_engine', { jq_function_default_timeout: '10s' })
+    }
   })
 
   it('answers an array for FOREACH', async () => {

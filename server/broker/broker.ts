@@ -222,7 +222,8 @@ export class Broker {
         this.detach(session)
         this.metrics.inc('session.takenover')
         this.hooks.run('session.takenover', session.info)
-        previous.close('takenover', RC.SESSION_TAKEN_OVER)
+        // EMQX's reason: a clean start discards the old session, any other connect takes it over.
+        previous.close(cleanStart ? 'discarded' : 'takenover', RC.SESSION_TAKEN_OVER)
       }
       // A will still waiting for its delay is cancelled when the client comes back (MQTT 3.1.3.2.2).
       this.wills.cancel(info.clientid)

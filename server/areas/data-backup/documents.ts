@@ -22,6 +22,8 @@ import { otelSettings } from '../opentelemetry/settings.ts'
 import { prometheusArea } from '../prometheus/index.ts'
 import { prometheusSettings } from '../prometheus/settings.ts'
 import { retainerSettings } from '../retainer/settings.ts'
+import { ruleEngineDocument } from '../rules/backup.ts'
+import { rulesArea } from '../rules/index.ts'
 import { slowSubsArea } from '../slow-subs/index.ts'
 import { slowSubsSettings } from '../slow-subs/settings.ts'
 import { StoredTopicMetricsSchema } from '../topic-metrics/feature.ts'
@@ -60,6 +62,7 @@ export function configDocuments(ctx: AreaContext): ConfigDocument[] {
     { path: ['authorization'], ...authzSettings(ctx.use(authzArea).access, ctx.configs) },
     { path: ['prometheus'], ...prometheusSettings(ctx.use(prometheusArea), ctx.configs) },
     { path: ['opentelemetry'], ...otelSettings(ctx.use(opentelemetryArea), ctx.configs) },
+    { path: ['rule_engine'], ...ruleEngineDocument(ctx.use(rulesArea), ctx.configs) },
     { path: ['rewrite'], store: ctx.configs, key: 'topic_rewrite', schema: v.array(RewriteRuleSchema), apply: (rules) => rewrite.configure(rules) },
     {
       path: ['auto_subscribe', 'topics'],

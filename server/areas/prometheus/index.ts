@@ -5,6 +5,7 @@ import { authnArea } from '../authn/index.ts'
 import { authzArea } from '../authz/index.ts'
 import { bannedArea } from '../banned/index.ts'
 import { PrometheusFeature } from './feature.ts'
+import { rulesArea } from '../rules/index.ts'
 import { prometheusRoutes } from './routes.ts'
 import { Scraper } from './scraper.ts'
 import { prometheusSettings } from './settings.ts'
@@ -12,7 +13,8 @@ import { prometheusSettings } from './settings.ts'
 export const prometheusArea = defineServerArea({
   name: 'prometheus',
   install: (ctx) => {
-    const scraper = new Scraper(ctx.broker, { authn: ctx.use(authnArea), authz: ctx.use(authzArea), banned: ctx.use(bannedArea) })
+    const auth = { authn: ctx.use(authnArea), authz: ctx.use(authzArea), banned: ctx.use(bannedArea) }
+    const scraper = new Scraper(ctx.broker, auth, ctx.use(rulesArea).dataIntegration())
     const prometheus = new PrometheusFeature(scraper, ctx.broker.node)
     restoreSettings(prometheusSettings(prometheus, ctx.configs))
     return prometheus

@@ -11,6 +11,7 @@ import { formatOutput, RuleEngine, type EngineRule } from '../../rules/engine/in
 import { attachRuleEvents } from '../../rules/events/index.ts'
 import { badArguments, sqlErrorReason, validationError } from '../../rules/engine/errors.ts'
 import { RuleSqlError } from '../../rules/sql/index.ts'
+import type { DataIntegration } from '../prometheus/data-integration-families.ts'
 import { checkRuleConfig, READ_ONLY_KEYS } from './rule-config.ts'
 import type { RulesRepository, StoredRule } from './store.ts'
 
@@ -33,6 +34,8 @@ export class RulesFeature {
   readonly repository: RulesRepository
   private readonly broker: Broker
   private readonly detachEvents: () => void
+  /** Each rule's config as the engine runs it. */
+  private readonly installed = new Map<string, string>()
 
   constructor(broker: Broker, repository: RulesRepository, options: { rateSamplingMs?: number } = {}) {
     this.broker = broker
@@ -50,6 +53,8 @@ export class RulesFeature {
   /** Puts every saved rule in the engine again (at start, and after a data backup was imported). */
   reload(): void {
     for (const stored of this.repository.list()) {
+      // A rule unchanged since it was installed keeps running (and keeps its metrics).
+      if (this.installed.get(stored.id) === JSON.stringify(stored.config)) continue
       try {
         this.install(stored.id, stored.config)
       } catch (error) {
@@ -66,7 +71,9 @@ export class RulesFeature {
   private install(id: string, config: RuleConfig): EngineRule {
     const checked = checkRuleConfig(id, config)
     try {
-      return this.engine.put({ id, sql: checked.sql, enable: checked.enable, outputs: checked.outputs })
+      const rule = this.engine.put({ id, sql: checked.sql, enable: checked.enable, outputs: checked.outputs })
+      this.installed.set(id, JSON.stringify(config))
+      return rule
     } catch (error) {
       if (error instanceof RuleSqlError) {
         throw new ApiError(400, 'BAD_REQUEST', badArguments(validationError({ path: `rule_engine.rules.${id}.sql`, reason: sqlErrorReason(error), value: checked.sql })))
@@ -76,7 +83,9 @@ export class RulesFeature {
   }
 
   private save(id: string, config: RuleConfig, createdAt: number, updatedAt: number): StoredRule {
-    const stored: StoredRule = { id, config: { ...config, metadata: { ...(config.metadata as object | undefined), created_at: createdAt, last_modified_at: updatedAt } }, createdAt, updatedAt }
+    const given = config.metadata
+    const metadata = { ...(typeof given === 'object' && given !== null && !Array.isArray(given) ? given : {}), created_at: createdAt, last_modified_at: updatedAt }
+    const stored: StoredRule = { id, config: { ...config, metadata }, createdAt, updatedAt }
     this.install(id, stored.config)
     this.repository.put(stored)
     return stored
@@ -101,6 +110,7 @@ export class RulesFeature {
   delete(id: string): boolean {
     if (!this.repository.delete(id)) return false
     this.engine.remove(id)
+    this.installed.delete(id)
     return true
   }
 
@@ -126,6 +136,20 @@ export class RulesFeature {
     if (!rule) return undefined
     const metrics = rule.metrics.snapshot()
     return { id, metrics, node_metrics: [{ node: this.node, metrics: { ...metrics } }] }
+  }
+
+  /** What the Prometheus data integration families show (emqx_prometheus_data_integration): no connectors yet (issue 16). */
+  dataIntegration(): DataIntegration {
+    return {
+      rules: () =>
+        this.repository.list().flatMap((stored) => {
+          const rule = this.engine.get(stored.id)
+          if (!rule) return []
+          const counters = Object.fromEntries(Object.entries(rule.metrics.snapshot()).map(([key, value]) => [key.replaceAll('.', '_'), value]))
+          return [{ id: rule.id, enable: rule.enable, actions: rule.outputs.length, counters }]
+        }),
+      connectors: () => 0,
+    }
   }
 
   resetMetrics(id: string): boolean {

@@ -28,7 +28,8 @@ function sqlError(error: RuleSqlError): ApiError {
     const reason = { function: functionName(error), module: 'emqx_rule_funcs', reason: 'sql_function_not_supported' }
     return new ApiError(400, 'BAD_REQUEST', JSON.stringify({ select_and_transform_error: reason }))
   }
-  return new ApiError(400, 'BAD_REQUEST', error.kind === 'lex_error' ? 'lex_error' : error.message)
+  // rulesql's {lex_error, {Line, sql_lex, Detail}} reads as err_msg's {Phase, {_, Reason, _}}.
+  return new ApiError(400, 'BAD_REQUEST', error.kind === 'lex_error' ? JSON.stringify({ lex_error: 'sql_lex' }) : error.message)
 }
 
 /** `POST /rule_test`: the selected output (an array for FOREACH). */

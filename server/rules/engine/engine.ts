@@ -69,10 +69,16 @@ export class RuleEngine implements RuleEventSink {
   private readonly functions: ReadonlyMap<string, RuleFunction>
   private readonly unhook: () => void
   private readonly sampler: NodeJS.Timeout
+  private readonly samplingMs: number
   /** The republish under way (synchronous: the broker runs the hooks inside `publish`), innermost last. */
   private readonly republishing: Array<{ ruleId: string; direct: boolean }> = []
   private readonly warnedMissing = new Set<string>()
   private readonly wantsListeners = new Set<() => void>()
+  /** The enabled rules a topic lookup found, gathered by one visitor made once (a publish matching nothing allocates nothing here). */
+  private readonly found: EngineRule[] = []
+  private readonly collect = (rule: EngineRule): void => {
+    if (rule.enable) this.found.push(rule)
+  }
 
   constructor(broker: Broker, options: { rateSamplingMs?: number } = {}) {
     this.broker = broker
@@ -82,10 +88,10 @@ export class RuleEngine implements RuleEventSink {
     if (jq) functions.set('jq', (...args: unknown[]) => (args.length === 2 ? jq(args[0], args[1], this.jqTimeoutMs) : jq(...args)))
     this.functions = functions
     this.unhook = broker.hooks.add('message.publish', (message) => this.onPublish(message), HP.RULE_ENGINE)
-    const samplingMs = options.rateSamplingMs ?? RATE_SAMPLING_MS
+    this.samplingMs = options.rateSamplingMs ?? RATE_SAMPLING_MS
     this.sampler = setInterval(() => {
       for (const rule of this.rules.values()) rule.metrics.sample()
-    }, samplingMs)
+    }, this.samplingMs)
     this.sampler.unref()
   }
 
@@ -103,7 +109,7 @@ export class RuleEngine implements RuleEventSink {
   put(definition: RuleDefinition): EngineRule {
     const compiled = this.compile(definition.sql)
     this.remove(definition.id)
-    const rule: EngineRule = { id: definition.id, compiled, enable: definition.enable, outputs: definition.outputs, metrics: new RuleMetricsCounters() }
+    const rule: EngineRule = { id: definition.id, compiled, enable: definition.enable, outputs: definition.outputs, metrics: new RuleMetricsCounters(this.samplingMs) }
     this.rules.set(rule.id, rule)
     for (const from of compiled.from) {
       if (isEventTopic(from)) {
@@ -127,6 +133,7 @@ export class RuleEngine implements RuleEventSink {
         if (byId?.size === 0) this.events.delete(from)
       } else this.topics.remove(from, id)
     }
+    for (const key of this.warnedMissing) if (key.startsWith(`${id}\u0000`)) this.warnedMissing.delete(key)
     this.wantsChanged()
   }
 
@@ -167,14 +174,14 @@ export class RuleEngine implements RuleEventSink {
     // A republish with direct dispatch goes to subscribers without passing the rules again.
     if (republisher?.direct) return undefined
     if (this.ignoreSysMessage && isSysMessage(message)) return undefined
-    let matched: EngineRule[] | undefined
-    this.topics.match(message.topic, (rule) => {
-      if (rule.enable) (matched ??= []).push(rule)
-    })
-    if (!matched) return undefined
+    this.topics.match(message.topic, this.collect)
+    if (this.found.length === 0) return undefined
+    // A rule whose FROM lists two filters matching the topic runs once. Copied out first: a republish
+    // in a rule comes back here before the loop ends.
+    const matched = new Set(this.found)
+    this.found.length = 0
     const columns = publishColumns(message, this.broker)
-    // A rule whose FROM lists two filters matching the topic runs once.
-    for (const rule of new Set(matched)) this.apply(rule, columns, { republishedBy: republisher?.ruleId })
+    for (const rule of matched) this.apply(rule, columns, { republishedBy: republisher?.ruleId })
     return undefined
   }
 
@@ -184,6 +191,9 @@ export class RuleEngine implements RuleEventSink {
   apply(rule: EngineRule, columns: Columns, options: RunOptions = {}): RunResult {
     const metrics = rule.metrics
     metrics.matched++
+    // add_metadata: the rule's id is a column of its own run (`metadata.rule_id`).
+    const metadata = columns.metadata
+    columns.metadata = { ...(typeof metadata === 'object' && metadata !== null ? metadata : {}), rule_id: rule.id }
     let output: ReturnType<CompiledRule['run']>
     try {
       output = rule.compiled.run(columns)

@@ -49,6 +49,10 @@ export function badArguments(reason: unknown): string {
 /** The reason term of a SQL the parser refuses (rulesql's {parse_error, ...} / {lex_error, ...}). */
 export function sqlErrorReason(error: RuleSqlError): unknown {
   if (error.kind === 'sql_function_not_supported') return { reason: atom('sql_function_not_supported'), function: functionName(error) }
+  const illegal = /^(\d+): illegal characters (".*")$/.exec(error.message)
+  // sql_lex's own error term: {Line, sql_lex, {illegal, Chars}}.
+  if (error.kind === 'lex_error' && illegal) return tuple(atom('lex_error'), tuple(Number(illegal[1]), atom('sql_lex'), tuple(atom('illegal'), chars(JSON.parse(illegal[2]) as string))))
+  // rulesql adds the token list after the parser's line; it is left out here.
   return tuple(atom(error.kind), chars(error.message))
 }
 

@@ -3,7 +3,7 @@
 // the text a SQL path decodes), and the properties and peer name are converted on first read.
 import type { Broker } from '../../broker/broker.ts'
 import type { Message } from '../../broker/message.ts'
-import { printableProps } from '../events/index.ts'
+import { isSysMessage, printableProps } from '../events/index.ts'
 
 type Columns = Record<string, unknown>
 
@@ -23,24 +23,23 @@ function lazy(target: Columns, key: string, compute: () => unknown): void {
   })
 }
 
-/** `ip:port` (an IPv6 address in brackets), as EMQX's ntoa writes a peer name. */
-export function peername(host: string | undefined, port: number | undefined): string | undefined {
-  if (host === undefined) return undefined
-  const shown = host.startsWith('::ffff:') && host.includes('.') ? host.slice(7) : host
-  if (port === undefined) return shown
-  return shown.includes(':') ? `[${shown}]:${port}` : `${shown}:${port}`
+/** The publisher's `ip:port` while its session is the connection that sent the message (as the message events show it). */
+function senderPeername(broker: Broker, message: Message): string | undefined {
+  if (message.peerhost === undefined || message.from === '') return undefined
+  const info = broker.getSession(message.from)?.info
+  return info && info.peerhost === message.peerhost ? `${info.peerhost}:${info.peerport}` : undefined
 }
 
 /** The columns a message_publish rule sees, in EMQX's names. */
 export function publishColumns(message: Message, broker: Broker): Columns {
-  const host = message.peerhost
   const columns: Columns = {
-    id: message.id,
+    id: message.id.toUpperCase(),
     clientid: message.from,
     username: message.fromUsername,
     topic: message.topic,
     qos: message.qos,
-    flags: { dup: false, retain: message.retain },
+    flags: isSysMessage(message) ? { sys: true, retain: message.retain } : { dup: false, retain: message.retain },
+    peerhost: message.peerhost,
     publish_received_at: message.timestamp,
     client_attrs: {},
     event: 'message.publish',
@@ -48,8 +47,7 @@ export function publishColumns(message: Message, broker: Broker): Columns {
     node: broker.options.node,
   }
   lazy(columns, 'payload', () => message.payload.toString('utf8'))
-  lazy(columns, 'peerhost', () => peername(host, undefined))
-  lazy(columns, 'peername', () => peername(host, host === undefined ? undefined : broker.getSession(message.from)?.info.peerport))
+  lazy(columns, 'peername', () => senderPeername(broker, message))
   lazy(columns, 'pub_props', () => printableProps(message.properties))
   return columns
 }

@@ -5,6 +5,7 @@
 // `undefined` stands for EMQX's `undefined` atom (no username, no mountpoint).
 import type { Broker } from '../../broker/broker.ts'
 import type { AlarmEvent, AuthnOutcome, AuthzAction, AuthzResult, ClientInfo, ConnInfo, SubOptions } from '../../broker/hooks.ts'
+import { parseBind } from '../../../contract/listeners.ts'
 import { plainAddress } from '../../broker/listeners.ts'
 import type { Message } from '../../broker/message.ts'
 import type { Session } from '../../broker/session.ts'
@@ -83,11 +84,15 @@ export function deliveryDroppedContext(broker: Broker, info: ClientInfo, message
   return { id, reason, ...rest, ...basic('delivery.dropped', broker.node) }
 }
 
-/** The local end of a client's connection ("ip:port"): its socket while attached, else its listener's bind. */
+/**
+ * The local end of a client's connection ("ip:port"): its socket while attached, else (a session
+ * already taken over) its listener's address and port.
+ */
 function sockname(broker: Broker, info: ClientInfo, session: Session | undefined): string {
   const socket = (session?.channel as { meta?: { socket?: { localAddress?: string; localPort?: number } } } | undefined)?.meta?.socket
   if (socket?.localAddress) return peername(plainAddress(socket.localAddress), socket.localPort ?? 0)
-  return String(broker.listeners.config(info.listener)?.bind ?? '')
+  const bind = broker.listeners.config(info.listener)?.bind
+  return peername((bind === undefined ? undefined : parseBind(bind)?.host) ?? '0.0.0.0', broker.listenerPort(info.listener))
 }
 
 /**

@@ -124,7 +124,7 @@ function schemaOf(context: Record<string, unknown>): ContextSchema {
   const type = context.event_type
   const schema = typeof type === 'string' && Object.hasOwn(SCHEMAS, type) ? SCHEMAS[type] : undefined
   if (schema) return schema
-  throw badArguments({ field_name: new Atom('event_type'), path: new CharList(CONTEXT_PATH), reason: 'unknown event type', value: type ?? undefined })
+  throw badArguments({ field_name: new Atom('event_type'), path: new CharList(CONTEXT_PATH), reason: 'unknown event type', value: type })
 }
 
 /** Checks and converts the given fields against the schema (nulls are dropped first, as hocon does). */
