@@ -53,8 +53,9 @@ test('write a rule SQL with completion, test it, see a not-match and an underlin
   await page.keyboard.press('ControlOrMeta+Enter')
   await expect(page.locator('[data-outcome="nomatch"]')).toHaveText('SQL test: data source does not match the SQL')
 
-  // Context that is not JSON.
+  // Context that is not JSON; the last outcome is marked stale until the next run.
   await context.fill('{topic: sensors/1}')
+  await expect(page.getByText('Changed since this run')).toBeVisible()
   await page.getByRole('button', { name: 'Run test' }).click()
   await expect(page.locator('[data-outcome="error"]')).toHaveText('Please enter the correct JSON')
 

@@ -8,6 +8,8 @@ import { compileRule } from '../server/rules/sql/index.ts'
 import { sqlFunctions } from '../server/rules/sql-functions.ts'
 import { ruleSqlCompletions, type CompletionData } from '../src/features/rules/sql/completion.ts'
 import { locateSqlError, parseSqlErrorMessage, type ParseCheck } from '../src/features/rules/sql/errorPosition.ts'
+import { functionAt } from '../src/features/rules/sql/hover.ts'
+import { tokenClasses } from '../src/features/rules/sql/highlight.ts'
 import { eventTypeForSql, fromTopics, testContextOf, topicMatching } from '../src/features/rules/sql/ruleEvents.ts'
 
 const event = (topic: string, columns: string[], test_columns: Record<string, unknown> = {}): RuleEventInfo => ({
@@ -49,6 +51,7 @@ describe('rule SQL completion', () => {
     const result = complete('SELECT k| FROM "$events/client_connected"')
     const columns = result?.options.filter((o) => o.type === 'property').map((o) => o.label)
     expect(columns).toEqual(['clientid', 'keepalive', 'proto_ver'])
+    expect(complete('SELECT q| FROM "t/#"')?.options.find((o) => o.label === 'qos')).toMatchObject({ type: 'property', info: 'the QoS' })
     const both = labels(complete('SELECT | FROM "t/#", "$events/sys/alarm_activated"', true))
     expect(both).toEqual(expect.arrayContaining(['payload', 'details']))
   })
@@ -71,6 +74,27 @@ describe('rule SQL completion', () => {
     expect(complete("SELECT * FROM \"t\" WHERE a = 'up|")).toBeNull()
     expect(complete('SELECT |')).toBeNull()
     expect(complete('SELECT |', true)).not.toBeNull()
+  })
+})
+
+describe('rule SQL highlighting', () => {
+  it('colours keywords in any case, operators with =~, strings, FROM topics, event topics, numbers and calls', () => {
+    const sql = `foreach payload.a DO upper(item) INCASE topic =~ 't/#' and x >= 1.5 FROM "t/#", "$events/client_connected" -- note`
+    const classes = tokenClasses(sql).map(({ from, to, cls }) => `${sql.slice(from, to)}:${cls.replace('rsql-', '')}`)
+    expect(classes).toEqual([
+      'foreach:keyword', 'DO:keyword', 'upper:fn', 'INCASE:keyword', '=~:operator', "'t/#':string", 'and:keyword', '>=:operator',
+      '1.5:number', 'FROM:keyword', '"t/#":topic', '"$events/client_connected":event', '-- note:comment',
+    ])
+    expect(tokenClasses('SELECT nosuch(1) FROM "t"').map((c) => c.cls)).toContain('rsql-fn-unknown')
+  })
+})
+
+describe('rule SQL hover', () => {
+  it('finds the known function called under the pointer', () => {
+    const line = 'SELECT upper(clientid), nosuch(1), payload FROM "t"'
+    expect(functionAt(line, 9)).toEqual({ name: 'upper', from: 7, to: 12 })
+    expect(functionAt(line, 26)).toBeUndefined()
+    expect(functionAt(line, 37)).toBeUndefined()
   })
 })
 
@@ -119,6 +143,7 @@ describe('rule SQL error positions', () => {
     const unknown = '{"select_and_transform_error":{"function":"nosuch","module":"emqx_rule_funcs","reason":"sql_function_not_supported"}}'
     expect(parseSqlErrorMessage(unknown)).toEqual({ kind: 'function', name: 'nosuch' })
     expect(parseSqlErrorMessage('lex_error')).toEqual({ kind: 'lex' })
+    expect(parseSqlErrorMessage('{"lex_error":"sql_lex"}')).toEqual({ kind: 'lex' })
     expect(parseSqlErrorMessage('{"select_and_transform_error":"badarg"}')).toBeUndefined()
   })
 

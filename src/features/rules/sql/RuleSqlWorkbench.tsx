@@ -10,12 +10,14 @@ import { useApi } from '../../../app/useApi.ts'
 import { useServerData } from '../../../app/useServerData.ts'
 import { ruleSqlCompletions, type CompletionData } from './completion.ts'
 import type { ParseCheck } from './errorPosition.ts'
+import { functionHover } from './hover.ts'
 import { ruleSqlLinter } from './lint.ts'
 import { SqlEditor, type SqlEditorHandle } from './SqlEditor.tsx'
 import { SqlReference } from './SqlReference.tsx'
 import type { SqlTemplate } from './sqlTemplates.ts'
 import { eventTypeForSql } from './ruleEvents.ts'
-import { TestRunner, useTestRunner } from './TestRunner.tsx'
+import { TestRunner } from './TestRunner.tsx'
+import { useTestRunner } from './useTestRunner.ts'
 import './ruleSql.css'
 
 export interface RuleSqlWorkbenchProps {
@@ -38,6 +40,7 @@ export function RuleSqlWorkbench({ sql, onSqlChange, ruleId }: RuleSqlWorkbenchP
   const latest = useRef<CompletionData>({ events, payload: runner.payload, lang: 'en', t })
   latest.current = { events, payload: runner.payload, lang: i18n.language.startsWith('zh') ? 'zh' : 'en', t }
   const completions = useMemo(() => ruleSqlCompletions(() => latest.current), [])
+  const hover = useMemo(() => functionHover(() => latest.current.t), [])
 
   // A dry run parses the SQL; only the server's 400 says anything about it (a 412 or an output
   // means it parsed).
@@ -64,26 +67,29 @@ export function RuleSqlWorkbench({ sql, onSqlChange, ruleId }: RuleSqlWorkbenchP
   )
 
   return (
-    <div className="rule-sql-workbench">
-      <div className="rule-sql-main">
-        <label className="field-label" htmlFor="rule-sql">
-          {t('ruleSql.label')}
-        </label>
-        <SqlEditor
-          ref={editor}
-          id="rule-sql"
-          label={t('ruleSql.editorLabel')}
-          placeholderText={t('ruleSql.placeholder')}
-          value={sql}
-          onChange={onSqlChange}
-          onRun={() => void runner.run()}
-          completions={completions}
-          lint={lint}
-        />
-        <p className="rule-sql-hint">{t('ruleSql.hint')}</p>
-        <TestRunner runner={runner} ruleId={ruleId} />
+    <div className="rule-sql-container">
+      <div className="rule-sql-workbench">
+        <div className="rule-sql-main">
+          <label className="field-label" htmlFor="rule-sql">
+            {t('ruleSql.label')}
+          </label>
+          <SqlEditor
+            ref={editor}
+            id="rule-sql"
+            label={t('ruleSql.editorLabel')}
+            placeholderText={t('ruleSql.placeholder')}
+            value={sql}
+            onChange={onSqlChange}
+            onRun={() => void runner.run()}
+            completions={completions}
+            lint={lint}
+            hover={hover}
+          />
+          <p className="rule-sql-hint">{t('ruleSql.hint')}</p>
+          <TestRunner runner={runner} ruleId={ruleId} />
+        </div>
+        <SqlReference events={events} eventsError={catalogue.error} onTemplate={useTemplate} onInsert={(text) => editor.current?.insert(text)} />
       </div>
-      <SqlReference events={events} eventsError={catalogue.error} onTemplate={useTemplate} onInsert={(text) => editor.current?.insert(text)} />
     </div>
   )
 }

@@ -23,6 +23,8 @@ export interface SqlEditorProps {
   completions: CompletionSource
   /** The linter extension (it asks the server). */
   lint: Extension
+  /** Tooltips on hover (a function's signature and help). */
+  hover: Extension
   id?: string
   label: string
   placeholderText: string
@@ -78,6 +80,7 @@ export const SqlEditor = forwardRef<SqlEditorHandle, SqlEditorProps>(function Sq
           ruleSqlHighlight,
           autocompletion({ override: [(context) => latest.current.completions(context)] }),
           latest.current.lint,
+          latest.current.hover,
           keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, ...lintKeymap, indentWithTab]),
           placeholder(latest.current.placeholderText),
           theme,

@@ -51,6 +51,12 @@ function functionOptions(t: CompletionData['t']): Completion[] {
 
 const KEYWORD_OPTIONS: Completion[] = RULE_SQL_KEYWORDS.map((keyword) => ({ label: keyword, type: 'keyword' }))
 
+/** What a column means, where the catalogue's test columns say (`[example, description]`). */
+function columnDescription(info: RuleEventInfo, column: string): string | undefined {
+  const entry = info.test_columns[column]
+  return Array.isArray(entry) && typeof entry[1] === 'string' ? entry[1] : undefined
+}
+
 /** The columns of the events the SQL's FROM names (message publish when it names none yet). */
 export function columnOptions(sql: string, events: readonly RuleEventInfo[]): Completion[] {
   const topics = fromTopics(sql)
@@ -58,7 +64,11 @@ export function columnOptions(sql: string, events: readonly RuleEventInfo[]): Co
   const seen = new Map<string, Completion>()
   for (const info of infos) {
     if (!info) continue
-    for (const column of info.columns) if (!seen.has(column)) seen.set(column, { label: column, type: 'property', detail: info.event, boost: 1 })
+    for (const column of info.columns) {
+      if (seen.has(column)) continue
+      const description = columnDescription(info, column)
+      seen.set(column, { label: column, type: 'property', detail: info.event, ...(description ? { info: description } : {}), boost: 1 })
+    }
   }
   return [...seen.values()]
 }

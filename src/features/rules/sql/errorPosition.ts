@@ -42,7 +42,8 @@ export function parseSqlErrorMessage(message: string): Parsed | undefined {
   }
   const name = unsupportedFunction(message)
   if (name) return { kind: 'function', name }
-  if (message.trim() === 'lex_error') return { kind: 'lex' }
+  // EMQX 5.8.9 words a lex error `{"lex_error":"sql_lex"}` (err_msg of rulesql's {lex_error, ...}).
+  if (/^\{?"?lex_error\b/.test(message.trim())) return { kind: 'lex' }
   return undefined
 }
 
