@@ -58,6 +58,12 @@ test('write a rule on the form, republish what it selects to a real subscriber, 
   await expect(form.getByText('Topic is required')).toBeVisible()
   expect(await rules(request)).toEqual([])
   await form.getByRole('textbox', { name: 'Topic', exact: true }).fill('alerts/hot')
+  // A SQL the server cannot parse: its refusal stays on the form, nothing is saved.
+  await writeSql(page, 'SELEC payload FROM "sensors/#"')
+  await form.getByRole('button', { name: 'Save' }).click()
+  await expect(form.locator('.form-error')).toContainText(/syntax error/i)
+  expect(await rules(request)).toEqual([])
+  await writeSql(page, SQL)
   await form.getByRole('button', { name: 'Save' }).click()
   await expect(page).toHaveURL(/\/rule\/rules$/)
   const row = page.getByRole('row').filter({ hasText: 'hot_rooms' })
