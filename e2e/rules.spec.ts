@@ -3,7 +3,7 @@
 // output to alerts/hot (the form first says 'Topic is required'), saves it, and a real mqtt.js
 // subscriber gets the republished message when a real publisher sends a hot reading; the list shows
 // the rule matching; the rule is disabled from its switch, its settings warn before unsaved edits are
-// left, and it is deleted. The list in Chinese.
+// left, and it is deleted. The list in Chinese, filtered by its URL, two rules enabled together.
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test'
 import type { MqttClient } from 'mqtt'
 import { apiHeaders, login, loginIn } from './support/login.ts'
@@ -58,6 +58,12 @@ test('write a rule on the form, republish what it selects to a real subscriber, 
   await expect(form.getByText('Topic is required')).toBeVisible()
   expect(await rules(request)).toEqual([])
   await form.getByRole('textbox', { name: 'Topic', exact: true }).fill('alerts/hot')
+  // A SQL the server cannot parse: its refusal stays on the form, nothing is saved.
+  await writeSql(page, 'SELEC payload FROM "sensors/#"')
+  await form.getByRole('button', { name: 'Save' }).click()
+  await expect(form.locator('.form-error')).toContainText(/syntax error/i)
+  expect(await rules(request)).toEqual([])
+  await writeSql(page, SQL)
   await form.getByRole('button', { name: 'Save' }).click()
   await expect(page).toHaveURL(/\/rule\/rules$/)
   const row = page.getByRole('row').filter({ hasText: 'hot_rooms' })
@@ -77,7 +83,7 @@ test('write a rule on the form, republish what it selects to a real subscriber, 
   expect(JSON.parse(message.payload)).toEqual({ t: 35 })
 
   // The list counts both readings as matched (the page reads its metrics again every few seconds).
-  await expect(row.getByRole('gridcell').nth(5)).toHaveText('2', { timeout: 15_000 })
+  await expect(row.locator('[data-metric="matched"]')).toHaveText('2', { timeout: 15_000 })
 
   // The detail's overview shows the same counts.
   await row.getByRole('link', { name: 'hot_rooms' }).click()
@@ -121,4 +127,10 @@ test('the rule list in Chinese, filtered by its URL', async ({ page, request }) 
   await expect(page.getByRole('row').filter({ hasText: 'other' })).toHaveCount(0)
   await page.getByRole('button', { name: '重置', exact: true }).click()
   await expect(page.getByRole('row').filter({ hasText: 'other' })).toContainText('已禁用')
+
+  // Both selected, enabled together.
+  for (const id of ['zh_rule', 'other']) await page.getByRole('row').filter({ hasText: id }).getByRole('checkbox').check()
+  await page.getByRole('button', { name: '启用所选（2）' }).click()
+  await expect(page.getByRole('row').filter({ hasText: 'other' })).toContainText('已启用')
+  expect((await rules(request)).map((rule) => rule.enable)).toEqual([true, true])
 })

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { completeRuleId, ruleOutputs } from '../commands/rules.ts'
 import { getCommand } from '../commands/registry.ts'
+import { parseScript, rawArgs } from '../commands/script/parse.ts'
 import { ApiError } from '../contract/api-error.ts'
 import { consoleSuite, invalidArgs, runCommand } from './support/commands.ts'
 import { nextMessage, waitFor } from './support/server.ts'
@@ -35,6 +36,16 @@ describe('rule commands', () => {
     expect(await arrived).toMatchObject({ topic: 'alerts/35', payload: '{"t": 35}', qos: 1 })
     await waitFor(async () => (await metricsOf('hot')).matched === 2, 'both publishes matched')
     expect(await metricsOf('hot')).toMatchObject({ matched: 2, passed: 1, 'failed.no_result': 1 })
+  })
+
+  it('a script creates the rule in one line, its SQL quoted with its own quotes escaped and the topic a template', async () => {
+    const { lines, errors } = parseScript('rule.create sql="SELECT payload.temp AS t FROM \\"sensors/#\\" WHERE t > 30" id=scripted republish=alerts/${t} # hot rooms')
+    expect(errors).toEqual([])
+    const args = rawArgs(lines[0])
+    expect(args).toEqual({ sql: 'SELECT payload.temp AS t FROM "sensors/#" WHERE t > 30', id: 'scripted', republish: 'alerts/${t}' })
+    await run('rule.create', args)
+    expect(await suite.api.rules.get('scripted')).toMatchObject({ from: ['sensors/#'], actions: [{ function: 'republish', args: expect.objectContaining({ topic: 'alerts/${t}' }) }] })
+    await run('rule.delete', { id: 'scripted' })
   })
 
   it('rule.create without an id gets a random one, named by its result text', async () => {

@@ -13,11 +13,12 @@ import { useServerData } from '../../app/useServerData.ts'
 import { useCommandDefaults } from '../../state/commandContext.ts'
 import { DetailLoadState, type DetailLoadKind } from '../../ui/DetailLoadState.tsx'
 import { errorText } from '../../ui/errorText.ts'
+import { TabPanel, Tabs } from '../../ui/Tabs.tsx'
 import { AuthnOverview } from './AuthnOverview.tsx'
 import { AuthnSettings } from './AuthnSettings.tsx'
 import { AuthnUsers } from './AuthnUsers.tsx'
 import { backendLabel, mechanismLabel } from './authnLabels.ts'
-import { EnableSwitch } from './authnParts.tsx'
+import { AuthnEnableSwitch } from './authnParts.tsx'
 import './authn.css'
 
 const isNotFound = (error: unknown) => error instanceof ApiError && error.status === 404
@@ -83,7 +84,7 @@ export function AuthnDetail() {
         </h1>
         <div>
           <label className="authn-detail-enable">
-            <EnableSwitch id={authenticator.id} enabled={authenticator.enable} />
+            <AuthnEnableSwitch id={authenticator.id} enabled={authenticator.enable} />
             <span>{t(authenticator.enable ? 'authn.enabled' : 'authn.disabled')}</span>
           </label>
           <button type="button" className="btn" onClick={loaded.refresh}>
@@ -95,18 +96,12 @@ export function AuthnDetail() {
         </div>
       </div>
       <p className="muted">{back}</p>
-      <div className="authn-tabs" role="tablist" aria-label={t('authn.tabsLabel')}>
-        {tabs.map((name) => (
-          <button key={name} type="button" role="tab" id={`authn-tab-${name}`} aria-selected={shown === name} aria-controls={`authn-pane-${name}`} onClick={() => setTab(name)}>
-            {t(`authn.tab.${name}`)}
-          </button>
-        ))}
-      </div>
-      <div role="tabpanel" id={`authn-pane-${shown}`} aria-labelledby={`authn-tab-${shown}`}>
+      <Tabs<Tab> tabs={tabs} selected={shown} onSelect={setTab} label={t('authn.tabsLabel')} idPrefix="authn" text={(name) => t(`authn.tab.${name}`)} />
+      <TabPanel idPrefix="authn" selected={shown}>
         {shown === 'overview' ? <AuthnOverview authenticator={authenticator} status={status} /> : null}
         {shown === 'settings' ? <AuthnSettings authenticator={authenticator} /> : null}
         {shown === 'users' ? <AuthnUsers id={authenticator.id} /> : null}
-      </div>
+      </TabPanel>
     </div>
   )
 }

@@ -13,7 +13,7 @@ import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
 import { PageHeader } from '../../ui/PageHeader.tsx'
 import { useRowBusy } from '../../ui/useRowBusy.ts'
 import { backendLabel, mechanismLabel } from './authnLabels.ts'
-import { EnableSwitch, StatusTag } from './authnParts.tsx'
+import { AuthnEnableSwitch, StatusTag } from './authnParts.tsx'
 import './authn.css'
 
 interface Row {
@@ -126,7 +126,7 @@ export function AuthnList() {
         header: t('authn.col.enable'),
         size: 72,
         meta: { label: t('authn.col.enable'), align: 'center' },
-        cell: ({ row }) => <EnableSwitch id={row.original.authenticator.id} enabled={row.original.authenticator.enable} />,
+        cell: ({ row }) => <AuthnEnableSwitch id={row.original.authenticator.id} enabled={row.original.authenticator.enable} />,
       }),
       ...METRICS.map((name) =>
         col.accessor((row) => row.status?.metrics[name] ?? null, {

@@ -1,8 +1,7 @@
 // Pieces the authentication list and detail share: an authenticator's status and its enable switch.
 import { useTranslation } from 'react-i18next'
 import { disableAuthenticator, enableAuthenticator } from '../../../commands/authn.ts'
-import { useRunCommand } from '../../app/commands/useRunCommand.ts'
-import { useRowBusy } from '../../ui/useRowBusy.ts'
+import { EnableSwitch } from '../../ui/EnableSwitch.tsx'
 
 const TAGS: Record<string, string> = { connected: 'tag-success', connecting: 'tag-warning', disconnected: 'tag-danger', inconsistent: 'tag-warning' }
 
@@ -15,20 +14,7 @@ export function StatusTag({ enabled, status }: { enabled: boolean; status: strin
 }
 
 /** Turns an authenticator on (authn.enable) or off (authn.disable, confirmed). */
-export function EnableSwitch({ id, enabled }: { id: string; enabled: boolean }) {
+export function AuthnEnableSwitch({ id, enabled }: { id: string; enabled: boolean }) {
   const { t } = useTranslation()
-  const run = useRunCommand()
-  const { busy, during } = useRowBusy()
-  return (
-    <button
-      type="button"
-      role="switch"
-      className="switch"
-      data-row-action
-      aria-checked={enabled}
-      aria-label={t('authn.enableLabel', { id })}
-      disabled={busy.has(id)}
-      onClick={() => void during(id, () => run(enabled ? disableAuthenticator : enableAuthenticator, { id }))}
-    />
-  )
+  return <EnableSwitch id={id} enabled={enabled} label={t('authn.enableLabel', { id })} enable={enableAuthenticator} disable={disableAuthenticator} />
 }

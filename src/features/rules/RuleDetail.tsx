@@ -13,6 +13,7 @@ import { useServerData } from '../../app/useServerData.ts'
 import { useCommandDefaults } from '../../state/commandContext.ts'
 import { DetailLoadState, type DetailLoadKind } from '../../ui/DetailLoadState.tsx'
 import { errorText } from '../../ui/errorText.ts'
+import { TabPanel, Tabs } from '../../ui/Tabs.tsx'
 import { RuleForm } from './RuleForm.tsx'
 import { ruleFormValues } from './ruleFormValues.ts'
 import { RuleOverview } from './RuleOverview.tsx'
@@ -88,16 +89,10 @@ export function RuleDetail() {
         </div>
       </div>
       <p className="muted">{back}</p>
-      <div className="rules-tabs" role="tablist" aria-label={t('rules.tabsLabel')}>
-        {TABS.map((name) => (
-          <button key={name} type="button" role="tab" id={`rules-tab-${name}`} aria-selected={tab === name} aria-controls={`rules-pane-${name}`} onClick={() => showTab(name)}>
-            {t(`rules.tab.${name}`)}
-          </button>
-        ))}
-      </div>
-      <div role="tabpanel" id={`rules-pane-${tab}`} aria-labelledby={`rules-tab-${tab}`}>
+      <Tabs tabs={TABS} selected={tab} onSelect={showTab} label={t('rules.tabsLabel')} idPrefix="rules" text={(name) => t(`rules.tab.${name}`)} />
+      <TabPanel idPrefix="rules" selected={tab}>
         {tab === 'overview' ? <RuleOverview id={rule.id} /> : <RuleForm key={rule.id} initial={initial} editing />}
-      </div>
+      </TabPanel>
     </div>
   )
 }

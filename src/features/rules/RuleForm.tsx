@@ -28,6 +28,8 @@ export function RuleForm({ initial, editing = false }: Props) {
   const [errors, setErrors] = useState<RuleFormErrors>({})
   const [checked, setChecked] = useState(false)
   const [saving, setSaving] = useState(false)
+  // What the server said when it refused the rule (a SQL it cannot parse, an id taken), kept by the form.
+  const [refusal, setRefusal] = useState<string | null>(null)
   const initialText = useMemo(() => comparable(initial), [initial])
   const dirty = comparable(values) !== initialText
   const guard = useLeaveGuard(dirty)
@@ -49,9 +51,13 @@ export function RuleForm({ initial, editing = false }: Props) {
       return
     }
     setSaving(true)
+    setRefusal(null)
     const outcome = editing ? await run(updateRule, updateArgs(values)) : await run(createRule, createArgs(values))
     setSaving(false)
-    if (!outcome.ok) return
+    if (!outcome.ok) {
+      setRefusal(outcome.error.kind === 'failed' ? outcome.error.message : null)
+      return
+    }
     guard.release()
     void navigate({ to: '/rule/rules' })
   }
@@ -81,6 +87,11 @@ export function RuleForm({ initial, editing = false }: Props) {
       <div className="card">
         <OutputsEditor outputs={values.outputs} errors={errors} onChange={(outputs) => set('outputs', outputs)} />
       </div>
+      {refusal ? (
+        <p className="form-error" role="alert">
+          {refusal}
+        </p>
+      ) : null}
       <div className="form-actions">
         <Link to="/rule/rules" className="btn">
           {t('common.cancel')}

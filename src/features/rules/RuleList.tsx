@@ -1,22 +1,25 @@
 // The rules (GET /rules, one server page at a time, EMQX 5.8's filters in the URL), each with where
 // it reads from (FROM: the first topic, the rest counted), its state and enable switch (rule.enable / rule.disable), how often it matched
 // and its matched rate (GET /rules/{id}/metrics for each row of the page, read again every few
-// seconds), and its actions: settings, copy, reset metrics (rule.resetMetrics), delete (rule.delete).
+// seconds), and its actions: settings, copy, reset metrics (rule.resetMetrics), delete (rule.delete);
+// selected rows are enabled, disabled or deleted together.
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useCallback, useMemo, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { deleteRule, resetRuleMetrics } from '../../../commands/rules.ts'
+import { deleteRule, disableRule, enableRule, resetRuleMetrics } from '../../../commands/rules.ts'
 import type { RuleInfo, RuleMetrics } from '../../../contract/rules.ts'
 import { rulesSearch } from '../../api/rules.ts'
-import { useRunCommand } from '../../app/commands/useRunCommand.ts'
+import { useRunBulk, useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
 import { listPaging, useServerList } from '../../app/useServerList.ts'
 import { useListSearch } from '../../routes/searchValues.ts'
+import { useTableSelection, type TableSelection } from '../../state/commandContext.ts'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
 import { escapeControl } from '../../ui/escapeControl.ts'
 import { FilterBar, useFilterForm } from '../../ui/FilterBar.tsx'
 import { PageHeader } from '../../ui/PageHeader.tsx'
 import { useRowBusy } from '../../ui/useRowBusy.ts'
+import { useRowSelection } from '../../ui/useRowSelection.ts'
 import { formatTime } from '../clients/clientFields.ts'
 import { formatRate, RuleEnableSwitch, RuleStatusTag } from './ruleParts.tsx'
 import './rules.css'
@@ -55,6 +58,25 @@ export function RuleList() {
   const data = list.data?.data ?? EMPTY
   const { busy, during } = useRowBusy()
   const filterRef = useRef<HTMLInputElement>(null)
+
+  // Selected rows (x or Space) are what rule commands run from the palette act on, and the bulk buttons.
+  const { selection, setSelection, selected, unselect } = useRowSelection(data, rowKey)
+  const tableSelection = useMemo<TableSelection | null>(
+    () => (selected.length === 0 ? null : { field: 'id', ids: selected.map(rowKey), entity: 'rules.entity', onDone: unselect }),
+    [selected, unselect],
+  )
+  useTableSelection(tableSelection)
+  const runBulk = useRunBulk()
+  const onSelected = useCallback(
+    async (command: typeof deleteRule | typeof enableRule | typeof disableRule) => {
+      const results = await runBulk(
+        command,
+        selected.map((row) => ({ key: rowKey(row), args: { id: row.rule.id } })),
+      )
+      unselect(results.filter((r) => r.result.ok).map((r) => r.key))
+    },
+    [runBulk, selected, unselect],
+  )
 
   const act = useCallback(
     (id: string, command: typeof deleteRule | typeof resetRuleMetrics) => during(id, () => run(command, { id })),
@@ -112,7 +134,7 @@ export function RuleList() {
         header: t('rules.col.matched'),
         size: 90,
         meta: { numeric: true, align: 'end' },
-        cell: ({ getValue }) => getValue()?.toLocaleString() ?? '—',
+        cell: ({ getValue }) => <span data-metric="matched">{getValue()?.toLocaleString() ?? '—'}</span>,
       }),
       col.accessor((row) => row.metrics?.['matched.rate'], {
         id: 'rate',
@@ -186,7 +208,24 @@ export function RuleList() {
         label={t('rules.title')}
         columns={columns}
         data={data}
-        getRowId={(row) => row.rule.id}
+        getRowId={rowKey}
+        rowSelection={selection}
+        onRowSelectionChange={setSelection}
+        caption={
+          selected.length > 0 ? (
+            <span className="rules-row-actions">
+              <button type="button" className="btn btn-sm" onClick={() => void onSelected(enableRule)}>
+                {t('rules.enableSelected', { count: selected.length })}
+              </button>
+              <button type="button" className="btn btn-sm" onClick={() => void onSelected(disableRule)}>
+                {t('rules.disableSelected', { count: selected.length })}
+              </button>
+              <button type="button" className="btn btn-danger btn-sm" onClick={() => void onSelected(deleteRule)}>
+                {t('rules.deleteSelected', { count: selected.length })}
+              </button>
+            </span>
+          ) : null
+        }
         onRowOpen={(row) => void navigate({ to: '/rule/rules/$id', params: { id: row.rule.id } })}
         filterRef={filterRef}
         pageKeys
@@ -201,3 +240,4 @@ export function RuleList() {
 }
 
 const EMPTY: readonly Row[] = []
+const rowKey = (row: Row) => row.rule.id

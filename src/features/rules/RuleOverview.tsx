@@ -2,7 +2,7 @@
 // (actions total, success, failed and why, discarded), its matched rate now, over the last 5 minutes
 // and at most, a chart of the matched rate as this screen polls it, and each node's own counts.
 // Reset metrics runs rule.resetMetrics.
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { resetRuleMetrics } from '../../../commands/rules.ts'
 import type { RuleMetricKey, RuleMetricsResponse } from '../../../contract/rules.ts'
@@ -19,6 +19,7 @@ const HISTORY = 120
 
 const RULE_COUNTS: RuleMetricKey[] = ['matched', 'passed', 'failed.no_result', 'failed.exception']
 const ACTION_COUNTS: RuleMetricKey[] = ['actions.total', 'actions.success', 'actions.failed', 'actions.discarded']
+const RATES: RuleMetricKey[] = ['matched.rate', 'matched.rate.last5m', 'matched.rate.max']
 const NODE_COLUMNS: RuleMetricKey[] = ['matched', 'passed', 'failed.exception', 'failed.no_result', 'actions.total', 'actions.success', 'actions.failed', 'matched.rate', 'matched.rate.last5m', 'matched.rate.max']
 
 /** `failed.no_result` → `rules.metric.failed_no_result`. */
@@ -68,51 +69,25 @@ export function RuleOverview({ id }: { id: string }) {
         </button>
       </div>
       <div className="rules-metrics">
-        <section className="card rules-metric-group" aria-labelledby="rules-sql-metrics">
-          <h2 className="card-title" id="rules-sql-metrics">
-            {t('rules.sqlMetrics')}
-          </h2>
-          <dl className="rules-metric-cells">
-            {RULE_COUNTS.map((key) => (
-              <div key={key} data-metric={key}>
-                <dt className="muted">{t(metricLabel(key))}</dt>
-                <dd>{value(key)}</dd>
-              </div>
-            ))}
-          </dl>
-        </section>
-        <section className="card rules-metric-group" aria-labelledby="rules-action-metrics">
-          <h2 className="card-title" id="rules-action-metrics">
-            {t('rules.actionMetrics')}
-          </h2>
-          <dl className="rules-metric-cells">
-            {ACTION_COUNTS.map((key) => (
-              <div key={key} data-metric={key}>
-                <dt className="muted">{t(metricLabel(key))}</dt>
-                <dd>{value(key)}</dd>
-              </div>
-            ))}
-          </dl>
+        <MetricGroup id="rules-sql-metrics" title={t('rules.sqlMetrics')} keys={RULE_COUNTS} value={value} />
+        <MetricGroup id="rules-action-metrics" title={t('rules.actionMetrics')} keys={ACTION_COUNTS} value={value}>
           <p className="muted rules-metric-note">
             {t('rules.actionsFailedDetail', {
               outOfService: value('actions.failed.out_of_service'),
               unknown: value('actions.failed.unknown'),
             })}
           </p>
-        </section>
-        <section className="card rules-metric-group" aria-labelledby="rules-rate-metrics">
-          <h2 className="card-title" id="rules-rate-metrics">
-            {t('rules.rate')} <span className="muted">({rateUnit})</span>
-          </h2>
-          <dl className="rules-metric-cells">
-            {(['matched.rate', 'matched.rate.last5m', 'matched.rate.max'] as const).map((key) => (
-              <div key={key} data-metric={key}>
-                <dt className="muted">{t(metricLabel(key))}</dt>
-                <dd>{value(key)}</dd>
-              </div>
-            ))}
-          </dl>
-        </section>
+        </MetricGroup>
+        <MetricGroup
+          id="rules-rate-metrics"
+          title={
+            <>
+              {t('rules.rate')} <span className="muted">({rateUnit})</span>
+            </>
+          }
+          keys={RATES}
+          value={value}
+        />
       </div>
       <section className="card" aria-labelledby="rules-rate-chart">
         <h2 className="card-title" id="rules-rate-chart">
@@ -161,5 +136,26 @@ export function RuleOverview({ id }: { id: string }) {
         </div>
       </section>
     </div>
+  )
+}
+
+/** A card of metrics under a title, each a label and its value, `data-metric` naming it. */
+function MetricGroup({ id, title, keys, value, children }: { id: string; title: ReactNode; keys: readonly RuleMetricKey[]; value(key: RuleMetricKey): string; children?: ReactNode }) {
+  const { t } = useTranslation()
+  return (
+    <section className="card rules-metric-group" aria-labelledby={id}>
+      <h2 className="card-title" id={id}>
+        {title}
+      </h2>
+      <dl className="rules-metric-cells">
+        {keys.map((key) => (
+          <div key={key} data-metric={key}>
+            <dt className="muted">{t(metricLabel(key))}</dt>
+            <dd>{value(key)}</dd>
+          </div>
+        ))}
+      </dl>
+      {children}
+    </section>
   )
 }

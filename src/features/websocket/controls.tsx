@@ -3,6 +3,7 @@
 import { useId, useRef, type InputHTMLAttributes, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Text } from '../../../commands/define.ts'
+import './controls.css'
 
 interface FieldProps {
   label: string
