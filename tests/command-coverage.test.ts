@@ -155,6 +155,8 @@ const operations: Record<string, string> = {
   'push to a Pushgateway: enable, url, interval, job name, headers (PUT /prometheus push_gateway)': 'prometheus.pushGateway',
   'OpenTelemetry exporter, metrics, logs and traces (PUT /opentelemetry)': 'opentelemetry.update',
   'e2e tracing whitelists of client ids and topics (POST/DELETE /opentelemetry/whitelist/{type})': 'opentelemetry.whitelist',
+  // Issue 15: develop a rule against live traffic (a temporary rule republishing to a private topic).
+  'run rule SQL against the next live messages or events, unsaved (POST/DELETE /rules, MQTT subscribe)': 'rule.tap',
 }
 
 /**
