@@ -3,7 +3,7 @@
 // the event catalogue, the test body and the engine settings. The SQL itself is checked by the
 // server's parser (server/rules/sql), not here.
 import * as v from 'valibot'
-import { paged } from './paging.ts'
+import { paged, pagingEntries } from './paging.ts'
 
 /** The republish output's arguments; every one of them may be a `${field}` template. */
 export const RepublishArgsSchema = v.object({
@@ -75,6 +75,21 @@ export const RuleInfoSchema = v.object({
 export type RuleInfo = v.InferOutput<typeof RuleInfoSchema>
 
 export const RulePageSchema = paged(RuleInfoSchema)
+
+const oneOrMany = v.optional(v.union([v.string(), v.array(v.string())]))
+
+/** `GET /rules`' query as the server reads it: paging (100 a page) and 5.8's filters; `action` and `source` may repeat. */
+export const RuleListQuerySchema = v.object({
+  ...pagingEntries(100),
+  enable: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
+  from: v.optional(v.string()),
+  like_id: v.optional(v.string()),
+  like_from: v.optional(v.string()),
+  like_description: v.optional(v.string()),
+  match_from: v.optional(v.string()),
+  action: oneOrMany,
+  source: oneOrMany,
+})
 export type RulePage = v.InferOutput<typeof RulePageSchema>
 
 /** Counters of one rule (integers) and its rates (floats, messages per second). */
@@ -158,7 +173,8 @@ export const RuleIdTestBodySchema = v.object({
 /** `GET` and `PUT /rule_engine`. */
 export const RuleEngineSettingsSchema = v.object({
   ignore_sys_message: v.optional(v.boolean()),
-  jq_function_default_timeout: v.optional(v.string()),
+  /** EMQX 5.8 answers it in milliseconds (12000) and takes a duration ("12s") or milliseconds. */
+  jq_function_default_timeout: v.optional(v.union([v.string(), v.number()])),
   jq_implementation_module: v.optional(v.string()),
 })
 export type RuleEngineSettings = v.InferOutput<typeof RuleEngineSettingsSchema>

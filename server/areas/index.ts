@@ -21,6 +21,7 @@ import { opentelemetryArea } from './opentelemetry/index.ts'
 import { prometheusArea } from './prometheus/index.ts'
 import { publishArea } from './publish/index.ts'
 import { retainerArea } from './retainer/index.ts'
+import { rulesArea } from './rules/index.ts'
 import { slowSubsArea } from './slow-subs/index.ts'
 import { subscriptionsArea } from './subscriptions/index.ts'
 import { topicMetricsArea } from './topic-metrics/index.ts'
@@ -51,6 +52,7 @@ export const serverAreas: readonly ServerArea[] = [
   delayedArea,
   slowSubsArea,
   topicMetricsArea,
+  rulesArea,
   alarmsArea,
   monitorArea,
   telemetryArea,
