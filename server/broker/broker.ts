@@ -372,7 +372,7 @@ export class Broker {
     const options = session.subscriptions.get(topic)
     if (!options) return false
     this.router.remove(session, topic, options)
-    this.hooks.run('session.unsubscribed', session.info, topic)
+    this.hooks.run('session.unsubscribed', session.info, topic, options)
     return true
   }
 

@@ -122,6 +122,16 @@ export interface AuthnOutcome {
   isAnonymous: boolean
 }
 
+/** An alarm as `alarm.activated` / `alarm.deactivated` carry it (EMQX's alarm context); times in epoch microseconds, as emqx_alarm keeps them. */
+export interface AlarmEvent {
+  name: string
+  details: Record<string, unknown>
+  message: string
+  activatedAt: number
+  /** Only on `alarm.deactivated`. */
+  deactivatedAt?: number
+}
+
 export interface HookPoints {
   /**
    * First answer wins; no answer at all means anonymous access is allowed (EMQX with no
@@ -152,7 +162,8 @@ export interface HookPoints {
   'session.takenover': (info: ClientInfo) => void
   'session.terminated': (info: ClientInfo, reason: string) => void
   'session.subscribed': (info: ClientInfo, filter: string, options: SubOptions) => void
-  'session.unsubscribed': (info: ClientInfo, filter: string) => void
+  /** `options` are the subscription's as it was (its QoS for the rule engine's event). */
+  'session.unsubscribed': (info: ClientInfo, filter: string, options?: SubOptions) => void
   /**
    * Each callback may return a rewritten message, null to drop it, or 'stop' when it took the
    * message over (delayed publish): then it is neither routed nor counted as dropped.
@@ -183,6 +194,10 @@ export interface HookPoints {
   'message.dropped': (message: Message, reason: string) => void
   /** A message dropped on its way to one subscriber (queue full, expired, too large...). */
   'delivery.dropped': (info: ClientInfo, message: Message, reason: string) => void
+  /** An alarm was activated (EMQX runs it with the alarm's `publish` action). */
+  'alarm.activated': (alarm: AlarmEvent) => void
+  /** An alarm was deactivated (EMQX runs it with the alarm's `publish` action). */
+  'alarm.deactivated': (alarm: AlarmEvent) => void
 }
 
 export type HookName = keyof HookPoints

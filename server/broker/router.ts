@@ -148,6 +148,7 @@ export class Router {
     if ((options.nl || this.limits.ignoreLoopDeliver) && message.from === clientid) {
       this.metrics.inc('delivery.dropped')
       this.metrics.inc('delivery.dropped.no_local')
+      this.hooks.run('delivery.dropped', session.info, message, 'no_local')
       // The message did reach a subscription (dropped on delivery, as in EMQX): not `no_subscribers`.
       return true
     }

@@ -170,6 +170,14 @@ export class AlarmMonitor {
           properties: { contentType: 'application/json' },
         }),
       )
+      // As EMQX, the rule engine's alarm events go with the publish action.
+      this.broker.hooks.run(what === 'activate' ? 'alarm.activated' : 'alarm.deactivated', {
+        name: alarm.name,
+        details: alarm.details,
+        message: alarm.message,
+        activatedAt: payload.activate_at,
+        ...(alarm.deactivateAt === undefined ? {} : { deactivatedAt: alarm.deactivateAt * 1000 }),
+      })
     }
   }
 

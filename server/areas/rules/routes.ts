@@ -1,5 +1,5 @@
 // /rules (paged with 5.8's filters, create), /rules/{id} (read, merge-update, delete), its metrics and
-// their reset, /rule_test and /rules/{id}/test, /rule_engine. Shapes are contract/rules.ts;
+// their reset, /rule_test and /rules/{id}/test, /rule_events, /rule_engine. Shapes are contract/rules.ts;
 // the checks and the engine are the feature's.
 import type { FastifyInstance } from 'fastify'
 import { RuleIdTestBodySchema, RuleListQuerySchema, RuleTestBodySchema, rulesErrors, type RuleInfo, type RulePage } from '../../../contract/rules.ts'
@@ -9,6 +9,7 @@ import { pageOf } from '../../http/paging.ts'
 import { objectBody, settingsRoute, type SettingsStore } from '../../http/settings-route.ts'
 import { jsonEncode } from '../../rules/functions/values.ts'
 import { parseActionId } from '../../rules/engine/index.ts'
+import { ruleEventCatalogue } from '../../rules/events/index.ts'
 import { generateRuleId, type RulesFeature } from './feature.ts'
 import { testRule, testSql } from './rule-test.ts'
 import { ruleEngineSettings } from './settings.ts'
@@ -89,10 +90,10 @@ export async function rulesRoutes(app: FastifyInstance, deps: { feature: RulesFe
 
   app.post<Params>('/rules/:id/test', async (request, reply) => {
     const body = parseInput(RuleIdTestBodySchema, request.body, 'body')
-    const rule = rules.engine.get(request.params.id)
-    if (!rule) throw contractError(rulesErrors.ruleNotFound, 'The rule could not be found')
-    return sendJson(reply, testRule(rules.engine, rules.node, rule, body.context, body.stop_action_after_template_rendering))
+    return sendJson(reply, testRule(rules.engine, rules.node, request.params.id, body.context, body.stop_action_after_template_rendering))
   })
+
+  app.get('/rule_events', async () => ruleEventCatalogue)
 
   settingsRoute(app, '/rule_engine', ruleEngineSettings(rules.engine, deps.configs))
 }

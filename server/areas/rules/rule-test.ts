@@ -3,15 +3,16 @@
 // fields take the event's example values, then the SQL runs (a dry run), or the saved rule runs with
 // its outputs. A SQL that does not parse or a run that throws is a 400 in EMQX's words.
 import { matchesFilter } from '../../broker/topic-trie.ts'
-import { ApiError } from '../../http/errors.ts'
+import { rulesErrors } from '../../../contract/rules.ts'
+import { ApiError, contractError } from '../../http/errors.ts'
 import { evalErrorMessage, functionName } from '../../rules/engine/errors.ts'
-import { isEventTopic, type EngineRule, type RuleEngine } from '../../rules/engine/index.ts'
+import { isEventTopic, type RuleEngine } from '../../rules/engine/index.ts'
 import { RuleSqlError, type CompiledRule } from '../../rules/sql/index.ts'
-import { fillTestContext } from './test-context.ts'
+import { testContext } from '../../rules/events/index.ts'
 
 type Context = Record<string, unknown>
 
-const notMatch = () => new ApiError(412, 'NOT_MATCH', 'SQL Not Match')
+const notMatch = () => contractError(rulesErrors.notMatch, 'SQL Not Match')
 
 /** get_in_topic: the topic the test event stands for (a message's topic, or the event's `$events/…`). */
 function inTopic(eventTopic: string | undefined, context: Context): string {
@@ -39,7 +40,7 @@ export function testSql(engine: RuleEngine, node: string, sql: string, given: Co
     if (error instanceof RuleSqlError) throw sqlError(error)
     throw error
   }
-  const { eventTopic, context } = fillTestContext(given, node, compiled.from[0])
+  const { eventTopic, context } = testContext(given, node)
   const topic = inTopic(eventTopic, given)
   if (!compiled.from.some((filter) => matchesFilter(filter, topic))) throw notMatch()
   context.metadata = { rule_id: `sql_tester:${Math.random().toString(16).slice(2, 18)}` }
@@ -54,9 +55,12 @@ export function testSql(engine: RuleEngine, node: string, sql: string, given: Co
 }
 
 /** `POST /rules/{id}/test`: the saved rule run on the event with its outputs; answers each output's result. */
-export function testRule(engine: RuleEngine, node: string, rule: EngineRule, given: Context, stopAfterRender: boolean): unknown {
+export function testRule(engine: RuleEngine, node: string, ruleId: string, given: Context, stopAfterRender: boolean): unknown {
+  // As 5.8 does, the context is checked before the rule is looked up.
+  const { eventTopic, context } = testContext(given, node)
+  const rule = engine.get(ruleId)
+  if (!rule) throw contractError(rulesErrors.ruleNotFound, 'The rule could not be found')
   const from = rule.compiled.from
-  const { eventTopic, context } = fillTestContext(given, node, from[0])
   const topic = inTopic(eventTopic, given)
   const matches = from.every((f) => !isEventTopic(f)) ? from.some((filter) => matchesFilter(filter, topic)) : from.includes(topic)
   if (!matches) throw notMatch()

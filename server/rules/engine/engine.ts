@@ -12,6 +12,7 @@ import { log } from '../../log/index.ts'
 import { JQ_DEFAULT_TIMEOUT_MS } from '../functions/jq.ts'
 import { sqlFunctions } from '../sql-functions.ts'
 import { compileRule, RuleEvalError, type CompiledRule, type RuleFunction } from '../sql/index.ts'
+import { formatTerm } from '../events/erlang-term.ts'
 import { erlangTerm } from './errors.ts'
 import { RuleMetricsCounters, RATE_SAMPLING_MS } from './metrics.ts'
 import { ActionRegistry, type ActionOutcome, type ParsedOutput } from './outputs.ts'
@@ -254,7 +255,7 @@ export class RuleEngine implements RuleEventSink {
         if (options.stopAfterRender) return 'stopped'
         // EMQX prints this to the node's standard output whatever the log level; here it is a
         // warning so the default handlers show it.
-        log.warning(`[rule action] ${rule.id}\n\tAction Data: ${erlangTerm(selected)}\n\tEnvs: ${erlangTerm(plain(envs))}\n`)
+        log.warning(`[rule action] ${rule.id}\n\tAction Data: ${formatTerm(selected)}\n\tEnvs: ${erlangTerm(plain(envs))}\n`)
         return 'ok'
       case 'republish': {
         const rendered = renderRepublish(output.templates, selected, envs, rule.id)

@@ -2,27 +2,14 @@
 // readable_error_msg/1): a failed run is `{"<phase>":"<reason>"}` (the JSON of [{Phase, Reason}]), a
 // SQL that does not parse is the parser's own line (`1: syntax error before: 'FROM'`), and a rule
 // body the config schema refuses is "Bad Arguments: " and the error term as Erlang prints it (~0tp).
+import { Atom, CharList, formatTerm } from '../events/erlang-term.ts'
 import { RuleEvalError, RuleSqlError } from '../sql/index.ts'
 
-/** An Erlang atom in a printed term. */
-export class Atom {
-  readonly name: string
-  constructor(name: string) {
-    this.name = name
-  }
-}
+export { Atom, CharList } from '../events/erlang-term.ts'
 export const atom = (name: string): Atom => new Atom(name)
+export const chars = (text: string): CharList => new CharList(text)
 
-/** An Erlang charlist (printed in double quotes, where a JS string prints as a binary). */
-export class Chars {
-  readonly text: string
-  constructor(text: string) {
-    this.text = text
-  }
-}
-export const chars = (text: string): Chars => new Chars(text)
-
-/** An Erlang tuple. */
+/** An Erlang tuple (what the events' term printer has no need of). */
 export class Tuple {
   readonly items: unknown[]
   constructor(items: unknown[]) {
@@ -31,25 +18,15 @@ export class Tuple {
 }
 export const tuple = (...items: unknown[]): Tuple => new Tuple(items)
 
-const quoteAtom = (name: string): string => (/^[a-z][a-zA-Z0-9_@]*$/.test(name) ? name : `'${name.replace(/'/g, "\\'")}'`)
-const quoteText = (text: string): string => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`
-
-/** io_lib:format("~0tp", [Term]) of a JS value: objects as maps (keys sorted), arrays as lists, strings as binaries. */
+/** io_lib:format("~0tp", [Term]) with tuples: maps (keys in Erlang's order) and lists walked here, the rest printed by formatTerm. */
 export function erlangTerm(value: unknown): string {
-  if (value instanceof Atom) return quoteAtom(value.name)
-  if (value instanceof Chars) return quoteText(value.text)
   if (value instanceof Tuple) return `{${value.items.map(erlangTerm).join(',')}}`
-  if (typeof value === 'string') return /^[\x20-\x7e\n]*$/.test(value) ? `<<${quoteText(value)}>>` : `<<${quoteText(value)}/utf8>>`
-  if (typeof value === 'number' || typeof value === 'bigint') return String(value)
-  if (typeof value === 'boolean') return String(value)
-  if (value === undefined) return 'undefined'
-  if (value === null) return 'null'
   if (Array.isArray(value)) return `[${value.map(erlangTerm).join(',')}]`
-  if (typeof value === 'object') {
+  if (typeof value === 'object' && value !== null && !(value instanceof Atom) && !(value instanceof CharList) && !(value instanceof Uint8Array)) {
     const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    return `#{${entries.map(([k, v]) => `${quoteAtom(k)} => ${erlangTerm(v)}`).join(',')}}`
+    return `#{${entries.map(([k, v]) => `${formatTerm(new Atom(k))} => ${erlangTerm(v)}`).join(',')}}`
   }
-  return String(value)
+  return formatTerm(value)
 }
 
 /** A rule body the config schema (or the action parser) refuses: `#{kind => validation_error, ...}`. */

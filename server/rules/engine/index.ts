@@ -4,4 +4,4 @@ export { isEventTopic, RuleEngine, type EngineRule, type RuleDefinition, type Ru
 export { ActionRegistry, formatOutput, parseActionId, republishArgsWithDefaults, republishTemplates, type ActionDispatcher, type ActionOutcome, type ActionSend, type ParsedOutput, type RepublishArgsConfig } from './outputs.ts'
 export { RuleMetricsCounters, zeroMetrics } from './metrics.ts'
 export { parseTemplate, renderTemplate } from './template.ts'
-export { publishColumns, pubPropsOf, peername } from './publish-context.ts'
+export { publishColumns, peername } from './publish-context.ts'

@@ -2,7 +2,8 @@
 // FROM matched the topic, and lazily: the payload stays a Buffer until something reads it (then it is
 // the text a SQL path decodes), and the properties and peer name are converted on first read.
 import type { Broker } from '../../broker/broker.ts'
-import type { Message, PublishProperties } from '../../broker/message.ts'
+import type { Message } from '../../broker/message.ts'
+import { printableProps } from '../events/index.ts'
 
 type Columns = Record<string, unknown>
 
@@ -20,30 +21,6 @@ function lazy(target: Columns, key: string, compute: () => unknown): void {
       Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
     },
   })
-}
-
-/** MQTT 5 publish properties under EMQX's names; `User-Property` as a map, all pairs in `User-Property-Pairs`. */
-export function pubPropsOf(properties: PublishProperties | undefined): Columns {
-  const props: Columns = { 'User-Property': {} }
-  if (!properties) return props
-  if (properties.payloadFormatIndicator !== undefined) props['Payload-Format-Indicator'] = properties.payloadFormatIndicator ? 1 : 0
-  if (properties.messageExpiryInterval !== undefined) props['Message-Expiry-Interval'] = properties.messageExpiryInterval
-  if (properties.contentType !== undefined) props['Content-Type'] = properties.contentType
-  if (properties.responseTopic !== undefined) props['Response-Topic'] = properties.responseTopic
-  if (properties.correlationData !== undefined) props['Correlation-Data'] = Buffer.from(properties.correlationData).toString('utf8')
-  if (properties.userProperties) {
-    const map: Record<string, string> = {}
-    const pairs: Array<{ key: string; value: string }> = []
-    for (const [key, value] of Object.entries(properties.userProperties)) {
-      for (const one of Array.isArray(value) ? value : [value]) {
-        map[key] = one
-        pairs.push({ key, value: one })
-      }
-    }
-    props['User-Property'] = map
-    props['User-Property-Pairs'] = pairs
-  }
-  return props
 }
 
 /** `ip:port` (an IPv6 address in brackets), as EMQX's ntoa writes a peer name. */
@@ -73,6 +50,6 @@ export function publishColumns(message: Message, broker: Broker): Columns {
   lazy(columns, 'payload', () => message.payload.toString('utf8'))
   lazy(columns, 'peerhost', () => peername(host, undefined))
   lazy(columns, 'peername', () => peername(host, host === undefined ? undefined : broker.getSession(message.from)?.info.peerport))
-  lazy(columns, 'pub_props', () => pubPropsOf(message.properties))
+  lazy(columns, 'pub_props', () => printableProps(message.properties))
   return columns
 }
