@@ -139,7 +139,8 @@ export const ruleTap = defineCommand({
     let subscription: { close(): Promise<void> } | undefined
     let created = false
     try {
-      await removeStaleTaps(ctx.api)
+      // Housekeeping only: a tap still runs when the list cannot be read.
+      await removeStaleTaps(ctx.api).catch(() => [])
       // Loaded on first use: the browser's command registry does not carry mqtt.js.
       const { openTapSubscription } = await import('./ruleTapConnection.ts')
       // Subscribed before the rule exists, so the tap's own connection is no event the rule sees.

@@ -10,6 +10,7 @@ import { ruleTap, tapDescription, type TapResult } from '../commands/ruleTap.ts'
 import { executeCommand } from '../src/app/commands/runner.ts'
 import { createLiveStreams } from '../src/state/liveStreams.ts'
 import { createTerminalLog } from '../src/state/terminalLog.ts'
+import { cli } from './support/cli.ts'
 import { consoleSuite } from './support/commands.ts'
 import { waitFor } from './support/server.ts'
 import { t, testClientManager } from './support/testClient.ts'
@@ -106,6 +107,25 @@ describe('rule.tap on messages (the CLI way)', () => {
     expect(errors({ timeout: '2h' })).toEqual(['timeout:ruleTap.err.timeoutRange'])
     expect(errors({ timeout: '500ms' })).toEqual(['timeout:ruleTap.err.timeoutRange'])
     expect(errors({})).toEqual([])
+  })
+})
+
+describe('rule.tap in the emqx-console CLI', () => {
+  it('prints each output on stdout as it arrives (JSON lines with --json) and exits 0 once the count is reached', async () => {
+    const script = 'rule.tap sql="SELECT payload.n AS n FROM \\"cli/tap/#\\"" count=2 timeout=30s\n'
+    const run = cli(['run', '-', '--url', suite.ts.url, '--username', 'admin', '--password', 'public', '--json'], { stdin: script })
+    await waitFor(async () => (await tapRules()).length === 1, 'the tap rule', 15_000)
+    const publisher = await suite.ts.connect({ clientId: 'cli-tap-pub' })
+    for (const n of [1, 2, 3]) await publisher.publishAsync('cli/tap/x', JSON.stringify({ n }))
+    const result = await run
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    const live = result.json.filter((line) => line.type === 'live').map((line) => line.line)
+    expect(live[0]).toMatch(/^Tapping with temporary rule tap_\w+: up to 2 outputs within 30s$/)
+    expect(live.slice(1)).toEqual(['{"n":1}', '{"n":2}'])
+    const step = result.json.find((line) => line.type === 'step')
+    expect(step).toMatchObject({ command: 'rule.tap', status: 'ok', result: { stopped: 'count', outputs: [{ n: 1 }, { n: 2 }] } })
+    expect(await tapRules()).toEqual([])
   })
 })
 
