@@ -62,6 +62,17 @@ describe('rule.tap on messages (the CLI way)', () => {
     expect(await tapRules()).toEqual([])
   })
 
+  it("republishes with direct dispatch: the tap's outputs trigger no other rule", async () => {
+    await suite.api.rules.create({ id: 'watch_taps', sql: 'SELECT * FROM "$tap/#"', actions: [{ function: 'republish', args: { topic: 'watched' } }] })
+    const { lines, done } = cliTap({ sql: 'SELECT payload FROM "direct/#"', count: '1' })
+    await started(lines)
+    const publisher = await suite.ts.connect({ clientId: 'direct-pub' })
+    await publisher.publishAsync('direct/a', 'x')
+    expect((await done).outputs).toEqual([{ payload: 'x' }])
+    expect((await suite.api.rules.metrics('watch_taps')).metrics.matched).toBe(0)
+    await suite.api.rules.delete('watch_taps')
+  })
+
   it('stops at the time limit with what arrived, and deletes its rule', async () => {
     const { lines, done } = cliTap({ sql: 'SELECT * FROM "quiet/#"', timeout: '1s' })
     await started(lines)
