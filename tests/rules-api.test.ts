@@ -2,6 +2,7 @@
 // duplicate and empty ids refused), read, the merge of PUT (and PUT creating), delete, the list's
 // filters, outputs rendered as 5.8 renders them, and refused bodies changing nothing.
 import { describe, expect, it } from 'vitest'
+import { REPUBLISH_DEFAULTS } from '../contract/rules.ts'
 import { serverPerSuite } from './support/server.ts'
 
 const suite = serverPerSuite()
@@ -67,15 +68,8 @@ describe('rules CRUD', () => {
       'mqtt:out',
       {
         function: 'republish',
-        args: {
-          topic: 'a/${clientid}',
-          qos: '${qos}',
-          retain: '${retain}',
-          payload: '${payload}',
-          mqtt_properties: {},
-          user_properties: '${user_properties}',
-          direct_dispatch: false,
-        },
+        // qos ${qos}, retain ${retain}, payload ${payload}, user_properties ${user_properties}, direct_dispatch false.
+        args: { topic: 'a/${clientid}', ...REPUBLISH_DEFAULTS },
       },
       { function: 'console' },
     ])

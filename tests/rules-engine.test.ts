@@ -169,6 +169,25 @@ describe('rule engine', () => {
     expect(received[0].properties).not.toHaveProperty('payloadFormatIndicator')
   })
 
+  it('runs rules on $events/ sources: a client connecting republishes, a disabled rule stops it', async () => {
+    await clear()
+    await suite.api.post('/rules', {
+      id: 'connected',
+      sql: 'SELECT clientid, event FROM "$events/client_connected"',
+      actions: [{ function: 'republish', args: { topic: 'events/${clientid}', payload: '${event}' } }],
+    })
+    const { messages } = await subscriber('events/#')
+    await suite.t.connect({ clientId: 'evented' })
+    await waitFor(() => messages.some((m) => m.topic === 'events/evented'), 'the connected event republished')
+    expect(messages.find((m) => m.topic === 'events/evented')?.payload).toBe('client.connected')
+    expect(await metrics('connected')).toMatchObject({ passed: 2, 'actions.success': 2 })
+    await suite.api.request('PUT', '/rules/connected', { enable: false })
+    messages.length = 0
+    await suite.t.connect({ clientId: 'quiet' })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(messages).toEqual([])
+  })
+
   it('skips the broker\'s $SYS messages while ignore_sys_message is on; /rule_engine answers and keeps its settings', async () => {
     await clear()
     expect((await suite.api.get('/rule_engine')).body).toEqual({ ignore_sys_message: true, jq_function_default_timeout: 10000 })

@@ -8,6 +8,7 @@ import { ApiError } from '../../http/errors.ts'
 import { rfc3339 } from '../../http/time.ts'
 import { log } from '../../log/index.ts'
 import { formatOutput, RuleEngine, type EngineRule } from '../../rules/engine/index.ts'
+import { attachRuleEvents } from '../../rules/events/index.ts'
 import { badArguments, sqlErrorReason, validationError } from '../../rules/engine/errors.ts'
 import { RuleSqlError } from '../../rules/sql/index.ts'
 import { checkRuleConfig, READ_ONLY_KEYS } from './rule-config.ts'
@@ -31,15 +32,18 @@ export class RulesFeature {
   readonly engine: RuleEngine
   readonly repository: RulesRepository
   private readonly broker: Broker
+  private readonly detachEvents: () => void
 
   constructor(broker: Broker, repository: RulesRepository, options: { rateSamplingMs?: number } = {}) {
     this.broker = broker
     this.repository = repository
     this.engine = new RuleEngine(broker, options)
     this.reload()
+    this.detachEvents = attachRuleEvents(broker, this.engine, { ignoreSysMessage: () => this.engine.ignoreSysMessage })
   }
 
   stop(): void {
+    this.detachEvents()
     this.engine.stop()
   }
 

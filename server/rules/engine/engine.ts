@@ -13,6 +13,7 @@ import { JQ_DEFAULT_TIMEOUT_MS } from '../functions/jq.ts'
 import { sqlFunctions } from '../sql-functions.ts'
 import { compileRule, RuleEvalError, type CompiledRule, type RuleFunction } from '../sql/index.ts'
 import { formatTerm } from '../events/erlang-term.ts'
+import { isSysMessage, type RuleEventSink } from '../events/index.ts'
 import { erlangTerm } from './errors.ts'
 import { RuleMetricsCounters, RATE_SAMPLING_MS } from './metrics.ts'
 import { ActionRegistry, type ActionOutcome, type ParsedOutput } from './outputs.ts'
@@ -55,12 +56,6 @@ export interface RunOptions {
   republishedBy?: string
 }
 
-/** The event-source side: what `$events/…` hooks ask before building a context, and where they send it. */
-export interface RuleEventSink {
-  wants(eventTopic: string): boolean
-  emit(eventTopic: string, context: Columns): void
-}
-
 export class RuleEngine implements RuleEventSink {
   readonly actions = new ActionRegistry()
   /** `rule_engine.ignore_sys_message`: the broker's own `$SYS` messages reach no rule. */
@@ -77,6 +72,7 @@ export class RuleEngine implements RuleEventSink {
   /** The republish under way (synchronous: the broker runs the hooks inside `publish`), innermost last. */
   private readonly republishing: Array<{ ruleId: string; direct: boolean }> = []
   private readonly warnedMissing = new Set<string>()
+  private readonly wantsListeners = new Set<() => void>()
 
   constructor(broker: Broker, options: { rateSamplingMs?: number } = {}) {
     this.broker = broker
@@ -116,6 +112,7 @@ export class RuleEngine implements RuleEventSink {
         byId.set(rule.id, rule)
       } else this.topics.add(from, rule.id, rule)
     }
+    this.wantsChanged()
     return rule
   }
 
@@ -130,6 +127,7 @@ export class RuleEngine implements RuleEventSink {
         if (byId?.size === 0) this.events.delete(from)
       } else this.topics.remove(from, id)
     }
+    this.wantsChanged()
   }
 
   get(id: string): EngineRule | undefined {
@@ -145,6 +143,16 @@ export class RuleEngine implements RuleEventSink {
     return false
   }
 
+  /** The event sources hook themselves only while some rule selects their topic. */
+  onWantsChange(listener: () => void): () => void {
+    this.wantsListeners.add(listener)
+    return () => this.wantsListeners.delete(listener)
+  }
+
+  private wantsChanged(): void {
+    for (const listener of this.wantsListeners) listener()
+  }
+
   emit(eventTopic: string, context: Columns): void {
     const byId = this.events.get(eventTopic)
     if (!byId) return
@@ -158,7 +166,7 @@ export class RuleEngine implements RuleEventSink {
     const republisher = this.republishing[this.republishing.length - 1]
     // A republish with direct dispatch goes to subscribers without passing the rules again.
     if (republisher?.direct) return undefined
-    if (this.ignoreSysMessage && message.from === '' && message.topic.startsWith('$SYS/')) return undefined
+    if (this.ignoreSysMessage && isSysMessage(message)) return undefined
     let matched: EngineRule[] | undefined
     this.topics.match(message.topic, (rule) => {
       if (rule.enable) (matched ??= []).push(rule)
