@@ -121,6 +121,22 @@ describe('rule.tap on messages (the CLI way)', () => {
   })
 })
 
+describe('rule.tap on events', () => {
+  it('streams $events/client_connected as clients connect; the tap\'s own connection is not among them', async () => {
+    const { lines, done } = cliTap({ sql: 'SELECT clientid, username FROM "$events/client_connected"', count: '2', timeout: '5s' })
+    await started(lines)
+    await suite.ts.connect({ clientId: 'device-7', username: 'u7' })
+    await suite.ts.connect({ clientId: 'device-8', username: 'u8' })
+    const result = await done
+    expect(result.stopped).toBe('count')
+    expect(result.outputs).toEqual([
+      { clientid: 'device-7', username: 'u7' },
+      { clientid: 'device-8', username: 'u8' },
+    ])
+    expect(await tapRules()).toEqual([])
+  })
+})
+
 describe('rule.tap in the emqx-console CLI', () => {
   it('prints each output on stdout as it arrives (JSON lines with --json) and exits 0 once the count is reached', async () => {
     const script = 'rule.tap sql="SELECT payload.n AS n FROM \\"cli/tap/#\\"" count=2 timeout=30s\n'
