@@ -7,7 +7,7 @@ import { connect as netConnect, type Socket } from 'node:net'
 import { performance } from 'node:perf_hooks'
 
 export type Job =
-  | { kind: 'fan-in'; port: number; qos: 0 | 1; publishers: number; window: number; seconds: number }
+  | { kind: 'fan-in'; port: number; qos: 0 | 1; publishers: number; window: number; seconds: number; alsoSubscribe?: string }
   | { kind: 'fan-out'; port: number; qos: 0 | 1; subscribers: number; window: number; seconds: number }
   | { kind: 'latency'; port: number; qos: 0 | 1; rate: number; seconds: number }
   | { kind: 'idle'; port: number; connections: number }
@@ -31,6 +31,8 @@ export interface LoadResult {
   loadCpu: number
   /** Connections the broker refused (connect-rate: a CONNACK other than success). */
   refused?: number
+  /** fan-in with `alsoSubscribe`: what another client subscribed to that filter received per second (republished messages). */
+  alsoPerSecond?: number
 }
 
 function send(message: object): void {
@@ -294,6 +296,12 @@ async function fanIn(job: Extract<Job, { kind: 'fan-in' }>): Promise<LoadResult>
   const [sub] = await connectAll(job.port, [`bench-in-sub-${id}`])
   await sub.subscribe('bench/in/+', job.qos)
   const pubs = await connectAll(job.port, Array.from({ length: job.publishers }, (_, i) => `bench-in-pub-${id}-${i}`))
+  const [also] = job.alsoSubscribe ? await connectAll(job.port, [`bench-in-also-${id}`]) : []
+  let alsoReceived = 0
+  if (also) {
+    await also.subscribe(job.alsoSubscribe!, 0)
+    also.onPublish = () => void (run.measuring && alsoReceived++)
+  }
   const perPublisher = Math.max(1, Math.floor(job.window / job.publishers))
   const outstanding = new Int32Array(job.publishers)
   const seq = new Uint32Array(job.publishers)
@@ -351,8 +359,8 @@ async function fanIn(job: Extract<Job, { kind: 'fan-in' }>): Promise<LoadResult>
     for (let i = 0; i < job.publishers; i++) pump(i)
   })
   clearInterval(stall)
-  await Promise.all([sub, ...pubs].map((client) => client.end()))
-  return result(run, elapsed, loadCpu, lost)
+  await Promise.all([sub, ...pubs, ...(also ? [also] : [])].map((client) => client.end()))
+  return { ...result(run, elapsed, loadCpu, lost), ...(also ? { alsoPerSecond: Math.round(alsoReceived / elapsed) } : {}) }
 }
 
 /** One publisher -> many subscribers; `window` publishes in flight until every subscriber has it. */

@@ -8,6 +8,7 @@ import { planScript } from '../commands/script/plan.ts'
 import { executePlan, stepError } from '../commands/script/execute.ts'
 import { ApiError } from '../contract/api-error.ts'
 import { chooseCredentials, connect, normalizeUrl } from './connect.ts'
+import { lineWriterOutput } from '../commands/liveOutput.ts'
 import * as out from './output.ts'
 
 export interface Io {
@@ -153,7 +154,14 @@ async function runCommand(file: string, flags: RunFlags, io: Io): Promise<number
     return refused ? EXIT_LOGIN_REFUSED : EXIT_FAILED
   }
 
-  const run = await executePlan(steps, { api }, {
+  // A streaming step (rule.tap) prints its lines as they arrive; Ctrl+C stops it and the script.
+  const live = lineWriterOutput({
+    write: (source, line) => (json ? emit({ type: 'live', source, line }) : io.stdout(line)),
+    translate: out.text,
+    brokerHost: new URL(normalizeUrl(url)).hostname,
+    ...(io.signal ? { signal: io.signal } : {}),
+  })
+  const run = await executePlan(steps, { api, live }, {
     dryRun,
     continueOnError: Boolean(flags['continue-on-error']),
     confirmDanger: Boolean(flags.yes),

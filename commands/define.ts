@@ -40,6 +40,28 @@ export type ApiArea = Exclude<keyof Api, 'http'>
 export interface CommandContext {
   api: Api
   ui?: UiEffects
+  /** Where a command that streams while it runs (rule.tap) writes its lines: the terminal pane, or the CLI's stdout. */
+  live?: LiveOutput
+}
+
+/** Lines a streaming command prints as they arrive, and what stops it. */
+export interface LiveOutput {
+  /** Opens one stream under `source` (the command id). */
+  open(source: string): LiveStream
+  /**
+   * The host the broker answers MQTT on when there is no test client to copy (the CLI: the host of
+   * the API URL); the command finds the port from the listeners.
+   */
+  brokerHost?: string
+}
+
+export interface LiveStream {
+  /** One line of output as it arrives: raw text (an output, shown as it is), or a translatable note. */
+  line(text: string | Text): void
+  /** Aborted when the operator stops the stream: the terminal pane closed, its Stop button, Ctrl+C in the CLI. */
+  readonly signal: AbortSignal
+  /** The command is done with the stream (whatever stopped it). */
+  close(): void
 }
 
 /** Every command's arguments are an object schema; fields become the argument form. */

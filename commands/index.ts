@@ -34,6 +34,7 @@ import { logout } from './session.ts'
 import { helpCommands } from './help.ts'
 import { historyCommands } from './history.ts'
 import { ruleTestCommands } from './ruleTest.ts'
+import { ruleTapCommands } from './ruleTap.ts'
 
 // A command's argument type appears both in and out (`args`, `describe`), which makes
 // Command<S> invariant in S; the list holds them by their common shape.
@@ -72,6 +73,7 @@ export const allCommands: AnyCommand[] = [
   ...erase(dataBackupCommands),
   ...erase(telemetryCommands),
   ...erase(configsCommands),
+  ...erase(ruleTapCommands),
   ...erase(settingsCommands),
   ...erase([logout]),
   ...erase(helpCommands),

@@ -164,6 +164,8 @@ const operations: Record<string, string> = {
   "reset a rule's metrics (PUT /rules/{id}/metrics/reset)": 'rule.resetMetrics',
   // Issue 15: the rule SQL workbench.
   'run a rule SQL or a saved rule against one event (POST /rule_test, POST /rules/{id}/test)': 'rule.test',
+  // Issue 15: develop a rule against live traffic (a temporary rule republishing to a private topic).
+  'run rule SQL against the next live messages or events, unsaved (POST/DELETE /rules, MQTT subscribe)': 'rule.tap',
 }
 
 /**

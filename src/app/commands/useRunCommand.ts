@@ -7,6 +7,7 @@ import type { ArgsSchema, Command } from '../../../commands/define.ts'
 import { markChanged } from '../../state/areaChanges.ts'
 import { recordHistory } from '../../state/history.ts'
 import { notify } from '../../state/notifications.ts'
+import { liveStreams } from '../../state/liveStreams.ts'
 import { terminalLog } from '../../state/terminalLog.ts'
 import { requestConfirm } from '../../ui/Confirm.tsx'
 import { useUiEffects } from '../uiEffects.ts'
@@ -33,7 +34,7 @@ export function useRunCommand(): RunCommand {
         command,
         rawArgs,
         {
-          ctx: { api, ui },
+          ctx: { api, ui, live: liveStreams.output((text) => t(text.key, text.values ?? {})) },
           confirm: (request) => requestConfirm(store, request),
           notify: (input) => void notify(store, input),
           log: terminalLog,

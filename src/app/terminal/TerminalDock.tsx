@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ITheme } from '@xterm/xterm'
+import { liveStreams } from '../../state/liveStreams.ts'
 import { terminalLog, type TerminalEntry } from '../../state/terminalLog.ts'
 import { isPaletteKey, isTerminalToggleKey } from '../commands/shortcuts.ts'
 import { formatEntry, summarizeEntry, type FormatLabels } from './format.ts'
@@ -91,6 +92,8 @@ export function TerminalDock() {
     setOpen(next)
     if (next) setLoaded(true)
     else if (panelRef.current?.contains(document.activeElement)) (document.activeElement as HTMLElement).blur()
+    // A stream writes into the pane: closing it stops them (rule.tap deletes its rule).
+    if (!next) liveStreams.stopAll()
     if (next && focus) {
       // On the very first open xterm is still loading; XtermPane focuses it once ready.
       focusWhenReady.current = true
@@ -113,6 +116,10 @@ export function TerminalDock() {
     window.addEventListener('keydown', onKey, true)
     return () => window.removeEventListener('keydown', onKey, true)
   }, [toggle])
+
+  const streaming = useStreaming(() => {
+    if (!openRef.current) toggle(false)
+  })
 
   const empty = last === undefined
   return (
@@ -137,6 +144,11 @@ export function TerminalDock() {
         <span className={`terminal-bar-last mono status-${last?.status ?? 'none'}`} aria-live="off">
           {last ? summarizeEntry(last, labels) : t('terminal.empty')}
         </span>
+        {streaming > 0 && (
+          <button type="button" className="btn btn-ghost btn-sm" title={t('ruleTap.stopTitle')} onClick={() => liveStreams.stopAll()}>
+            {t('ruleTap.stop')}
+          </button>
+        )}
         {open && (
           <button type="button" className="btn btn-ghost btn-sm" onClick={() => terminalLog.clear()}>
             {t('terminal.clear')}
@@ -149,6 +161,23 @@ export function TerminalDock() {
       </div>
     </section>
   )
+}
+
+/** How many streams run into the pane; `onStart` is told when one starts (the pane opens for it). */
+function useStreaming(onStart: () => void): number {
+  const [count, setCount] = useState(() => liveStreams.running().length)
+  const onStartRef = useRef(onStart)
+  onStartRef.current = onStart
+  useEffect(() => {
+    let known = liveStreams.running().length
+    return liveStreams.subscribe(() => {
+      const now = liveStreams.running().length
+      if (now > known) onStartRef.current()
+      known = now
+      setCount(now)
+    })
+  }, [])
+  return count
 }
 
 /** The newest log entry for the bar, updated at most once per frame however fast entries come. */
