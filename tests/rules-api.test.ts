@@ -1,7 +1,7 @@
 // /rules CRUD as EMQX 5.8 answers it, against the real server: create (201, random 8-character id,
 // duplicate and empty ids refused), read, the merge of PUT (and PUT creating), delete, the list's
 // filters, outputs rendered as 5.8 renders them, and refused bodies changing nothing.
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { REPUBLISH_DEFAULTS } from '../contract/rules.ts'
 import { serverPerSuite } from './support/server.ts'
 
@@ -43,9 +43,6 @@ describe('rules CRUD', () => {
     expect(bad.body.message).toMatch(/^Bad Arguments: #\{kind => validation_error,path => "rule_engine\.rules\.bad\.sql",reason => \{parse_error,"1: syntax error before: /)
     const lex = await suite.api.post('/rules', { id: 'bad', sql: 'SELECT # FROM "t"' })
     expect(lex.body.message).toContain('reason => {lex_error,{1,sql_lex,{illegal,"#"}}}')
-    const unknownFn = await suite.api.post('/rules', { id: 'bad', sql: 'SELECT nope(payload) FROM "t"' })
-    expect(unknownFn.status).toBe(400)
-    expect(unknownFn.body.message).toContain('sql_function_not_supported')
     const noTopic = await suite.api.post('/rules', { id: 'bad', sql: 'SELECT * FROM "t"', actions: [{ function: 'republish', args: { payload: 'x' } }] })
     expect(noTopic.status).toBe(400)
     expect(noTopic.body.message).toContain('"rule_engine.rules.bad.actions.1.args.topic",reason => required_field')
@@ -55,6 +52,18 @@ describe('rules CRUD', () => {
     expect(badAction.body.message).toContain('should be of pattern {type}:{name}, but got: nocolon')
     expect((await suite.api.get('/rules/bad')).status).toBe(404)
     expect((await suite.api.get('/rules')).body.meta.count).toBe(1)
+  })
+
+  it('saves a rule calling an unknown function, as 5.8 does (it looks functions up when the rule runs), and counts each run failed', async () => {
+    await clear()
+    expect((await suite.api.post('/rules', { id: 'unknown-fn', sql: 'SELECT nope(payload) FROM "unknown/fn"' })).status).toBe(201)
+    const publisher = await suite.t.connect()
+    await publisher.publishAsync('unknown/fn', 'x', { qos: 1 })
+    await vi.waitFor(async () => {
+      const { body } = await suite.api.get('/rules/unknown-fn/metrics')
+      expect(body.metrics).toMatchObject({ matched: 1, passed: 0, failed: 1, 'failed.exception': 1 })
+    })
+    await suite.api.delete('/rules/unknown-fn')
   })
 
   it('renders outputs as 5.8 does: ids with legacy types upgraded, republish with its defaults, console', async () => {

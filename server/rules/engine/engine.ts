@@ -100,14 +100,26 @@ export class RuleEngine implements RuleEventSink {
     this.unhook()
   }
 
-  /** Compiles a SQL with the engine's functions (throws RuleSqlError). */
+  /** Compiles a SQL with the engine's functions (throws RuleSqlError, an unknown function included: /rule_test reports it). */
   compile(sql: string): CompiledRule {
     return compileRule(sql, this.functions)
   }
 
+  /**
+   * 5.8 parses a rule's SQL when it is saved but looks its functions up only when it runs, so a rule
+   * calling an unknown function is saved and fails each run (failed.exception).
+   */
+  private readonly savedFunctions = {
+    get: (name: string): RuleFunction =>
+      this.functions.get(name) ??
+      (() => {
+        throw new RuleEvalError('sql_function_not_supported', name)
+      }),
+  }
+
   /** Adds or replaces a rule (compiled here; throws RuleSqlError and changes nothing). Metrics start at zero. */
   put(definition: RuleDefinition): EngineRule {
-    const compiled = this.compile(definition.sql)
+    const compiled = compileRule(definition.sql, this.savedFunctions)
     this.remove(definition.id)
     const rule: EngineRule = { id: definition.id, compiled, enable: definition.enable, outputs: definition.outputs, metrics: new RuleMetricsCounters(this.samplingMs) }
     this.rules.set(rule.id, rule)

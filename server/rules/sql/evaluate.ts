@@ -7,6 +7,9 @@ import { arith, compare, exactEqual, failIn, isObject, RuleEvalError, toBinary }
 
 type Obj = Record<string, unknown>
 export type RuleFunction = (...args: unknown[]) => unknown
+
+/** Where compileRule finds a function by name (a Map, or a lookup that answers for unknown names). */
+export type FunctionLookup = Pick<ReadonlyMap<string, RuleFunction>, 'get'>
 /** The event context (message_publish: id, clientid, username, payload, qos, topic, flags, ...). */
 export type RuleContext = Obj
 
@@ -145,8 +148,8 @@ function rangeGet(begin: number, end: number, data: unknown): unknown[] {
 }
 
 class Compiler {
-  private readonly functions: ReadonlyMap<string, RuleFunction>
-  constructor(functions: ReadonlyMap<string, RuleFunction>) { this.functions = functions }
+  private readonly functions: FunctionLookup
+  constructor(functions: FunctionLookup) { this.functions = functions }
 
   /** eval/2: an expression's value. */
   value(e: Expr): Compiled {
@@ -305,7 +308,7 @@ export interface CompiledRule {
   run(context: RuleContext): Obj | Obj[] | 'nomatch'
 }
 
-export function compileStatement(statement: Statement, functions: ReadonlyMap<string, RuleFunction>): CompiledRule {
+export function compileStatement(statement: Statement, functions: FunctionLookup): CompiledRule {
   const compiler = new Compiler(functions)
   const fields = compiler.fields(statement.fields)
   const where = statement.where ? compiler.condition(statement.where) : undefined
