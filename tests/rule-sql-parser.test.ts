@@ -181,6 +181,10 @@ describe('rule SQL parser', () => {
     expect(e.kind).toBe('parse_error')
     expect(e.message).toBe('1: syntax error before: end of input')
     expect(errorOf('SELECT a,\n FROM "t"').message).toBe(`2: syntax error before: 'FROM'`)
+    // rulesql trims the SQL first: blank lines before it are not counted, the position is the text's own.
+    const afterBlank = errorOf('\n\n  SELECT a,\n FROM "t"')
+    expect(afterBlank.message).toBe(`2: syntax error before: 'FROM'`)
+    expect(afterBlank.position.line).toBe(4)
     expect(errorOf('SELECT a,\n FROM "t"').position).toEqual({ line: 2, column: 2, offset: 11 })
     expect(errorOf('SELECT a = b = c FROM "t"').message).toBe(`1: syntax error before: '='`)
     expect(errorOf('SELECT a and b FROM "t"').message).toBe(`1: syntax error before: 'AND'`)

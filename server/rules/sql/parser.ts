@@ -268,5 +268,20 @@ function pos(t: Token): Position {
 /** Parses a rule SQL; a bad SQL throws a RuleSqlError with EMQX's wording and the position. */
 export function parseRuleSql(sql: string): Statement {
   if (sql.trim() === '') throw new RuleSqlError('parse_error', 'invalid_string', { line: 1, column: 1, offset: 0 })
-  return new Parser(tokenize(sql)).statement()
+  try {
+    return new Parser(tokenize(sql)).statement()
+  } catch (error) {
+    throw error instanceof RuleSqlError ? renumbered(error, sql) : error
+  }
+}
+
+/**
+ * rulesql trims the SQL before it lexes it, so the line its message names counts from the first
+ * non-blank line; the position stays the one in the text as given (for an editor to underline).
+ */
+function renumbered(error: RuleSqlError, sql: string): RuleSqlError {
+  const dropped = (/^\s+/.exec(sql)?.[0].match(/\n/g) ?? []).length
+  const numbered = /^(\d+):/.exec(error.message)
+  if (dropped === 0 || !numbered) return error
+  return new RuleSqlError(error.kind, `${Number(numbered[1]) - dropped}:${error.message.slice(numbered[0].length)}`, error.position)
 }
