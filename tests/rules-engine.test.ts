@@ -168,6 +168,19 @@ describe('rule engine', () => {
     expect((await metrics('loop')).matched).toBe(2)
   })
 
+  it('direct dispatch bypasses every message.publish hook as EMQX does: a retained republish is routed but not stored by the retainer', async () => {
+    await clear()
+    await suite.api.post('/rules', { id: 'keep', sql: 'SELECT *, payload.direct AS direct FROM "retain/in/#"', actions: [{ function: 'republish', args: { topic: 'retain/out/${direct}', retain: true, direct_dispatch: '${direct}' } }] })
+    const { messages } = await subscriber('retain/out/#')
+    const publisher = await suite.t.connect()
+    await publisher.publishAsync('retain/in/b', JSON.stringify({ direct: true }), { qos: 1 })
+    await publisher.publishAsync('retain/in/c', JSON.stringify({ direct: false }), { qos: 1 })
+    await settle(messages, 2)
+    expect(messages.map((m) => m.topic).sort()).toEqual(['retain/out/false', 'retain/out/true'])
+    expect((await suite.api.get('/mqtt/retainer/message/retain%2Fout%2Ftrue')).status).toBe(404)
+    expect((await suite.api.get('/mqtt/retainer/message/retain%2Fout%2Ffalse')).status).toBe(200)
+  })
+
   it('republishes MQTT 5 properties from templates and the publisher user properties with ${pub_props.\'User-Property\'}', async () => {
     await clear()
     await suite.api.post('/rules', {

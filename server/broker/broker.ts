@@ -382,12 +382,14 @@ export class Broker {
   /**
    * Publishes a message to every matching subscription (one member per shared group).
    * Returns how many subscriptions it went to, or -1 when a `message.publish` hook dropped it.
+   * `bypassHook` (EMQX's publish option, the rule engine's direct dispatch) skips the
+   * `message.publish` hooks, the retainer among them: the message is only routed.
    */
-  publish(message: Message): number {
+  publish(message: Message, options?: { bypassHook?: boolean }): number {
     // Like EMQX, the broker's own `$SYS` messages count neither as published nor as dropped.
     const sys = isSysMessage(message)
     if (!sys) this.metrics.inc('messages.publish')
-    const accepted = this.hooks.publish(message)
+    const accepted = options?.bypassHook ? message : this.hooks.publish(message)
     // Taken over by a feature (delayed publish): routed later, if ever.
     if (accepted === 'stop') return 0
     if (!accepted) {
@@ -396,7 +398,7 @@ export class Broker {
       return -1
     }
     // With `stop_publish_clear_msg`, a retained message that clears its topic goes no further.
-    if (accepted.retain) {
+    if (accepted.retain && !options?.bypassHook) {
       const goesOn = this.retainer.onPublish(accepted)
       // As EMQX's retainer: counted when stored (not a clearing message, not refused as too large or full).
       if (accepted.payload.length > 0 && this.retainer.get(accepted.topic)?.id === accepted.id) this.metrics.inc('messages.retained')

@@ -71,7 +71,7 @@ export class RuleEngine implements RuleEventSink {
   private readonly sampler: NodeJS.Timeout
   private readonly samplingMs: number
   /** The republish under way (synchronous: the broker runs the hooks inside `publish`), innermost last. */
-  private readonly republishing: Array<{ ruleId: string; direct: boolean }> = []
+  private readonly republishing: Array<{ ruleId: string }> = []
   private readonly warnedMissing = new Set<string>()
   private readonly wantsListeners = new Set<() => void>()
   /** The enabled rules a topic lookup found, gathered by one visitor made once (a publish matching nothing allocates nothing here). */
@@ -182,9 +182,6 @@ export class RuleEngine implements RuleEventSink {
 
   private onPublish(message: Message): undefined {
     if (this.topics.filterCount === 0) return undefined
-    const republisher = this.republishing[this.republishing.length - 1]
-    // A republish with direct dispatch goes to subscribers without passing the rules again.
-    if (republisher?.direct) return undefined
     if (this.ignoreSysMessage && isSysMessage(message)) return undefined
     this.topics.match(message.topic, this.collect)
     if (this.found.length === 0) return undefined
@@ -193,6 +190,7 @@ export class RuleEngine implements RuleEventSink {
     const matched = new Set(this.found)
     this.found.length = 0
     const columns = publishColumns(message, this.broker)
+    const republisher = this.republishing[this.republishing.length - 1]
     for (const rule of matched) this.apply(rule, columns, { republishedBy: republisher?.ruleId })
     return undefined
   }
@@ -304,9 +302,9 @@ export class RuleEngine implements RuleEventSink {
           from: rule.id,
           properties: rendered.properties,
         })
-        this.republishing.push({ ruleId: rule.id, direct: rendered.directDispatch })
+        this.republishing.push({ ruleId: rule.id })
         try {
-          this.broker.publish(message)
+          this.broker.publish(message, { bypassHook: rendered.directDispatch })
         } finally {
           this.republishing.pop()
         }
