@@ -106,6 +106,12 @@ describe('rule form values', () => {
     expect(checked.ok && checked.value).toMatchObject({ id: 'hot', body: { name: '', description: '', enable: true, sql: saved.sql, actions: saved.actions } })
   })
 
+  it('given the values it loaded, hands rule.update only what the form changed, so a rule enabled elsewhere meanwhile stays enabled', () => {
+    const initial = ruleFormValues(saved)
+    const checked = validateArgs(updateRule, updateArgs({ ...initial, description: 'changed' }, initial))
+    expect(checked.ok && checked.value).toEqual(expect.objectContaining({ id: 'hot', body: { description: 'changed' } }))
+  })
+
   it('tells unsaved edits apart from the rows being told apart', () => {
     const values = ruleFormValues(saved)
     const again = ruleFormValues(saved)

@@ -52,7 +52,7 @@ export function RuleForm({ initial, editing = false }: Props) {
     }
     setSaving(true)
     setRefusal(null)
-    const outcome = editing ? await run(updateRule, updateArgs(values)) : await run(createRule, createArgs(values))
+    const outcome = editing ? await run(updateRule, updateArgs(values, initial)) : await run(createRule, createArgs(values))
     setSaving(false)
     if (!outcome.ok) {
       setRefusal(outcome.error.kind === 'failed' ? outcome.error.message : null)

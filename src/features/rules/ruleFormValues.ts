@@ -200,9 +200,17 @@ export function createArgs(values: RuleFormValues): Record<string, unknown> {
 }
 
 /** The raw arguments of rule.update: every field in `body`, so a name or note emptied on the form is emptied. */
-export function updateArgs(values: RuleFormValues): Record<string, unknown> {
-  const { name, description, enable, sql } = values
-  return { id: values.id.trim(), body: { name, description, enable, sql, actions: values.outputs.map(ruleOutput) } }
+export function updateArgs(values: RuleFormValues, initial?: RuleFormValues): Record<string, unknown> {
+  const body = ruleBody(values)
+  if (!initial) return { id: values.id.trim(), body }
+  // Only what the form changed: PUT merges, so a switch flipped elsewhere meanwhile is not undone.
+  const before = ruleBody(initial)
+  const changed = Object.fromEntries(Object.entries(body).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(before[key as keyof typeof before])))
+  return { id: values.id.trim(), body: changed }
+}
+
+function ruleBody({ name, description, enable, sql, outputs }: RuleFormValues) {
+  return { name, description, enable, sql, actions: outputs.map(ruleOutput) }
 }
 
 /** The values without the row keys: what says whether the form holds unsaved edits. */
