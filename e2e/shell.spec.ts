@@ -9,7 +9,7 @@ test('an unknown path shows the not-found page', async ({ page }) => {
 
 test('a screen of a later release says it is not built yet', async ({ page }) => {
   await login(page)
-  await page.goto('/rule/rules')
+  await page.goto('/gateway/list')
   await expect(page.getByText(/is not built yet/)).toBeVisible()
 })
 
