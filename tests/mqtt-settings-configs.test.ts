@@ -180,3 +180,30 @@ describe('/configs/dashboard, /configs/broker, /configs/limiter', () => {
     expect((await api.request('PUT', '/configs/limiter', { messages_rate: '1000/s' })).status).toBe(400)
   })
 })
+
+describe('PUT /configs with the rule_engine root', () => {
+  it('shows the rules and settings, merges rules it names into force, refuses a bad SQL whole, and replace removes the rest', async () => {
+    expect((await api.post('/rules', { id: 'kept', sql: 'SELECT * FROM "kept/#"' })).status).toBe(201)
+    const shown = parseHocon((await getText('?key=rule_engine')).body as string).rule_engine as Record<string, Record<string, Record<string, unknown>>>
+    expect(shown.rules.kept).toMatchObject({ sql: 'SELECT * FROM "kept/#"' })
+    expect(shown.ignore_sys_message).toBe(true)
+
+    const added = 'rule_engine { rules { hot { sql = "SELECT payload.t AS t FROM \\"hot/#\\" WHERE t > 30", actions = [{function = republish, args = {topic = "alerts/hot", payload = "${t}"}}] } } }'
+    expect((await putText(added)).status).toBe(200)
+    expect((await api.get('/rules')).body.data.map((rule: { id: string }) => rule.id).sort()).toEqual(['hot', 'kept'])
+    const subscriber = await ts.connect({ clientId: 'hocon-rule-sub' })
+    await subscriber.subscribeAsync('alerts/hot', { qos: 1 })
+    const received = new Promise<string>((resolve) => subscriber.once('message', (_topic, payload) => resolve(payload.toString())))
+    const publisher = await ts.connect({ clientId: 'hocon-rule-pub' })
+    await publisher.publishAsync('hot/1', JSON.stringify({ t: 35 }), { qos: 1 })
+    expect(await received).toBe('35')
+
+    const before = await getText('?key=rule_engine')
+    expect((await putText('rule_engine { rules { broken { sql = "SELECT FROM WHERE" } } }')).status).toBe(400)
+    expect((await getText('?key=rule_engine')).body).toBe(before.body)
+
+    expect((await putText('rule_engine { rules { kept { sql = "SELECT * FROM \\"kept/#\\"" } } }', '?mode=replace')).status).toBe(200)
+    expect((await api.get('/rules')).body.data.map((rule: { id: string }) => rule.id)).toEqual(['kept'])
+    expect((await api.get('/rules/hot')).status).toBe(404)
+  })
+})

@@ -36,6 +36,8 @@ import { otelSettings } from '../opentelemetry/settings.ts'
 import { defaultPrometheusConfig } from '../prometheus/feature.ts'
 import { prometheusArea } from '../prometheus/index.ts'
 import { prometheusSettings } from '../prometheus/settings.ts'
+import { rulesArea } from '../rules/index.ts'
+import { ruleEngineConfigRoot } from '../rules/backup.ts'
 import { dashboardSettings } from './dashboard.ts'
 import { keptRoot, mqttDefaults, sectionsRoot, settingsRoot, type ConfigRoot } from './roots.ts'
 
@@ -98,6 +100,7 @@ export function configRoots(ctx: AreaContext): ConfigRoots {
       },
       defaults: () => ({ topics: [] }),
     },
+    rule_engine: ruleEngineConfigRoot(ctx.use(rulesArea), configs),
     prometheus: settingsRoot('prometheus', prometheusSettings(ctx.use(prometheusArea), configs), () => defaultPrometheusConfig),
     opentelemetry: settingsRoot('opentelemetry', otelSettings(ctx.use(opentelemetryArea), configs), () => defaultOtelConfig),
     broker: keptRoot('broker', brokerSchema, () => structuredClone(BROKER_KEPT)),

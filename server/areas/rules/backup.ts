@@ -4,6 +4,8 @@
 // import_config: rules the backup does not name are kept) and puts them in force.
 import * as v from 'valibot'
 import type { SettingsStore } from '../../http/settings-route.ts'
+import { badRequest } from '../../http/errors.ts'
+import type { ConfigRoot } from '../configs/roots.ts'
 import { checkRuleConfig } from './rule-config.ts'
 import type { RulesFeature } from './feature.ts'
 import { ruleEngineSettings } from './settings.ts'
@@ -59,5 +61,29 @@ export function ruleEngineDocument(rules: RulesFeature, configs: SettingsStore) 
       if (saved.success) settings.apply(saved.output)
       rules.reload()
     },
+  }
+}
+
+/**
+ * The `rule_engine` root of `GET/PUT /configs`: the same document, checked whole before anything is
+ * written. A merge keeps the rules it does not name (as an import does); a replace removes them.
+ */
+export function ruleEngineConfigRoot(rules: RulesFeature, configs: SettingsStore): ConfigRoot {
+  const document = ruleEngineDocument(rules, configs)
+  const settings = ruleEngineSettings(rules.engine, configs)
+  const allRules = () => Object.fromEntries(rules.repository.list().map((rule) => [rule.id, rule.config]))
+  return {
+    current: () => ({ ...(settings.current() as Record<string, unknown>), rules: allRules() }),
+    prepare: (value, mode) => {
+      const checked = v.safeParse(document.schema, value)
+      if (!checked.success) throw badRequest(`rule_engine: ${checked.issues[0].message}`)
+      const root = checked.output as RuleEngineRoot
+      return () => {
+        if (mode === 'replace') for (const rule of rules.repository.list()) if (!(rule.id in (root.rules ?? {}))) rules.delete(rule.id)
+        document.store.set(document.key, root)
+        document.apply()
+      }
+    },
+    defaults: () => ({ ignore_sys_message: true, jq_function_default_timeout: 10_000, rules: {} }),
   }
 }
