@@ -1,0 +1,70 @@
+// What one data-integration type brings (issue 16): how its connector opens, checks and closes a
+// connection, how its action sends rows to it, and how its source receives from it. The resource
+// layer (buffering, batching, inflight window, retries, health checks, status, metrics, restart)
+// is written once around these and knows no type; each type is one file under drivers/.
+import type { Broker } from '../broker/broker.ts'
+
+/** A resource's status as EMQX reports it per node. */
+export type ResourceStatus = 'connected' | 'connecting' | 'disconnected'
+
+export interface ResourceHealth {
+  status: ResourceStatus
+  /** Why it is not connected, in the driver's words (EMQX's `status_reason`). */
+  reason?: string
+}
+
+/** What a driver is given besides its config. */
+export interface DriverContext {
+  /** This node's name (`emqx@127.0.0.1`): MQTT bridges build client ids from it. */
+  node: string
+  /** `<type>:<name>` of the connector, action or source. */
+  id: string
+  broker: Broker
+}
+
+/** A failure worth trying again (the target is down, a timeout): the row stays queued and is retried. */
+export class RecoverableError extends Error {
+  override readonly name = 'RecoverableError'
+}
+
+/** A failure retrying cannot mend (a 4xx answer, a bad statement): the row is counted failed. */
+export class UnrecoverableError extends Error {
+  override readonly name = 'UnrecoverableError'
+}
+
+/** One connector type: its connection, opened from the connector's config (defaults filled in). */
+export interface ConnectorDriver<Conn = unknown> {
+  /** EMQX's connector type: `http`, `mqtt`, `redis`, `pgsql`, `mysql`, `influxdb`... */
+  readonly type: string
+  /** Opens the connection; throws with the reason a probe answers as 'Test failed'. */
+  start(config: Record<string, unknown>, ctx: DriverContext): Promise<Conn>
+  /** A real round trip (a ping, `SELECT 1`, a HEAD), bounded in time. */
+  health(conn: Conn): Promise<ResourceHealth>
+  stop(conn: Conn): Promise<void>
+}
+
+/** One action type: rows selected by a rule, sent through a connection of its connector type. */
+export interface ActionDriver<Conn = unknown, Prepared = unknown> {
+  readonly type: string
+  /** The connector type it sends through (usually the same name). */
+  readonly connectorType: string
+  /** Checks the action's `parameters` and compiles its templates once; throws the 400 message. */
+  prepare(parameters: Record<string, unknown>, ctx: DriverContext): Prepared
+  /**
+   * Sends a batch (one row when batching is off) within `timeoutMs`; resolves when the target
+   * took all of it. Throws RecoverableError to retry, UnrecoverableError (or anything else) to fail.
+   */
+  send(conn: Conn, prepared: Prepared, batch: ReadonlyArray<Record<string, unknown>>, options: { timeoutMs: number; signal: AbortSignal }): Promise<void>
+  /** What a rule test shows after rendering, without sending (`stop_action_after_template_rendering`). */
+  render?(prepared: Prepared, row: Record<string, unknown>): unknown
+  /** An action's own health on top of its connector's (a table that exists...). */
+  health?(conn: Conn, prepared: Prepared): Promise<ResourceHealth>
+}
+
+/** One source type: rows received through a connection, handed to the rules (`$sources/<type>:<name>`). */
+export interface SourceDriver<Conn = unknown> {
+  readonly type: string
+  readonly connectorType: string
+  /** Starts receiving; `deliver` takes each received row (EMQX's source columns); answers how to stop. */
+  subscribe(conn: Conn, parameters: Record<string, unknown>, deliver: (row: Record<string, unknown>) => void, ctx: DriverContext): Promise<() => Promise<void>>
+}
