@@ -88,6 +88,14 @@ describe('running a command', () => {
     expect(String(notes[0].text)).toContain('CLIENTID_NOT_FOUND: Client ID not found')
   })
 
+  it('leaves a failure to a caller that shows it in place (notifyFailure false): logged and recorded, no toast', async () => {
+    const { deps, notes, log } = setup()
+    const result = await executeCommand(kick, { clientid: 'gone' }, deps, { confirmed: true, notifyFailure: false })
+    expect(!result.ok && result.error.kind).toBe('failed')
+    expect(log.last()).toMatchObject({ status: 'error', message: 'CLIENTID_NOT_FOUND: Client ID not found' })
+    expect(notes).toEqual([])
+  })
+
   it('says Network Error when the server cannot be reached', async () => {
     const { deps, log } = setup()
     await executeCommand(kick, { clientid: 'offline' }, deps, { confirmed: true })

@@ -15,6 +15,8 @@ export interface RunOptions {
   confirmed?: boolean
   /** Show a toast when it succeeds; default: only for commands that are not browser-only. */
   notifySuccess?: boolean
+  /** Show a toast when it fails; default true. False when the caller shows the failure in place (the rule test runner). */
+  notifyFailure?: boolean
   /** Who started it, for the history; default 'button'. */
   source?: HistorySource
   /**
@@ -131,7 +133,7 @@ export async function executeCommand<S extends ArgsSchema, R>(
     deps.record?.({ id: command.id, args: keptArgs, ok: false, message, source: options.source ?? 'button' })
     // An expired session is announced once by the session handler ('Login has expired').
     const expired = error instanceof ApiError && error.status === 401
-    if (!expired) deps.notify({ kind: 'error', text: t('notify.failed', { title, message }) })
+    if (!expired && (options.notifyFailure ?? true)) deps.notify({ kind: 'error', text: t('notify.failed', { title, message }) })
     return { ok: false, error: { kind: 'failed', error, message } }
   }
 }

@@ -108,7 +108,7 @@ export function useTestRunner(sql: string, events: readonly RuleEventInfo[], rul
   const ran = JSON.stringify([sql, eventType, text, saved])
   const runTest = useCallback(async () => {
     setRunning(true)
-    const result = await run(testRule, { sql, event_type: eventType, context: text, ...(saved && ruleId ? { id: ruleId } : {}) }, { notifySuccess: false })
+    const result = await run(testRule, { sql, event_type: eventType, context: text, ...(saved && ruleId ? { id: ruleId } : {}) }, { notifySuccess: false, notifyFailure: false })
     setRunning(false)
     if (result.ok) return setOutcome({ kind: 'output', text: JSON.stringify(result.result, null, 2), ran })
     const error = result.error
