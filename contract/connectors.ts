@@ -309,3 +309,56 @@ export const integrationMessages = {
 
 /** The 400 of `DELETE /actions/{id}` with dependent rules: `{code, message, rules}`. */
 export const ActionInUseSchema = v.object({ code: v.literal('BAD_REQUEST'), message: v.string(), rules: v.array(v.string()) })
+
+// ---------------------------------------------------------------------------------------------
+// Each type's own defaults (the per-bridge schemas of 5.8.9), filled in under what was sent.
+
+const HTTP_HEADERS = {
+  accept: 'application/json',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  'content-type': 'application/json',
+  'keep-alive': 'timeout=5',
+}
+const NO_TLS = { enable: false }
+
+export const TYPE_DEFAULTS: Readonly<Record<string, { connector?: Record<string, unknown>; action?: Record<string, unknown>; source?: Record<string, unknown> }>> = {
+  http: {
+    connector: { headers: HTTP_HEADERS, connect_timeout: '15s', pool_type: 'random', pool_size: 8, enable_pipelining: 100, ssl: NO_TLS },
+    action: { parameters: { method: 'post', headers: HTTP_HEADERS, max_retries: 2 } },
+  },
+  mqtt: {
+    connector: {
+      proto_ver: 'v4',
+      static_clientids: [],
+      clean_start: true,
+      keepalive: '160s',
+      connect_timeout: '10s',
+      retry_interval: '15s',
+      max_inflight: 32,
+      bridge_mode: false,
+      pool_size: 8,
+      ssl: NO_TLS,
+    },
+    action: { parameters: { qos: 1, retain: false } },
+    source: { parameters: { qos: 1, no_local: false } },
+  },
+  redis: { connector: { ssl: NO_TLS } },
+  pgsql: { connector: { pool_size: 8, disable_prepared_statements: false, ssl: NO_TLS } },
+  mysql: { connector: { username: 'root', pool_size: 8, ssl: NO_TLS }, action: { parameters: { undefined_vars_as_null: false } } },
+  influxdb: { connector: { server: '127.0.0.1:8086', pool_size: 8, ssl: NO_TLS }, action: { parameters: { precision: 'ms' } } },
+}
+
+/** `defaults` under `given`: objects merged key by key (a map of headers is taken whole), anything else given wins. */
+export function withDefaults(defaults: Record<string, unknown>, given: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...defaults }
+  for (const [key, value] of Object.entries(given)) {
+    const base = out[key]
+    out[key] = key !== 'headers' && isPlainObject(base) && isPlainObject(value) ? withDefaults(base, value) : value
+  }
+  return out
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
