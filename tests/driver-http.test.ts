@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { RecoverableError, UnrecoverableError, type DriverContext } from '../server/integration/driver.ts'
 import { httpAction, httpConnector, type HttpConnection } from '../server/integration/drivers/http.ts'
 import { makeCertificates, type TestCertificates } from './support/certs.ts'
@@ -209,6 +209,39 @@ describe('answers and retries', () => {
     expect(failed).toBeInstanceOf(RecoverableError)
     expect((failed as Error).message).toBe('econnrefused')
   })
+  it('fails a request it cannot make (a header value with a line break) without retrying', async () => {
+    const conn = await connector()
+    const error = await send(conn, { headers: { 'x-bad': '${text}' } }, { ...row, text: 'a\r\nb' }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UnrecoverableError)
+    expect(received).toHaveLength(0)
+  })
+
+  it('answers a request cut off by the connector stopping as recoverable', async () => {
+    const conn = await connector()
+    handler = () => undefined
+    const pending = send(conn, {}).catch((e: unknown) => e)
+    await vi.waitFor(() => expect(received).toHaveLength(1))
+    await httpConnector.stop(conn)
+    const error = await pending
+    expect(error).toBeInstanceOf(RecoverableError)
+    expect((error as Error).message).toBe('closed')
+  })
+
+  it('pipelines up to enable_pipelining requests on one connection', async () => {
+    // node:http answers pipelined requests one at a time, so a raw server counts them arriving.
+    const raw = createNetServer((socket) => {
+      let data = ''
+      socket.on('data', (chunk) => {
+        data += chunk.toString('latin1')
+        if (data.split('POST /api HTTP/1.1').length - 1 === 4) socket.write('HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n'.repeat(4))
+      })
+    })
+    const port = await new Promise<number>((resolve) => raw.listen(0, '127.0.0.1', () => resolve((raw.address() as AddressInfo).port)))
+    const conn = await connector({ url: `http://127.0.0.1:${port}/api`, pool_size: 1, enable_pipelining: 10 })
+    await Promise.all(Array.from({ length: 4 }, (_, n) => send(conn, {}, { ...row, n })))
+    await httpConnector.stop(conn)
+    await new Promise((resolve) => raw.close(resolve))
+  })
 })
 
 describe('health and configuration', () => {
@@ -271,6 +304,14 @@ describe('https', () => {
     const conn = await connector({ url: tlsBase })
     await send(conn, {})
     expect(received).toHaveLength(1)
+  })
+
+  it('speaks TLS for an https URL whatever ssl.enable says, and plain HTTP for an http URL', async () => {
+    const conn = await connector({ url: tlsBase, ssl: { enable: false } })
+    await send(conn, {})
+    const plain = await connector({ url: base, ssl: { enable: true } })
+    await send(plain, {})
+    expect(received).toHaveLength(2)
   })
 
   it('does not start when verify_peer meets a certificate of an unknown CA', async () => {

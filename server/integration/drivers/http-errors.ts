@@ -13,6 +13,8 @@ const BY_CODE: Record<string, string> = {
   EPIPE: 'closed',
   UND_ERR_SOCKET: 'closed',
   UND_ERR_CLOSED: 'closed',
+  // The connector stopped (or restarts) under a request in flight: the row is worth sending again.
+  UND_ERR_DESTROYED: 'closed',
   ENOTFOUND: 'nxdomain',
   EAI_AGAIN: 'nxdomain',
   EHOSTUNREACH: 'ehostunreach',
@@ -31,6 +33,11 @@ export function errorReason(error: unknown): string {
     return error.message || (typeof code === 'string' ? code : error.name)
   }
   return String(error)
+}
+
+/** A request that cannot be made at all (a rendered header value with a line break): trying again is the same. */
+export function isMalformedRequest(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === 'UND_ERR_INVALID_ARG'
 }
 
 /** True for the failures EMQX answers `recoverable_error` to. */

@@ -14,7 +14,7 @@ import { parseTemplate, renderTemplate, renderValue, type Template } from '../..
 import { parseHttpActionParameters, parseHttpConnectorConfig, type HttpConnectorConfig, type HttpMethod } from './http-config.ts'
 import { clientTlsOptions } from './http-tls.ts'
 import { joinPaths } from './http-url.ts'
-import { errorReason, isRecoverableStatus, retryableReason } from './http-errors.ts'
+import { errorReason, isMalformedRequest, isRecoverableStatus, retryableReason } from './http-errors.ts'
 
 type HeaderTemplates = ReadonlyArray<readonly [Template, Template]>
 
@@ -137,7 +137,17 @@ type Outcome = { ok: true } | { ok: false; recoverable: boolean; final: boolean;
 
 async function attempt(client: Client, request: HttpRequest, signal: AbortSignal): Promise<Outcome> {
   try {
-    const response = await client.request({ method: request.method.toUpperCase() as Uppercase<HttpMethod>, path: request.path, headers: wireHeaders(request.headers), body: request.body, signal })
+    const response = await client.request({
+      method: request.method.toUpperCase() as Uppercase<HttpMethod>,
+      path: request.path,
+      headers: wireHeaders(request.headers),
+      body: request.body,
+      signal,
+      // Pipelined as ehttpc does with enable_pipelining: undici otherwise holds a POST back until the
+      // connection is idle, and any request until the one before has its answer's headers.
+      idempotent: true,
+      blocking: false,
+    })
     const status = response.statusCode
     if (status >= 200 && status < 300) {
       await response.body.dump()
@@ -149,7 +159,7 @@ async function attempt(client: Client, request: HttpRequest, signal: AbortSignal
     return isRecoverableStatus(status) ? { ok: false, recoverable: true, final: false, reason } : { ok: false, recoverable: false, final: true, reason }
   } catch (error) {
     const reason = signal.aborted ? 'timeout' : errorReason(error)
-    return { ok: false, recoverable: retryableReason(reason), final: false, reason }
+    return { ok: false, recoverable: retryableReason(reason), final: isMalformedRequest(error), reason }
   }
 }
 
