@@ -6,6 +6,7 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { RecoverableError, UnrecoverableError, type DriverContext } from '../server/integration/driver.ts'
 import { httpAction, httpConnector, type HttpConnection } from '../server/integration/drivers/http.ts'
+import { joinPaths, parseHttpUrl } from '../server/integration/drivers/http-url.ts'
 import { makeCertificates, type TestCertificates } from './support/certs.ts'
 
 interface Received {
@@ -89,13 +90,13 @@ describe('what the action sends', () => {
     expect(r.headers['cache-control']).toBe('no-cache')
   })
 
-  it('renders the body template, and an empty body template still sends the row', async () => {
+  it('renders the body template; an empty one sends an empty body, as EMQX does (only a missing body sends the row)', async () => {
     const conn = await connector()
     await send(conn, { body: '{"t":"${topic}","temp":${payload.temp}}' })
     await send(conn, { body: '' })
     expect(received[0].body).toBe('{"t":"t/1","temp":21}')
     expect(received[0].url).toBe('/api')
-    expect(JSON.parse(received[1].body)).toEqual(row)
+    expect(received[1].body).toBe('')
   })
 
   it('sends put with a body and get and delete without one', async () => {
@@ -265,12 +266,33 @@ describe('health and configuration', () => {
     expect(await start('ftp://127.0.0.1/a')).toBe('Invalid URL: ftp://127.0.0.1/a, details: unsupported_scheme ftp')
   })
 
+  it('reads host, port and path as EMQX does, IPv6 in brackets and the scheme default port', () => {
+    expect(parseHttpUrl('http://[::1]:8080/a/${b}?q=1')).toEqual({ base: { scheme: 'http', host: '::1', port: 8080, origin: 'http://[::1]:8080' }, path: '/a/${b}' })
+    expect(parseHttpUrl('https://example.com').base).toEqual({ scheme: 'https', host: 'example.com', port: 443, origin: 'https://example.com:443' })
+    expect(parseHttpUrl('HTTP://example.com/').base.port).toBe(80)
+  })
+
+  it('joins paths as join_paths/2: one slash between, none before a query', () => {
+    const cases: Array<[string, string, string]> = [
+      ['abc', 'cde', 'abc/cde'],
+      ['abc/', '/cde', 'abc/cde'],
+      ['', '', '/'],
+      ['/', '/cde', '/cde'],
+      ['/', '//cde/', '//cde/'],
+      ['abc//', '//cde/', 'abc///cde/'],
+      ['abc', '?v=1', 'abc?v=1'],
+      ['abc/', '?v=1', 'abc/?v=1'],
+    ]
+    for (const [a, b, joined] of cases) expect(joinPaths(a, b)).toBe(joined)
+  })
+
   it('checks the connector fields and the action parameters', async () => {
     const start = (config: Record<string, unknown>) => httpConnector.start({ url: base, ...config }, ctx).then(() => 'started', (e: Error) => e.message)
     expect(await start({ pool_size: 0 })).toBe('pool_size must be at least 1')
     expect(await start({ pool_type: 'round' })).toBe('pool_type must be random or hash')
     expect(await start({ connect_timeout: 'soon' })).toBe('connect_timeout must be a duration such as 15s or 500ms')
     expect(() => httpAction.prepare({ method: 'patch' }, ctx)).toThrow('method must be one of post, put, get, delete')
+    expect(() => httpAction.prepare({ method: 'POST' }, ctx)).toThrow('method must be one of post, put, get, delete')
     expect(() => httpAction.prepare({ max_retries: -1 }, ctx)).toThrow('max_retries must be at least 0')
   })
 })

@@ -32,7 +32,7 @@ export interface HttpActionParameters {
   path: string
   method: HttpMethod
   headers: Record<string, string>
-  /** Undefined: the whole selected row as JSON. */
+  /** Not given: the whole selected row as JSON. An empty text sends an empty body, as EMQX does. */
   body: string | undefined
   maxRetries: number
   /** Deprecated since 5.0.26 and unused by EMQX's actions (the request takes `resource_opts.request_ttl`). */
@@ -91,14 +91,13 @@ export function parseHttpConnectorConfig(config: Record<string, unknown>): HttpC
 
 /** The action's parameters with EMQX's defaults; throws the 400 message. */
 export function parseHttpActionParameters(parameters: Record<string, unknown>): HttpActionParameters {
-  const method = (text(parameters.method, 'method') ?? 'post').toLowerCase()
+  const method = text(parameters.method, 'method') ?? 'post'
   if (!(HTTP_METHODS as readonly string[]).includes(method)) throw new Error(`method must be one of ${HTTP_METHODS.join(', ')}`)
-  const body = text(parameters.body, 'body')
   return {
     path: text(parameters.path, 'path') ?? '',
     method: method as HttpMethod,
     headers: headers(parameters.headers, 'headers'),
-    body: body === '' ? undefined : body,
+    body: text(parameters.body, 'body'),
     maxRetries: integer(parameters.max_retries, 'max_retries', 2, 0),
     requestTimeoutMs: durationMs(parameters.request_timeout, 'request_timeout', '15s'),
   }
