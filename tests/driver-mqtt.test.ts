@@ -240,6 +240,36 @@ describe('ingress', () => {
   })
 })
 
+describe('ingress to this broker', () => {
+  it("the hidden `local` fields publish each message here too, rendered from the row", async () => {
+    const pool = await connector({ server: remoteServer(), proto_ver: 'v5', pool_size: 1 })
+    const rows: unknown[] = []
+    await mqttSource.subscribe(pool, { topic: 'up/#', local: { topic: 'local/${topic}', payload: '${payload}!' } }, (row) => rows.push(row), ctx('mqtt:legacy'))
+    const here = await connectMqtt(local.mqttUrl, { protocolVersion: 5 })
+    const received: Array<{ topic: string; payload: string; qos: number; retain: boolean; properties: unknown }> = []
+    here.on('message', (topic, payload, packet) => received.push({ topic, payload: payload.toString(), qos: packet.qos, retain: packet.retain, properties: packet.properties }))
+    await here.subscribeAsync('local/#', { qos: 1 })
+    const publisher = await connectMqtt(remote.mqttUrl, { protocolVersion: 5 })
+    await publisher.publishAsync('up/1', 'hi', { qos: 1, properties: { userProperties: { a: 'b' } } })
+    const message = await waitFor(() => received[0], 'the local message')
+    expect(message).toMatchObject({ topic: 'local/up/1', payload: 'hi!', qos: 1, retain: false, properties: { userProperties: { a: 'b' } } })
+    expect(rows).toHaveLength(1)
+  })
+
+  it('two sources on one filter share its subscription: removing one keeps the other', async () => {
+    const pool = await connector({ server: remoteServer(), pool_size: 1 })
+    const first: unknown[] = []
+    const second: unknown[] = []
+    const stopFirst = await mqttSource.subscribe(pool, { topic: 'same/#' }, (row) => first.push(row), ctx('mqtt:one'))
+    await mqttSource.subscribe(pool, { topic: 'same/#' }, (row) => second.push(row), ctx('mqtt:two'))
+    await stopFirst()
+    const publisher = await connectMqtt(remote.mqttUrl)
+    await publisher.publishAsync('same/x', 'y', { qos: 1 })
+    await waitFor(() => second.length === 1, 'the remaining source gets the message')
+    expect(first).toHaveLength(0)
+  })
+})
+
 describe.skipIf(!hasMosquitto())('against mosquitto', () => {
   let mosquitto: Mosquitto
   beforeAll(async () => {

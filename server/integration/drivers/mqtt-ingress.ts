@@ -5,6 +5,7 @@ import type { IPublishPacket } from 'mqtt-packet'
 import { randomBytes } from 'node:crypto'
 import { isValidFilter, parseShare } from '../../broker/topic-trie.ts'
 import { printableProps } from '../../rules/events/properties.ts'
+import { parseMsgVars, type MsgVars } from './mqtt-msg.ts'
 
 export const MQTT_SOURCE_PARAMETER_DEFAULTS = { qos: 1, no_local: false } as const
 
@@ -17,7 +18,13 @@ export interface MqttIngress {
   /** QoS 2 is subscribed as 1 (downgrade_ingress_qos). */
   qos: 0 | 1
   noLocal: boolean
+  /** The hidden `local` fields: each message is also published on this broker when they name a topic. */
+  local: MsgVars | undefined
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+/** ingress_local's defaults: the received message's own QoS and retain flag. */
+const LOCAL_DEFAULTS = { qos: '${qos}', retain: '${retain}' }
 
 const PARAMETER_KEYS = ['topic', 'qos', 'no_local', 'local']
 
@@ -33,7 +40,16 @@ export function prepareIngress(parameters: Record<string, unknown>): MqttIngress
   if (!share || !isValidFilter(share.filter)) throw new Error(`parameters.topic: invalid topic filter '${topic}'`)
   if (qos !== 0 && qos !== 1 && qos !== 2) throw new Error('parameters.qos: Expected type: qos()')
   if (typeof noLocal !== 'boolean') throw new Error('parameters.no_local: Expected type: boolean()')
-  return { topic, filter: share.filter, shared: share.group !== undefined, qos: qos === 2 ? 1 : qos, noLocal }
+  const { local = {} } = parameters
+  if (!isObject(local)) throw new Error('parameters.local: Expected type: map()')
+  return {
+    topic,
+    filter: share.filter,
+    shared: share.group !== undefined,
+    qos: qos === 2 ? 1 : qos,
+    noLocal,
+    local: local.topic === undefined || local.topic === null ? undefined : parseMsgVars(local, 'parameters.local', LOCAL_DEFAULTS),
+  }
 }
 
 /**

@@ -26,9 +26,12 @@ export interface PoolWorker {
   waiting: Array<() => void>
 }
 
+/** Takes a received message's row, and the packet it came in. */
+export type IngressDeliver = (row: Record<string, unknown>, packet: IPublishPacket) => void
+
 interface IngressChannel {
   ingress: MqttIngress
-  deliver: (row: Record<string, unknown>) => void
+  deliver: IngressDeliver
 }
 
 /** explain_error/1: EMQX's words for the two failures operators meet most. */
@@ -189,7 +192,7 @@ export class MqttPool {
   }
 
   /** subscribe_channel/2: the source's filter on every client (shared) or the first one. */
-  async subscribe(ingress: MqttIngress, deliver: (row: Record<string, unknown>) => void): Promise<() => Promise<void>> {
+  async subscribe(ingress: MqttIngress, deliver: IngressDeliver): Promise<() => Promise<void>> {
     const channel: IngressChannel = { ingress, deliver }
     this.channels.add(channel)
     if (!ingress.shared && this.workers.length > 1) {
@@ -254,7 +257,7 @@ export class MqttPool {
   /** handle_publish/3: every source whose filter matches the topic gets the message's row. */
   private dispatch(packet: IPublishPacket): void {
     for (const channel of this.channels) {
-      if (matchesFilter(channel.ingress.filter, packet.topic)) channel.deliver(ingressRow(packet, this.settings.server))
+      if (matchesFilter(channel.ingress.filter, packet.topic)) channel.deliver(ingressRow(packet, this.settings.server), packet)
     }
   }
 

@@ -2,10 +2,15 @@
 // clients to another broker, an action publishing the rows a rule selects to it (egress), and a
 // source bringing its messages in (ingress, `$sources/mqtt:<name>` / `$bridges/mqtt:<name>`).
 import type { IClientPublishOptions } from 'mqtt'
+import type { IPublishPacket } from 'mqtt-packet'
+import type { Broker } from '../../broker/broker.ts'
+import { createMessage } from '../../broker/message.ts'
+import { log } from '../../log/index.ts'
 import { RecoverableError, UnrecoverableError, type ActionDriver, type ConnectorDriver, type DriverContext, type SourceDriver } from '../driver.ts'
 import { mqttConnectorSettings } from './mqtt-config.ts'
 import { packetProperties, prepareEgress, renderEgress, type MqttEgress } from './mqtt-egress.ts'
 import { prepareIngress, type MqttIngress } from './mqtt-ingress.ts'
+import { renderMsgVars, type MsgVars } from './mqtt-msg.ts'
 import { MqttPool, type PoolWorker } from './mqtt-pool.ts'
 
 export { MQTT_CONNECTOR_DEFAULTS, sharedStaticClientidsProblem } from './mqtt-config.ts'
@@ -77,10 +82,31 @@ export const mqttAction: ActionDriver<MqttPool, MqttEgress> = {
   health: async (pool) => (pool.unassigned ? { status: 'disconnected', reason: 'No clientids assigned to this node' } : { status: 'connected' }),
 }
 
+/**
+ * maybe_publish_local/3: the row rendered by the source's `local` fields, published on this broker
+ * with the remote message's properties, from `bridge` as EMQX's emqx_message:make(bridge, ...).
+ */
+function publishLocally(broker: Broker, local: MsgVars, row: Record<string, unknown>, packet: IPublishPacket): void {
+  try {
+    const message = renderMsgVars(local, row)
+    broker.publish(createMessage({ ...message, from: 'bridge', properties: packet.properties }))
+  } catch (error) {
+    log.warning({ topic: packet.topic, reason: error instanceof Error ? error.message : String(error) }, 'mqtt_ingress_publish_local_failed')
+  }
+}
+
 /** The MQTT source; `prepare` checks its parameters when it is created (the SourceDriver interface has no place for it yet). */
 export const mqttSource: SourceDriver<MqttPool> & { prepare(parameters: Record<string, unknown>, ctx?: DriverContext): MqttIngress } = {
   type: 'mqtt',
   connectorType: 'mqtt',
   prepare: (parameters) => prepareIngress(parameters),
-  subscribe: (pool, parameters, deliver) => pool.subscribe(prepareIngress(parameters), deliver),
+  subscribe(pool, parameters, deliver, ctx) {
+    const ingress = prepareIngress(parameters)
+    const local = ingress.local
+    if (!local) return pool.subscribe(ingress, (row) => deliver(row))
+    return pool.subscribe(ingress, (row, packet) => {
+      deliver(row)
+      publishLocally(ctx.broker, local, row, packet)
+    })
+  },
 }
