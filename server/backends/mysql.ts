@@ -39,8 +39,9 @@ export class MysqlBackend implements Backend {
   async prepare(sql: string): Promise<void> {
     const connection = await this.pool.getConnection()
     try {
-      const statement = await connection.prepare(sql)
-      statement.close()
+      await connection.prepare(sql)
+      // Through the driver's cache, so a later execute does not reuse the closed statement.
+      connection.unprepare(sql)
     } finally {
       connection.release()
     }
