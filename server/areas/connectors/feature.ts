@@ -372,7 +372,7 @@ export class IntegrationFeature {
       const connector = this.connectorFor(kind, type, name, config)
       const set = this.drivers.get(type)!
       const ctx = this.driverContext(type, name)
-      if (kind === 'actions') set.action!.prepare(config.parameters as Config, ctx)
+      prepareBridge(kind, set, config, ctx)
       const timing = connectorTiming(v.parse(ConnectorConfigSchema, connector.config).resource_opts)
       await probeConnector(this.drivers.get(connector.type)!.connector, connector.config, timing.startTimeoutMs, ctx)
     } catch (error) {
@@ -400,13 +400,13 @@ export class IntegrationFeature {
     const connector = this.connectors.get(resourceId(connectorStored.type, connectorStored.name))!
     const set = this.drivers.get(stored.type)!
     const ctx = this.driverContext(stored.type, stored.name)
+    let prepared: unknown
+    try {
+      prepared = prepareBridge(kind, set, config, ctx)
+    } catch (error) {
+      throw badRequest(errorText(error))
+    }
     if (kind === 'actions') {
-      let prepared: unknown
-      try {
-        prepared = set.action!.prepare(config.parameters as Config, ctx)
-      } catch (error) {
-        throw badRequest(errorText(error))
-      }
       this.stopBridge(kind, id)
       if (config.enable === false) return
       const opts = v.parse(ActionConfigSchema, config).resource_opts
@@ -464,6 +464,16 @@ export class ActionInUseError extends ApiError {
     super(400, 'BAD_REQUEST', msg.actionInUse)
     this.rules = rules
   }
+}
+
+/** The driver's check of an action's (or a source's, when its driver has one) parameters; throws the reason. */
+function prepareBridge(kind: BridgeKind, set: DriverSet, config: Config, ctx: DriverContext): unknown {
+  const parameters = config.parameters as Config
+  if (kind === 'actions') return set.action!.prepare(parameters, ctx)
+  const source: object = set.source!
+  // The SourceDriver interface has no `prepare` yet; the MQTT source has one.
+  if ('prepare' in source && typeof source.prepare === 'function') return (source.prepare as (p: Config, c: DriverContext) => unknown)(parameters, ctx)
+  return undefined
 }
 
 function emptyMetrics(): BridgeMetrics {
