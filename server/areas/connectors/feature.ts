@@ -182,6 +182,10 @@ export class IntegrationFeature {
     const connector = this.repository.get('connectors', this.connectorTypeOf(kind, stored.type), String(stored.config.connector))
     if (!connector) return { status: 'disconnected', reason: 'connector_not_found_or_wrong_type' }
     const status = this.connectorStatus(connector)
+    if (kind === 'actions' && status.status === 'connected') {
+      const health = this.actions.get(resourceId(stored.type, stored.name))?.health
+      if (health && health.status !== 'connected') return { status: health.status, reason: health.reason }
+    }
     if (kind === 'sources' && status.status === 'connected') {
       const failure = this.sources.get(resourceId(stored.type, stored.name))?.failure
       if (failure) return { status: 'disconnected', reason: failure }
