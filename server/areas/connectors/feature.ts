@@ -73,6 +73,16 @@ export class IntegrationFeature {
     for (const [type, set] of this.drivers) {
       if (set.action) this.unregister.push(this.rules.engine.actions.register(type, (send) => this.dispatch(type, send)))
     }
+    this.restore()
+  }
+
+  /** Runs every saved connector, action and source again (after a data backup was imported). */
+  reload(): void {
+    this.stopResources()
+    this.restore()
+  }
+
+  private restore(): void {
     for (const stored of this.repository.list('connectors')) void this.runConnector(stored)
     for (const kind of ['actions', 'sources'] as const) {
       for (const stored of this.repository.list(kind)) {
@@ -88,6 +98,10 @@ export class IntegrationFeature {
   stop(): void {
     clearInterval(this.sampler)
     for (const undo of this.unregister.splice(0)) undo()
+    this.stopResources()
+  }
+
+  private stopResources(): void {
     for (const action of this.actions.values()) action.stop()
     for (const source of this.sources.values()) void source.stop()
     for (const connector of this.connectors.values()) void connector.stop()
