@@ -33,6 +33,7 @@ import { SourceResource } from '../../integration/resource/source-resource.ts'
 import { errorText } from '../../integration/resource/timing.ts'
 import type { ActionSend } from '../../rules/engine/outputs.ts'
 import type { RulesFeature } from '../rules/feature.ts'
+import { LocalTopics } from './local-topics.ts'
 import { deobfuscate, redact } from './secrets.ts'
 import type { IntegrationRepository, ResourceKind, StoredResource } from './store.ts'
 
@@ -52,12 +53,14 @@ export class IntegrationFeature {
   private readonly sources = new Map<string, SourceResource>()
   private readonly unregister: Array<() => void> = []
   private readonly sampler: NodeJS.Timeout
+  private readonly localTopics: LocalTopics
 
   constructor(broker: Broker, repository: IntegrationRepository, rules: RulesFeature, drivers: ReadonlyMap<string, DriverSet>) {
     this.broker = broker
     this.repository = repository
     this.rules = rules
     this.drivers = drivers
+    this.localTopics = new LocalTopics(broker, (id, row) => void this.actions.get(id)?.query(row))
     this.sampler = setInterval(() => {
       for (const resource of [...this.actions.values(), ...this.sources.values()]) resource.metrics.sample(RESOURCE_RATE_SAMPLING_MS)
     }, RESOURCE_RATE_SAMPLING_MS)
@@ -99,10 +102,14 @@ export class IntegrationFeature {
     clearInterval(this.sampler)
     for (const undo of this.unregister.splice(0)) undo()
     this.stopResources()
+    this.localTopics.stop()
   }
 
   private stopResources(): void {
-    for (const action of this.actions.values()) action.stop()
+    for (const [id, action] of this.actions) {
+      action.stop()
+      this.localTopics.set(id, undefined)
+    }
     for (const source of this.sources.values()) void source.stop()
     for (const connector of this.connectors.values()) void connector.stop()
     this.actions.clear()
@@ -427,8 +434,9 @@ export class IntegrationFeature {
     if (kind === 'actions') {
       this.stopBridge(kind, id)
       if (config.enable === false) return
-      const opts = v.parse(ActionConfigSchema, config).resource_opts
-      this.actions.set(id, new ActionResource(set.action!, prepared, connector, actionTiming(stored.type, opts)))
+      const checked = v.parse(ActionConfigSchema, config)
+      this.actions.set(id, new ActionResource(set.action!, prepared, connector, actionTiming(stored.type, checked.resource_opts)))
+      this.localTopics.set(id, checked.local_topic)
     } else {
       this.stopBridge(kind, id)
       if (config.enable === false) return
@@ -441,6 +449,7 @@ export class IntegrationFeature {
     if (kind === 'actions') {
       this.actions.get(id)?.stop()
       this.actions.delete(id)
+      this.localTopics.set(id, undefined)
     } else {
       void this.sources.get(id)?.stop()
       this.sources.delete(id)
