@@ -290,6 +290,8 @@ export const integrationMessages = {
   connectorNotFound: (type: string, name: string) => `Connector lookup failed: connector named '${name}' of type ${type} does not exist.`,
   bridgeNotFound: (type: string, name: string) => `Bridge lookup failed: bridge named '${name}' of type ${type} does not exist.`,
   invalidConnectorId: (reason: string) => `Invalid connector ID, ${reason}`,
+  /** PUT /connectors/{id} checks the id before the body, in lower case (check_api_schema). */
+  invalidConnectorIdPut: (reason: string) => `Invalid connector id, ${reason}`,
   invalidBridgeId: (reason: string) => `Invalid bridge ID, ${reason}`,
   invalidSourceId: (reason: string) => `Invalid source ID, ${reason}`,
   connectorNotEnabled: 'Forbidden operation, connector not enabled',
