@@ -286,6 +286,12 @@ describe('health and configuration', () => {
     for (const [a, b, joined] of cases) expect(joinPaths(a, b)).toBe(joined)
   })
 
+  it('checks a connector without connecting to it', () => {
+    expect(() => httpConnector.check({ url: 'http://127.0.0.1:1/nothing/listens' })).not.toThrow()
+    expect(() => httpConnector.check({ url: 'http://${h}:1' })).toThrow('details: URL templates may use variables in the path, not in host or port')
+    expect(() => httpConnector.check({ url: 'https://127.0.0.1:1', ssl: { cacertfile: '/nonexistent/ca.pem' } })).toThrow('ssl.cacertfile: cannot read file /nonexistent/ca.pem')
+  })
+
   it('checks the connector fields and the action parameters', async () => {
     const start = (config: Record<string, unknown>) => httpConnector.start({ url: base, ...config }, ctx).then(() => 'started', (e: Error) => e.message)
     expect(await start({ pool_size: 0 })).toBe('pool_size must be at least 1')

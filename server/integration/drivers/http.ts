@@ -98,11 +98,23 @@ async function health(conn: Pick<HttpConnection, 'config' | 'tls'>): Promise<Res
   }
 }
 
-export const httpConnector: ConnectorDriver<HttpConnection> = {
+/** The config checked without connecting: a bad URL or unreadable certificate is the 400 message. */
+function settle(raw: Record<string, unknown>): { config: HttpConnectorConfig; tls: ConnectionOptions | undefined } {
+  const config = parseHttpConnectorConfig(raw)
+  return { config, tls: config.base.scheme === 'https' ? clientTlsOptions(config.ssl, config.base.host) : undefined }
+}
+
+/**
+ * `check` is not in ConnectorDriver yet: EMQX refuses a connector whose URL it cannot parse at
+ * create (400), before anything connects; the resource layer may call it where it checks a body.
+ */
+export const httpConnector: ConnectorDriver<HttpConnection> & { check(config: Record<string, unknown>): void } = {
   type: 'http',
+  check(raw) {
+    settle(raw)
+  },
   async start(raw, ctx) {
-    const config = parseHttpConnectorConfig(raw)
-    const tls = config.base.scheme === 'https' ? clientTlsOptions(config.ssl, config.base.host) : undefined
+    const { config, tls } = settle(raw)
     log.info({ connector: ctx.id, origin: config.base.origin, pool_size: config.poolSize }, 'starting_http_connector')
     const conn: HttpConnection = { id: ctx.id, config, path: parseTemplate(config.path), headers: compileHeaders(config.headers), clients: [], tls }
     // As on_start does, a connector that cannot reach its server does not start.
