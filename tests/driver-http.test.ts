@@ -194,6 +194,18 @@ describe('answers and retries', () => {
     expect(Date.now() - started).toBeLessThan(1200)
   })
 
+  it('gives the request up when the resource layer aborts it', async () => {
+    const conn = await connector()
+    handler = (_req, res) => setTimeout(() => res.end('late'), 1500)
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 100)
+    const started = Date.now()
+    const error = await httpAction.send(conn, httpAction.prepare({}, ctx), [row], { timeoutMs: 5000, signal: controller.signal }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(RecoverableError)
+    expect(Date.now() - started).toBeLessThan(1000)
+    expect(received).toHaveLength(1)
+  })
+
   it('answers a refused connection as recoverable econnrefused, and does not start on one', async () => {
     const refused = await closedPort()
     const error = await connector({ url: `http://127.0.0.1:${refused}` }).catch((e: Error) => e)

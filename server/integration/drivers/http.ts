@@ -180,6 +180,24 @@ async function attempt(client: Client, request: HttpRequest, signal: AbortSignal
   }
 }
 
+/**
+ * One attempt, given up after `ms` or when `outer` aborts. A timer cleared on the answer, rather
+ * than AbortSignal.timeout, which would keep every request's signal alive for the whole request_ttl.
+ */
+async function attemptWithin(client: Client, request: HttpRequest, ms: number, outer: AbortSignal): Promise<Outcome> {
+  const controller = new AbortController()
+  const abort = () => controller.abort()
+  if (outer.aborted) abort()
+  else outer.addEventListener('abort', abort, { once: true })
+  const timer = Number.isFinite(ms) ? setTimeout(abort, Math.max(1, ms)) : undefined
+  try {
+    return await attempt(client, request, controller.signal)
+  } finally {
+    clearTimeout(timer)
+    outer.removeEventListener('abort', abort)
+  }
+}
+
 /** As EMQX logs a failed request: never its headers or body, which may hold secrets. */
 function logFailure(conn: HttpConnection, request: HttpRequest, outcome: Extract<Outcome, { ok: false }>): void {
   const fields = { connector: conn.id, method: request.method, path: request.path, reason: outcome.reason }
@@ -193,9 +211,7 @@ async function sendOne(conn: HttpConnection, row: Record<string, unknown>, prepa
   const request = renderHttpRequest(conn, prepared, row)
   const deadline = Date.now() + timeoutMs
   for (let tries = 0; ; tries++) {
-    const remaining = deadline - Date.now()
-    const limit = Number.isFinite(remaining) ? AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, remaining))]) : signal
-    const outcome = await attempt(client, request, limit)
+    const outcome = await attemptWithin(client, request, deadline - Date.now(), signal)
     if (outcome.ok) return
     const outOfTime = signal.aborted || Date.now() >= deadline
     if (outcome.final || outOfTime || tries >= prepared.maxRetries) {
