@@ -11,6 +11,7 @@ import { mqttAction, mqttConnector, mqttSource } from '../server/integration/dri
 import { clientidBase, poolClientId, poolClientIds } from '../server/integration/drivers/mqtt-clientid.ts'
 import { sharedStaticClientidsProblem } from '../server/integration/drivers/mqtt-config.ts'
 import type { MqttPool } from '../server/integration/drivers/mqtt-pool.ts'
+import { makeCertificates, type TestCertificates } from './support/certs.ts'
 import { hasMosquitto, startMosquitto, type Mosquitto } from './support/mosquitto.ts'
 import { collect, connectMqtt, endClients, startTestServer, waitFor, type Api, type TestServer } from './support/server.ts'
 
@@ -110,6 +111,12 @@ describe('connector', () => {
     expect(sharedStaticClientidsProblem(connectors)).toBe(
       'distinct mqtt connectors must not use the same static clientids; connectors with duplicate static clientids: one,two',
     )
+  })
+
+  it('connects with the MQTT version, clean start and keep alive it is given', async () => {
+    await connector({ server: remoteServer(), pool_size: 1, proto_ver: 'v3', clean_start: false, keepalive: '30s', clientid_prefix: 'p' }, 'v3conn')
+    const client = await waitFor(async () => (await remoteApi.get('/clients')).body.data[0], 'the v3 client')
+    expect(client).toMatchObject({ clientid: `pv3conn${NODE_HASH}:1`, proto_ver: 3, clean_start: false, keepalive: 30, is_bridge: false })
   })
 
   it('a node without static client ids has an empty pool, reported disconnected', async () => {
@@ -272,11 +279,26 @@ describe('ingress to this broker', () => {
 
 describe.skipIf(!hasMosquitto())('against mosquitto', () => {
   let mosquitto: Mosquitto
+  let certs: TestCertificates
   beforeAll(async () => {
-    mosquitto = await startMosquitto()
-  })
+    certs = makeCertificates('bridge')
+    mosquitto = await startMosquitto({ tls: { ca: certs.ca, cert: certs.serverCert, key: certs.serverKey } })
+  }, 60_000)
   afterAll(async () => {
     await mosquitto?.stop()
+    certs?.remove()
+  })
+
+  it('TLS: verify_peer with the CA and a client certificate; a server the CA did not sign is refused', async () => {
+    const ssl = { enable: true, verify: 'verify_peer', cacertfile: certs.ca, certfile: certs.clientCert, keyfile: certs.clientKey }
+    const pool = await connector({ server: `127.0.0.1:${mosquitto.tlsPort}`, pool_size: 1, ssl })
+    const watcher = await connectMqtt(mosquitto.url)
+    const seen = collect(watcher)
+    await watcher.subscribeAsync('tls/#', { qos: 1 })
+    await mqttAction.send(pool, mqttAction.prepare({ topic: 'tls/ok', payload: 'secure' }, ctx('mqtt:tls')), [{}], sendOptions())
+    expect(await waitFor(() => seen[0], 'the message sent over TLS')).toMatchObject({ topic: 'tls/ok', payload: 'secure' })
+    const strangerCa = { ...ssl, cacertfile: certs.strangerCert }
+    await expect(mqttConnector.start({ server: `127.0.0.1:${mosquitto.tlsPort}`, pool_size: 1, ssl: strangerCa, connect_timeout: '3s' }, ctx('mqtt:bad'))).rejects.toThrow(/certificate/i)
   })
 
   it('egress and ingress over MQTT 3.1.1', async () => {
