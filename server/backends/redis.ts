@@ -89,6 +89,20 @@ export class RedisBackend implements Backend {
     return (this.client as ReturnType<typeof createClient>).sendCommand(rendered)
   }
 
+  /** Runs commands already rendered to arguments, in one pipeline (one each on a cluster: keys hash apart). */
+  async pipeline(commands: ReadonlyArray<readonly string[]>): Promise<unknown[]> {
+    await this.connected()
+    if (this.cluster) {
+      const cluster = this.client as ReturnType<typeof createCluster>
+      return Promise.all(commands.map((args) => cluster.sendCommand(args[1], false, [...args])))
+    }
+    const client = this.client as ReturnType<typeof createClient>
+    if (commands.length === 1) return [await client.sendCommand(commands[0])]
+    const multi = client.multi()
+    for (const args of commands) multi.addCommand([...args])
+    return multi.execAsPipeline()
+  }
+
   async health(): Promise<BackendHealth> {
     this.lastError = undefined
     const health = await checked(this.timeoutMs, async () => {

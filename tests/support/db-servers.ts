@@ -128,7 +128,16 @@ export async function startPostgres(): Promise<DbServer> {
   const port = await freePort()
   const server = run(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'], owner)
   await waitForPort(port, server.child, 'postgres', server.output)
-  runOnce(join(bin, 'createdb'), ['-h', dir, '-p', String(port), '-U', 'postgres', 'mqtt'], owner)
+  // The port opens before the server takes connections ('the database system is starting up').
+  for (let attempt = 0; ; attempt++) {
+    try {
+      runOnce(join(bin, 'createdb'), ['-h', dir, '-p', String(port), '-U', 'postgres', 'mqtt'], owner)
+      break
+    } catch (error) {
+      if (attempt >= 50 || !/starting up/.test(String(error))) throw error
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
   return { host: '127.0.0.1', port, user: 'postgres', password: PASSWORD, database: 'mqtt', stop: () => stopChild(server.child, dir) }
 }
 
