@@ -2,6 +2,7 @@
 // drivers (server/integration/drivers/<type>.ts). `/connectors`, `/action_types` and `/source_types`
 // offer what is listed here.
 import type { ActionDriver, ConnectorDriver, SourceDriver } from '../driver.ts'
+import { mqttAction, mqttConnector, mqttSource } from './mqtt.ts'
 
 export interface DriverSet {
   connector: ConnectorDriver
@@ -11,4 +12,5 @@ export interface DriverSet {
 
 /** By connector type. A test may add a target type of its own before the server starts using it. */
 export const drivers = new Map<string, DriverSet>([
+  ['mqtt', { connector: mqttConnector, action: mqttAction, source: mqttSource }],
 ])
