@@ -186,6 +186,21 @@ describe('egress', () => {
     expect(message).toEqual({ topic: 'json/x', payload: '{"a":1,"b":"two"}', qos: 0, retain: false })
   })
 
+  it('max_inflight holds QoS 1 publishes beyond it until acknowledgements make room', async () => {
+    const pool = await connector({ server: remoteServer(), pool_size: 1, max_inflight: 1 })
+    const subscriber = await connectMqtt(remote.mqttUrl)
+    const received = collect(subscriber)
+    await subscriber.subscribeAsync('many/#', { qos: 1 })
+    const egress = mqttAction.prepare({ topic: 'many/${n}', qos: 1 }, ctx('mqtt:a'))
+    let peak = 0
+    const sampler = setInterval(() => (peak = Math.max(peak, pool.workers[0].inflight)), 0)
+    await Promise.all(Array.from({ length: 20 }, (_, n) => mqttAction.send(pool, egress, [{ n }], sendOptions())))
+    clearInterval(sampler)
+    await waitFor(() => received.length === 20, 'all twenty')
+    expect(peak).toBe(1)
+    expect(pool.workers[0].inflight).toBe(0)
+  })
+
   it('a row whose QoS renders out of range fails without retrying', async () => {
     const pool = await connector({ server: remoteServer() })
     const egress = mqttAction.prepare({ topic: 't', qos: '${q}' }, ctx('mqtt:a'))
