@@ -201,6 +201,19 @@ describe('egress', () => {
     expect(pool.workers[0].inflight).toBe(0)
   })
 
+  it('a publish the remote refuses by reason code (MQTT 5 PUBACK 0x87) fails without retrying', async () => {
+    expect((await remoteApi.post('/authorization/sources', { type: 'file', rules: '{deny, all, publish, ["denied/#"]}.\n' })).status).toBe(204)
+    try {
+      const pool = await connector({ server: remoteServer(), proto_ver: 'v5', pool_size: 1 })
+      const egress = mqttAction.prepare({ topic: 'denied/x', qos: 1 }, ctx('mqtt:a'))
+      const refused = mqttAction.send(pool, egress, [{}], sendOptions())
+      await expect(refused).rejects.toThrow(UnrecoverableError)
+      await expect(refused).rejects.toThrow('Publish error: Not authorized')
+    } finally {
+      await remoteApi.delete('/authorization/sources/file')
+    }
+  })
+
   it('a row whose QoS renders out of range fails without retrying', async () => {
     const pool = await connector({ server: remoteServer() })
     const egress = mqttAction.prepare({ topic: 't', qos: '${q}' }, ctx('mqtt:a'))
