@@ -11,6 +11,7 @@ import { mqttAction, mqttConnector, mqttSource } from '../server/integration/dri
 import { clientidBase, poolClientId, poolClientIds } from '../server/integration/drivers/mqtt-clientid.ts'
 import { sharedStaticClientidsProblem } from '../server/integration/drivers/mqtt-config.ts'
 import type { MqttPool } from '../server/integration/drivers/mqtt-pool.ts'
+import { makeCertificates, type TestCertificates } from './support/certs.ts'
 import { hasMosquitto, startMosquitto, type Mosquitto } from './support/mosquitto.ts'
 import { collect, connectMqtt, endClients, startTestServer, waitFor, type Api, type TestServer } from './support/server.ts'
 
@@ -112,6 +113,12 @@ describe('connector', () => {
     )
   })
 
+  it('connects with the MQTT version, clean start and keep alive it is given', async () => {
+    await connector({ server: remoteServer(), pool_size: 1, proto_ver: 'v3', clean_start: false, keepalive: '30s', clientid_prefix: 'p' }, 'v3conn')
+    const client = await waitFor(async () => (await remoteApi.get('/clients')).body.data[0], 'the v3 client')
+    expect(client).toMatchObject({ clientid: `pv3conn${NODE_HASH}:1`, proto_ver: 3, clean_start: false, keepalive: 30, is_bridge: false })
+  })
+
   it('a node without static client ids has an empty pool, reported disconnected', async () => {
     const pool = await connector({ server: remoteServer(), static_clientids: [{ node: 'emqx@elsewhere', ids: ['e1'] }] })
     expect(await mqttConnector.health(pool)).toEqual({ status: 'disconnected', reason: 'Connector has no assigned static clientids' })
@@ -177,6 +184,34 @@ describe('egress', () => {
     await mqttAction.send(pool, egress, [{ a: 1, b: 'two' }], sendOptions())
     const message = await waitFor(() => received[0], 'the JSON message')
     expect(message).toEqual({ topic: 'json/x', payload: '{"a":1,"b":"two"}', qos: 0, retain: false })
+  })
+
+  it('max_inflight holds QoS 1 publishes beyond it until acknowledgements make room', async () => {
+    const pool = await connector({ server: remoteServer(), pool_size: 1, max_inflight: 1 })
+    const subscriber = await connectMqtt(remote.mqttUrl)
+    const received = collect(subscriber)
+    await subscriber.subscribeAsync('many/#', { qos: 1 })
+    const egress = mqttAction.prepare({ topic: 'many/${n}', qos: 1 }, ctx('mqtt:a'))
+    let peak = 0
+    const sampler = setInterval(() => (peak = Math.max(peak, pool.workers[0].inflight)), 0)
+    await Promise.all(Array.from({ length: 20 }, (_, n) => mqttAction.send(pool, egress, [{ n }], sendOptions())))
+    clearInterval(sampler)
+    await waitFor(() => received.length === 20, 'all twenty')
+    expect(peak).toBe(1)
+    expect(pool.workers[0].inflight).toBe(0)
+  })
+
+  it('a publish the remote refuses by reason code (MQTT 5 PUBACK 0x87) fails without retrying', async () => {
+    expect((await remoteApi.post('/authorization/sources', { type: 'file', rules: '{deny, all, publish, ["denied/#"]}.\n' })).status).toBe(204)
+    try {
+      const pool = await connector({ server: remoteServer(), proto_ver: 'v5', pool_size: 1 })
+      const egress = mqttAction.prepare({ topic: 'denied/x', qos: 1 }, ctx('mqtt:a'))
+      const refused = mqttAction.send(pool, egress, [{}], sendOptions())
+      await expect(refused).rejects.toThrow(UnrecoverableError)
+      await expect(refused).rejects.toThrow('Publish error: Not authorized')
+    } finally {
+      await remoteApi.delete('/authorization/sources/file')
+    }
   })
 
   it('a row whose QoS renders out of range fails without retrying', async () => {
@@ -272,11 +307,26 @@ describe('ingress to this broker', () => {
 
 describe.skipIf(!hasMosquitto())('against mosquitto', () => {
   let mosquitto: Mosquitto
+  let certs: TestCertificates
   beforeAll(async () => {
-    mosquitto = await startMosquitto()
-  })
+    certs = makeCertificates('bridge')
+    mosquitto = await startMosquitto({ tls: { ca: certs.ca, cert: certs.serverCert, key: certs.serverKey } })
+  }, 60_000)
   afterAll(async () => {
     await mosquitto?.stop()
+    certs?.remove()
+  })
+
+  it('TLS: verify_peer with the CA and a client certificate; a server the CA did not sign is refused', async () => {
+    const ssl = { enable: true, verify: 'verify_peer', cacertfile: certs.ca, certfile: certs.clientCert, keyfile: certs.clientKey }
+    const pool = await connector({ server: `127.0.0.1:${mosquitto.tlsPort}`, pool_size: 1, ssl })
+    const watcher = await connectMqtt(mosquitto.url)
+    const seen = collect(watcher)
+    await watcher.subscribeAsync('tls/#', { qos: 1 })
+    await mqttAction.send(pool, mqttAction.prepare({ topic: 'tls/ok', payload: 'secure' }, ctx('mqtt:tls')), [{}], sendOptions())
+    expect(await waitFor(() => seen[0], 'the message sent over TLS')).toMatchObject({ topic: 'tls/ok', payload: 'secure' })
+    const strangerCa = { ...ssl, cacertfile: certs.strangerCert }
+    await expect(mqttConnector.start({ server: `127.0.0.1:${mosquitto.tlsPort}`, pool_size: 1, ssl: strangerCa, connect_timeout: '3s' }, ctx('mqtt:bad'))).rejects.toThrow(/certificate/i)
   })
 
   it('egress and ingress over MQTT 3.1.1', async () => {

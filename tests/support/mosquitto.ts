@@ -7,9 +7,18 @@ import { freePort, run, stopChild, tempDir, waitForPort } from './db-servers.ts'
 
 const MOSQUITTO = '/usr/sbin/mosquitto'
 
+/** A TLS listener beside the plain one: PEM texts; clients must present a certificate of `ca`. */
+export interface MosquittoTls {
+  ca: string
+  cert: string
+  key: string
+}
+
 export interface Mosquitto {
   port: number
   url: string
+  /** The TLS listener's port, when one was asked for. */
+  tlsPort?: number
   /** Stops the broker, keeping its port and directory for `start`. */
   halt(): Promise<void>
   /** Starts it again on the same port. */
@@ -24,17 +33,24 @@ export function hasMosquitto(): boolean {
   return installed
 }
 
-export async function startMosquitto(): Promise<Mosquitto> {
+export async function startMosquitto(options: { tls?: MosquittoTls } = {}): Promise<Mosquitto> {
   const dir = tempDir('mosquitto')
   const port = await freePort()
   const config = join(dir, 'mosquitto.conf')
   // As root, mosquitto would switch to its own user; `user root` keeps it where the directory is ours.
   const asRoot = process.getuid?.() === 0
-  writeFileSync(config, [`listener ${port} 127.0.0.1`, 'allow_anonymous true', 'persistence false', 'log_dest stderr', ...(asRoot ? ['user root'] : [])].join('\n') + '\n')
+  const lines = ['per_listener_settings false', 'allow_anonymous true', 'persistence false', 'log_dest stderr', ...(asRoot ? ['user root'] : []), `listener ${port} 127.0.0.1`]
+  const tlsPort = options.tls ? await freePort() : undefined
+  if (options.tls) {
+    for (const [file, pem] of [['ca.crt', options.tls.ca], ['server.crt', options.tls.cert], ['server.key', options.tls.key]]) writeFileSync(join(dir, file), pem)
+    lines.push(`listener ${tlsPort} 127.0.0.1`, `cafile ${join(dir, 'ca.crt')}`, `certfile ${join(dir, 'server.crt')}`, `keyfile ${join(dir, 'server.key')}`, 'require_certificate true')
+  }
+  writeFileSync(config, lines.join('\n') + '\n')
   let server: ReturnType<typeof run> | undefined
   const start = async () => {
     server = run(MOSQUITTO, ['-c', config])
     await waitForPort(port, server.child, 'mosquitto', server.output)
+    if (tlsPort) await waitForPort(tlsPort, server.child, 'mosquitto (TLS)', server.output)
   }
   const halt = async () => {
     const child = server?.child
@@ -47,6 +63,7 @@ export async function startMosquitto(): Promise<Mosquitto> {
   return {
     port,
     url: `mqtt://127.0.0.1:${port}`,
+    ...(tlsPort ? { tlsPort } : {}),
     halt,
     start,
     async stop() {

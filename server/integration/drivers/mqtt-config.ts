@@ -2,6 +2,7 @@
 // EMQX's schema makes with EMQX's own messages, and the settled values the pool is opened with.
 import { parseDuration } from '../../../contract/units.ts'
 import { parseServer } from '../../backends/resource.ts'
+import { parseClientSsl, type ClientSsl } from './http-tls.ts'
 import type { PoolClientId, StaticClientIdEntry } from './mqtt-clientid.ts'
 
 /** What a connector of type `mqtt` holds when a field is not given. */
@@ -22,17 +23,6 @@ export const MQTT_CONNECTOR_DEFAULTS = {
 export const MQTT_DEFAULT_PORT = 1883
 
 export type ProtoVer = 'v3' | 'v4' | 'v5'
-
-/** Client TLS as EMQX's `ssl` object names it (emqx_schema client_ssl_opts). */
-export interface ClientSsl {
-  enable: boolean
-  verify?: 'verify_peer' | 'verify_none'
-  cacertfile?: string
-  certfile?: string
-  keyfile?: string
-  password?: string
-  server_name_indication?: string
-}
 
 /** A connector's config settled: defaults filled in, durations in milliseconds. */
 export interface MqttConnectorSettings {
@@ -147,8 +137,6 @@ export function mqttConnectorSettings(config: Record<string, unknown>): MqttConn
   const staticClientids = staticEntries(c.static_clientids)
   const problem = staticClientidsProblem(staticClientids)
   if (problem) throw new Error(`static_clientids: ${problem}`)
-  const ssl = c.ssl
-  if (!isObject(ssl)) throw new Error('ssl: must be an object')
   return {
     server: c.server,
     host,
@@ -165,6 +153,6 @@ export function mqttConnectorSettings(config: Record<string, unknown>): MqttConn
     retryIntervalMs: durationMs('retry_interval', c.retry_interval),
     maxInflight: integer('max_inflight', c.max_inflight, 0),
     poolSize: integer('pool_size', c.pool_size, 1),
-    ssl: { ...ssl, enable: ssl.enable === true } as ClientSsl,
+    ssl: parseClientSsl(c.ssl),
   }
 }

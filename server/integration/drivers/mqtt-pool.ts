@@ -2,14 +2,14 @@
 // ecpool): one client per client id, each reconnecting every 2 s after it lost its connection
 // (?AUTO_RECONNECT_INTERVAL_S) and subscribing again to what it subscribed to. Opening the pool waits
 // for every client's CONNACK, and fails with the first refusal, as ecpool's start does.
-import { readFileSync } from 'node:fs'
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt'
 import type { IPublishPacket } from 'mqtt-packet'
 import { matchesFilter } from '../../broker/topic-trie.ts'
 import { log } from '../../log/index.ts'
 import type { ResourceHealth, ResourceStatus } from '../driver.ts'
 import { poolClientIds, type PoolClientId } from './mqtt-clientid.ts'
-import type { ClientSsl, MqttConnectorSettings } from './mqtt-config.ts'
+import { clientTlsOptions, type ClientSsl } from './http-tls.ts'
+import type { MqttConnectorSettings } from './mqtt-config.ts'
 import { ingressRow, subscribesOn, type MqttIngress } from './mqtt-ingress.ts'
 
 const AUTO_RECONNECT_MS = 2000
@@ -54,25 +54,11 @@ export function explainError(error: unknown): string {
   return String(error)
 }
 
-function pem(value: string | undefined): Buffer | undefined {
-  if (!value) return undefined
-  return value.trimStart().startsWith('-----BEGIN') ? Buffer.from(value) : readFileSync(value)
-}
-
-/** EMQX's client `ssl` object as Node TLS options (verify_none unless told: EMQX's default). */
-function tlsOptions(ssl: ClientSsl, host: string): Partial<IClientOptions> & { passphrase?: string } {
+/** EMQX's client `ssl` object as mqtt.js' TLS options (the certificate files read here). */
+function tlsOptions(ssl: ClientSsl, host: string): Partial<IClientOptions> {
   if (!ssl.enable) return { protocol: 'mqtt' }
-  const verify = ssl.verify === 'verify_peer'
-  const sni = ssl.server_name_indication
-  return {
-    protocol: 'mqtts',
-    rejectUnauthorized: verify,
-    ca: pem(ssl.cacertfile),
-    cert: pem(ssl.certfile),
-    key: pem(ssl.keyfile),
-    ...(ssl.password ? { passphrase: ssl.password } : {}),
-    servername: sni === 'disable' ? undefined : (sni ?? (/^[\d.]+$|:/.test(host) ? undefined : host)),
-  }
+  // mqtt.js hands these to tls.connect as they are; only its typing of cert and key is narrower than Node's.
+  return { protocol: 'mqtts', ...(clientTlsOptions(ssl, host) as Partial<IClientOptions>) }
 }
 
 function clientOptions(settings: MqttConnectorSettings, id: PoolClientId): IClientOptions {

@@ -42,11 +42,9 @@ async function publish(pool: MqttPool, worker: PoolWorker, egress: MqttEgress, r
     const properties = packetProperties(message.props)
     if (properties) options.properties = properties
   }
-  if (message.qos === 0) {
-    await worker.client.publishAsync(message.topic, message.payload, options).catch((error: unknown) => Promise.reject(classified(error)))
-    return
-  }
-  await pool.acquire(worker, signal)
+  // QoS 0 has nothing to wait for but the write; QoS 1 and 2 take a place under max_inflight until acknowledged.
+  const counted = message.qos > 0
+  if (counted) await pool.acquire(worker, signal)
   try {
     await new Promise<void>((resolve, reject) => {
       const onAbort = () => reject(new RecoverableError('timeout'))
@@ -58,7 +56,7 @@ async function publish(pool: MqttPool, worker: PoolWorker, egress: MqttEgress, r
       })
     })
   } finally {
-    pool.release(worker)
+    if (counted) pool.release(worker)
   }
 }
 
