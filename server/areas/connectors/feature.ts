@@ -24,7 +24,7 @@ import type { Broker } from '../../broker/broker.ts'
 import { badRequest, parseInput } from '../../http/errors.ts'
 import { log } from '../../log/index.ts'
 import type { DriverContext } from '../../integration/driver.ts'
-import type { DriverSet } from '../../integration/drivers/index.ts'
+import { driverExtra, type DriverSet } from '../../integration/drivers/index.ts'
 import { ActionResource } from '../../integration/resource/action-resource.ts'
 import { ConnectorResource, probeConnector } from '../../integration/resource/connector-resource.ts'
 import { RESOURCE_RATE_SAMPLING_MS } from '../../integration/resource/metrics.ts'
@@ -237,7 +237,15 @@ export class IntegrationFeature {
     const given = deobfuscate(rest, stored?.config)
     const checked = parseInput(configSchemas[kind], given, kind.slice(0, -1)) as Config
     const defaults = TYPE_DEFAULTS[type]?.[defaultsKey[kind]] ?? {}
-    return withDefaults(defaults, checked)
+    const config = withDefaults(defaults, checked)
+    // A connector driver may settle its config without connecting (the HTTP one's URL): a 400 at once.
+    const check = kind === 'connectors' ? (driverExtra(this.drivers.get(type)?.connector, 'check') as ((c: Config) => void) | undefined) : undefined
+    try {
+      check?.(config)
+    } catch (error) {
+      throw badRequest(errorText(error))
+    }
+    return config
   }
 
   private checkIdentity(kind: ResourceKind, type: string, name: string): void {
@@ -497,10 +505,9 @@ export class ActionInUseError extends ApiError {
 function prepareBridge(kind: BridgeKind, set: DriverSet, config: Config, ctx: DriverContext): unknown {
   const parameters = config.parameters as Config
   if (kind === 'actions') return set.action!.prepare(parameters, ctx)
-  const source: object = set.source!
   // The SourceDriver interface has no `prepare` yet; the MQTT source has one.
-  if ('prepare' in source && typeof source.prepare === 'function') return (source.prepare as (p: Config, c: DriverContext) => unknown)(parameters, ctx)
-  return undefined
+  const prepare = driverExtra(set.source, 'prepare') as ((p: Config, c: DriverContext) => unknown) | undefined
+  return prepare?.(parameters, ctx)
 }
 
 function emptyMetrics(): BridgeMetrics {
