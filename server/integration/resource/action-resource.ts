@@ -26,6 +26,9 @@ export interface ActionTiming {
   healthCheckMs: number
 }
 
+/** The least time an action's health check is given, whatever its interval. */
+const HEALTH_TIMEOUT_MIN_MS = 5_000
+
 /** How long one request may take when request_ttl is infinity. */
 const DEFAULT_REQUEST_TIMEOUT_MS = 45_000
 
@@ -44,6 +47,8 @@ export class ActionResource {
   /** The driver's last answer about the action itself (a table that exists...); undefined without one. */
   private ownHealth: ResourceHealth | undefined
   private healthTimer: NodeJS.Timeout | undefined
+  /** A health check under way: the next tick does not start another. */
+  private checking = false
 
   constructor(driver: ActionDriver, prepared: unknown, connector: ConnectorResource, timing: ActionTiming) {
     this.driver = driver
@@ -68,11 +73,14 @@ export class ActionResource {
 
   private async checkHealth(): Promise<void> {
     const conn = this.connector.connection
-    if (this.driver.health && conn !== undefined) {
+    if (this.driver.health && conn !== undefined && !this.checking) {
+      this.checking = true
       try {
-        this.ownHealth = await withTimeout(this.driver.health(conn, this.prepared), this.timing.healthCheckMs, 'health check timeout')
+        this.ownHealth = await withTimeout(this.driver.health(conn, this.prepared), Math.max(this.timing.healthCheckMs, HEALTH_TIMEOUT_MIN_MS), 'health check timeout')
       } catch (error) {
         this.ownHealth = { status: 'disconnected', reason: errorText(error) }
+      } finally {
+        this.checking = false
       }
     }
     this.pump()

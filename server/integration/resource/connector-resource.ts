@@ -110,7 +110,8 @@ export class ConnectorResource {
 
   private async health(): Promise<ResourceHealth> {
     try {
-      return await withTimeout(this.driver.health(this.conn), this.timing.healthCheckMs, 'health check timeout')
+      // Bounded by the longer of the interval and start_timeout: a short interval under load must not read as down.
+      return await withTimeout(this.driver.health(this.conn), Math.max(this.timing.healthCheckMs, this.timing.startTimeoutMs), 'health check timeout')
     } catch (error) {
       return { status: 'disconnected', reason: errorText(error) }
     }
