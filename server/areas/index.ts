@@ -9,6 +9,7 @@ import { autoSubscribeArea } from './auto-subscribe/index.ts'
 import { bannedArea } from './banned/index.ts'
 import { clientsArea } from './clients/index.ts'
 import { configsArea } from './configs/index.ts'
+import { connectorsArea } from './connectors/index.ts'
 import { delayedArea } from './delayed/index.ts'
 import { flappingArea } from './flapping/index.ts'
 import { listenersArea } from './listeners/index.ts'
@@ -53,6 +54,7 @@ export const serverAreas: readonly ServerArea[] = [
   slowSubsArea,
   topicMetricsArea,
   rulesArea,
+  connectorsArea,
   alarmsArea,
   monitorArea,
   telemetryArea,

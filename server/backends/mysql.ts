@@ -30,6 +30,23 @@ export class MysqlBackend implements Backend {
     return rows as Record<string, unknown>[]
   }
 
+  /** Runs a statement as a server-side prepared statement with typed parameters (data integration's rows). */
+  async execute(sql: string, params: readonly unknown[]): Promise<void> {
+    await this.pool.execute({ sql, values: params as never, timeout: this.timeoutMs })
+  }
+
+  /** Prepares a statement without running it: throws what the server says of it (a missing table). */
+  async prepare(sql: string): Promise<void> {
+    const connection = await this.pool.getConnection()
+    try {
+      await connection.prepare(sql)
+      // Through the driver's cache, so a later execute does not reuse the closed statement.
+      connection.unprepare(sql)
+    } finally {
+      connection.release()
+    }
+  }
+
   health(): Promise<BackendHealth> {
     return checked(this.timeoutMs, () => this.pool.query('SELECT 1'))
   }

@@ -33,6 +33,47 @@ export class PostgresBackend implements Backend {
     return result.rows as Record<string, unknown>[]
   }
 
+  /**
+   * Runs a statement with typed parameters (data integration's rendered rows); `name` makes it a
+   * named prepared statement, parsed once per connection.
+   */
+  async execute(text: string, params: readonly unknown[], name?: string): Promise<number> {
+    const result = await this.pool.query({ text, values: params as unknown[], name })
+    return result.rowCount ?? 0
+  }
+
+  /**
+   * Runs one statement for several rows on one connection, all or none (EMQX's execute_batch sends
+   * them in one pipeline ending with one Sync, so they commit together).
+   */
+  async executeBatch(text: string, rows: ReadonlyArray<readonly unknown[]>, name?: string): Promise<void> {
+    const client = await this.pool.connect()
+    try {
+      await client.query('BEGIN')
+      for (const params of rows) await client.query({ text, values: params as unknown[], name })
+      await client.query('COMMIT')
+      client.release()
+    } catch (error) {
+      // A connection that broke mid-batch is not handed out again.
+      await client.query('ROLLBACK').then(
+        () => client.release(),
+        () => client.release(true),
+      )
+      throw error
+    }
+  }
+
+  /** Parses a statement without running it (PREPARE, then DEALLOCATE): throws what PostgreSQL says of it. */
+  async parse(text: string): Promise<void> {
+    const client = await this.pool.connect()
+    try {
+      await client.query(`PREPARE emqx_console_check AS ${text}`)
+      await client.query('DEALLOCATE emqx_console_check')
+    } finally {
+      client.release()
+    }
+  }
+
   health(): Promise<BackendHealth> {
     return checked(this.timeoutMs, () => this.pool.query('SELECT 1'))
   }

@@ -89,6 +89,20 @@ export class RedisBackend implements Backend {
     return (this.client as ReturnType<typeof createClient>).sendCommand(rendered)
   }
 
+  /** Runs commands already rendered to arguments, in one pipeline (one each on a cluster: keys hash apart). */
+  async pipeline(commands: ReadonlyArray<readonly string[]>): Promise<unknown[]> {
+    await this.connected()
+    if (this.cluster) {
+      const cluster = this.client as ReturnType<typeof createCluster>
+      return Promise.all(commands.map((args) => cluster.sendCommand(args[1], false, [...args])))
+    }
+    const client = this.client as ReturnType<typeof createClient>
+    if (commands.length === 1) return [await client.sendCommand(commands[0])]
+    const multi = client.multi()
+    for (const args of commands) multi.addCommand([...args])
+    return multi.execAsPipeline()
+  }
+
   async health(): Promise<BackendHealth> {
     this.lastError = undefined
     const health = await checked(this.timeoutMs, async () => {
@@ -99,7 +113,14 @@ export class RedisBackend implements Backend {
   }
 
   async close(): Promise<void> {
-    if (this.connecting) await this.client.close().catch(() => {})
-    else this.client.destroy()
+    if (!this.connecting) return this.client.destroy()
+    // close() waits for queued commands, which never drain while the server is away.
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const gaveUp = await Promise.race([
+      this.client.close().then(() => false, () => false),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), 1000))),
+    ])
+    clearTimeout(timer)
+    if (gaveUp) this.client.destroy()
   }
 }

@@ -21,8 +21,11 @@ export const AUTHZ_DB_VARS = ['username', 'clientid', 'peerhost', 'cert_common_n
 /** The placeholders the HTTP authorization source may use (emqx_authz_http; qos and retain too). */
 export const AUTHZ_HTTP_VARS = ['username', 'clientid', 'peerhost', 'proto_name', 'mountpoint', 'topic', 'action', 'cert_subject', 'cert_common_name', 'cert_pem', 'access', 'client_attrs.*', 'qos', 'retain']
 
+/** Every placeholder is allowed (data integration: a rule's selected columns are not known in advance). */
+export const ANY_VARS: readonly string[] = ['*']
+
 function allowed(name: string, vars: readonly string[]): boolean {
-  return vars.some((v) => (v.endsWith('.*') ? name.startsWith(v.slice(0, -1)) && name.length > v.length - 1 : v === name))
+  return vars.some((v) => v === '*') || vars.some((v) => (v.endsWith('.*') ? name.startsWith(v.slice(0, -1)) && name.length > v.length - 1 : v === name))
 }
 
 /**

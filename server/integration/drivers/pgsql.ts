@@ -1,0 +1,80 @@
+// PostgreSQL (EMQX's `pgsql` connector and action, emqx_bridge_pgsql over emqx_postgresql): the
+// action's `sql` runs as a prepared statement whose parameters are the row's values (a missing one
+// is NULL), named and parsed once per connection unless the connector disables prepared
+// statements; a batch runs the statement once a row on one connection and commits them together,
+// as epgsql's execute_batch does. The action is unhealthy while its table does not exist.
+import { createHash } from 'node:crypto'
+import { PostgresBackend } from '../../backends/postgresql.ts'
+import { reasonOf } from '../../backends/resource.ts'
+import { RecoverableError, UnrecoverableError, type ActionDriver, type ConnectorDriver, type ResourceHealth } from '../driver.ts'
+import { backendHealth, openChecked } from './backend.ts'
+import { isConnectionError, parseActionSql, sqlConnection, sqlRow } from './sql.ts'
+
+export const PGSQL_DEFAULT_SQL =
+  'insert into t_mqtt_msg(msgid, topic, qos, payload, arrived) values (${id}, ${topic}, ${qos}, ${payload}, TO_TIMESTAMP((${timestamp} :: bigint)/1000))'
+
+export interface PgsqlConnection {
+  backend: PostgresBackend
+  /** `disable_prepared_statements` off: statements are named and parsed once per connection. */
+  named: boolean
+}
+
+export interface PgsqlPrepared {
+  /** The statement with `$1, $2...`. */
+  text: string
+  params: readonly string[]
+  /** Its prepared statement's name, unique to the action and the text. */
+  name: string
+}
+
+/** SQLSTATE classes of a connection that failed or a server going away: worth retrying. */
+const RECOVERABLE_STATE = /^(08|57P0|53300)/
+
+function failure(error: unknown): Error {
+  const state = (error as { code?: unknown }).code
+  const sqlState = typeof state === 'string' && /^[0-9A-Z]{5}$/.test(state) ? state : undefined
+  const recoverable = sqlState ? RECOVERABLE_STATE.test(sqlState) : isConnectionError(error)
+  return recoverable ? new RecoverableError(reasonOf(error)) : new UnrecoverableError(reasonOf(error))
+}
+
+export const pgsqlConnector: ConnectorDriver<PgsqlConnection> = {
+  type: 'pgsql',
+  async start(config) {
+    const backend = await openChecked(new PostgresBackend(sqlConnection(config, {})))
+    return { backend, named: config.disable_prepared_statements !== true }
+  },
+  health: (conn) => backendHealth(conn.backend),
+  stop: (conn) => conn.backend.close(),
+}
+
+export const pgsqlAction: ActionDriver<PgsqlConnection, PgsqlPrepared> = {
+  type: 'pgsql',
+  connectorType: 'pgsql',
+  prepare(parameters, ctx) {
+    const { text, params } = parseActionSql(parameters, PGSQL_DEFAULT_SQL, '$n')
+    const name = `emqx_${createHash('sha1').update(`${ctx.id}\n${text}`).digest('hex').slice(0, 20)}`
+    return { text, params, name }
+  },
+  async send(conn, prepared, batch) {
+    const rows = batch.map((row) => sqlRow(prepared.params, row))
+    const name = conn.named ? prepared.name : undefined
+    try {
+      if (rows.length === 1) await conn.backend.execute(prepared.text, rows[0], name)
+      else await conn.backend.executeBatch(prepared.text, rows, name)
+    } catch (error) {
+      throw failure(error)
+    }
+  },
+  render: (prepared, row) => ({ statement: prepared.text, parameters: sqlRow(prepared.params, row) }),
+  async health(conn, prepared): Promise<ResourceHealth> {
+    try {
+      await conn.backend.parse(prepared.text)
+      return { status: 'connected' }
+    } catch (error) {
+      if ((error as { code?: unknown }).code === '42P01') return { status: 'disconnected', reason: 'Table does not exist' }
+      // Only a missing table makes the action unhealthy; the connection's state is the connector's.
+      if (isConnectionError(error)) return { status: 'disconnected', reason: reasonOf(error) }
+      return { status: 'connected' }
+    }
+  },
+}
