@@ -210,3 +210,20 @@ describe('persistence', () => {
     }
   })
 })
+
+describe('local_topic', () => {
+  it('sends messages on an action\'s local topic without a rule, and stops when it is removed', async () => {
+    const target = fixtureTarget('lt')
+    await suite.api.post('/connectors', { type: 'fixture', name: 'lt', target: 'lt' })
+    await suite.api.post('/actions', { type: 'fixture', name: 'lt', connector: 'lt', local_topic: 'local/#', parameters: { prefix: 'l' } })
+    const client = await suite.t.connect()
+    await client.publishAsync('local/a', 'one', { qos: 1 })
+    await client.publishAsync('elsewhere', 'no', { qos: 1 })
+    await waitFor(() => target.rows.length === 1, 'sent without a rule')
+    expect(target.rows[0]).toMatchObject({ prefix: 'l', topic: 'local/a', payload: 'one' })
+    await suite.api.request('PUT', '/actions/fixture:lt', { connector: 'lt', parameters: { prefix: 'l' } })
+    await client.publishAsync('local/b', 'two', { qos: 1 })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(target.rows).toHaveLength(1)
+  })
+})

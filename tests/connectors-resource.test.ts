@@ -228,3 +228,27 @@ describe('action resource', () => {
     expect(act.query({ n: 2 })).toBe('out_of_service')
   })
 })
+
+describe('action health', () => {
+  it('holds rows while the driver says the action cannot work, with its reason, and sends them once it can', async () => {
+    const target = new Target()
+    let tableExists = false
+    const withHealth: ActionDriver<Target, null> = {
+      ...actionDriver,
+      health: async () => (tableExists ? { status: 'connected' } : { status: 'disconnected', reason: 'Table does not exist' }),
+    }
+    const conn = connector(target, 1000)
+    await conn.start()
+    const timing = actionTiming('fixture', v.parse(ActionResourceOptsSchema, { health_check_interval: '30ms' }))
+    const act = new ActionResource(withHealth, null, conn, timing)
+    open.push(act)
+    await waitFor(() => act.health?.status === 'disconnected', 'unhealthy')
+    expect(act.health?.reason).toBe('Table does not exist')
+    act.query({ n: 1 })
+    await new Promise((resolve) => setTimeout(resolve, 60))
+    expect(target.rows).toEqual([])
+    tableExists = true
+    await waitFor(() => target.rows.length === 1, 'sent once healthy')
+    expect(act.health?.status).toBe('connected')
+  })
+})

@@ -194,6 +194,18 @@ describe('answers and retries', () => {
     expect(Date.now() - started).toBeLessThan(1200)
   })
 
+  it('gives the request up when the resource layer aborts it', async () => {
+    const conn = await connector()
+    handler = (_req, res) => setTimeout(() => res.end('late'), 1500)
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 100)
+    const started = Date.now()
+    const error = await httpAction.send(conn, httpAction.prepare({}, ctx), [row], { timeoutMs: 5000, signal: controller.signal }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(RecoverableError)
+    expect(Date.now() - started).toBeLessThan(1000)
+    expect(received).toHaveLength(1)
+  })
+
   it('answers a refused connection as recoverable econnrefused, and does not start on one', async () => {
     const refused = await closedPort()
     const error = await connector({ url: `http://127.0.0.1:${refused}` }).catch((e: Error) => e)
@@ -284,6 +296,12 @@ describe('health and configuration', () => {
       ['abc/', '?v=1', 'abc/?v=1'],
     ]
     for (const [a, b, joined] of cases) expect(joinPaths(a, b)).toBe(joined)
+  })
+
+  it('checks a connector without connecting to it', () => {
+    expect(() => httpConnector.check({ url: 'http://127.0.0.1:1/nothing/listens' })).not.toThrow()
+    expect(() => httpConnector.check({ url: 'http://${h}:1' })).toThrow('details: URL templates may use variables in the path, not in host or port')
+    expect(() => httpConnector.check({ url: 'https://127.0.0.1:1', ssl: { cacertfile: '/nonexistent/ca.pem' } })).toThrow('ssl.cacertfile: cannot read file /nonexistent/ca.pem')
   })
 
   it('checks the connector fields and the action parameters', async () => {

@@ -113,7 +113,14 @@ export class RedisBackend implements Backend {
   }
 
   async close(): Promise<void> {
-    if (this.connecting) await this.client.close().catch(() => {})
-    else this.client.destroy()
+    if (!this.connecting) return this.client.destroy()
+    // close() waits for queued commands, which never drain while the server is away.
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const gaveUp = await Promise.race([
+      this.client.close().then(() => false, () => false),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), 1000))),
+    ])
+    clearTimeout(timer)
+    if (gaveUp) this.client.destroy()
   }
 }

@@ -11,6 +11,7 @@ import { clusterApi } from './cluster.ts'
 import { dataBackupApi } from './dataBackup.ts'
 import { telemetryApi } from './telemetry.ts'
 import { configsApi } from './configs.ts'
+import { connectorsApi } from './connectors.ts'
 import { delayedApi } from './delayed.ts'
 import { flappingApi } from './flapping.ts'
 import { metricsApi } from './metrics.ts'
@@ -70,6 +71,7 @@ export function createApi(http: Http) {
     opentelemetry: opentelemetryApi(http),
     configs: configsApi(http),
     rules: rulesApi(http),
+    connectors: connectorsApi(http),
   }
 }
 

@@ -1,8 +1,8 @@
 // Real database servers for the tests of the backends that MQTT authentication, authorization and
-// data integration talk to: Debian's own PostgreSQL, MariaDB, Redis and OpenLDAP (slapd), each
+// data integration talk to: Debian's own PostgreSQL, MariaDB, Redis, OpenLDAP (slapd) and InfluxDB 1.x, each
 // started on a free loopback port in a throwaway directory and stopped afterwards. Nothing is mocked.
 // `.ci/run` installs the packages; elsewhere `apt-get install -y postgresql mariadb-server
-// redis-server slapd ldap-utils`. Without them a test is skipped, except in CI, where it fails.
+// redis-server slapd ldap-utils influxdb`. Without them a test is skipped, except in CI, where it fails.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, connect as netConnect } from 'node:net'
@@ -20,7 +20,7 @@ export interface DbServer {
   stop(): Promise<void>
 }
 
-export type DbKind = 'postgresql' | 'mariadb' | 'redis' | 'ldap'
+export type DbKind = 'postgresql' | 'mariadb' | 'redis' | 'ldap' | 'influxdb'
 
 const PASSWORD = 'public-test-password'
 
@@ -37,6 +37,7 @@ const programs: Record<DbKind, () => boolean> = {
   mariadb: () => existsSync('/usr/sbin/mariadbd') && existsSync('/usr/bin/mariadb-install-db'),
   redis: () => existsSync('/usr/bin/redis-server'),
   ldap: () => existsSync('/usr/sbin/slapd') && existsSync('/usr/sbin/slapadd'),
+  influxdb: () => existsSync('/usr/bin/influxd'),
 }
 
 /** Whether the server's programs are installed; in CI a missing one is an error, not a skip. */
@@ -226,9 +227,53 @@ export async function startLdap(): Promise<DbServer> {
   return { host: '127.0.0.1', port, user: admin, password: PASSWORD, database: base, stop: () => stopChild(server.child, dir) }
 }
 
+/**
+ * Debian's InfluxDB 1.x (`influxd`) with authentication on, its HTTP API and RPC on free loopback
+ * ports, an admin user and the database `mqtt`.
+ */
+export async function startInfluxdb(): Promise<DbServer> {
+  const dir = tempDir('influxdb')
+  const [port, rpcPort] = [await freePort(), await freePort()]
+  writeFileSync(
+    join(dir, 'influxdb.conf'),
+    [
+      'reporting-disabled = true',
+      `bind-address = "127.0.0.1:${rpcPort}"`,
+      '[meta]',
+      `  dir = "${join(dir, 'meta')}"`,
+      '[data]',
+      `  dir = "${join(dir, 'data')}"`,
+      `  wal-dir = "${join(dir, 'wal')}"`,
+      '  query-log-enabled = false',
+      '[http]',
+      '  enabled = true',
+      `  bind-address = "127.0.0.1:${port}"`,
+      '  auth-enabled = true',
+      '  log-enabled = false',
+      '[monitor]',
+      '  store-enabled = false',
+      '[continuous_queries]',
+      '  enabled = false',
+      '',
+    ].join('\n'),
+  )
+  const server = run('/usr/bin/influxd', ['-config', join(dir, 'influxdb.conf')])
+  await waitForPort(port, server.child, 'influxd', server.output)
+  const query = async (q: string, auth = true) => {
+    const credentials = new URLSearchParams(auth ? { u: 'admin', p: PASSWORD } : {})
+    const answer = await fetch(`http://127.0.0.1:${port}/query?${credentials}`, { method: 'POST', body: new URLSearchParams({ q }) })
+    if (!answer.ok) throw new Error(`influxd: ${q} answered ${answer.status} ${await answer.text()}`)
+  }
+  // With no user yet, authentication lets the first admin be created.
+  await query(`CREATE USER admin WITH PASSWORD '${PASSWORD}' WITH ALL PRIVILEGES`, false)
+  await query('CREATE DATABASE mqtt')
+  return { host: '127.0.0.1', port, user: 'admin', password: PASSWORD, database: 'mqtt', stop: () => stopChild(server.child, dir) }
+}
+
 export const startDbServer: Record<DbKind, () => Promise<DbServer>> = {
   postgresql: startPostgres,
   mariadb: startMariadb,
   redis: startRedis,
   ldap: startLdap,
+  influxdb: startInfluxdb,
 }

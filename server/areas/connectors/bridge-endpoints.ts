@@ -14,12 +14,13 @@ type Body = Record<string, unknown>
 
 export function bridgeRoutes(kind: BridgeKind) {
   const one = kind === 'actions' ? 'action' : 'source'
-  const idKind = kind === 'actions' ? 'bridge' : 'source'
+  // Every endpoint reads the id as a bridge's; PUT /sources/{id} checks it first, as a source's.
+  const putIdKind = kind === 'actions' ? 'bridge' : 'source'
   const bodySchema = kind === 'actions' ? ActionBodySchema : SourceBodySchema
 
   return async function routes(app: FastifyInstance, deps: { feature: IntegrationFeature }): Promise<void> {
     const feature = deps.feature
-    const id = (text: string) => pathId(text, idKind)
+    const id = (text: string) => pathId(text, 'bridge')
 
     app.get(`/${kind}`, async (): Promise<Bridge[]> => feature.repository.list(kind).map((stored) => feature.bridgeInfo(kind, stored)))
 
@@ -35,7 +36,7 @@ export function bridgeRoutes(kind: BridgeKind) {
     })
 
     app.put<{ Params: Params; Body: Body }>(`/${kind}/:id`, async (request): Promise<Bridge> => {
-      const { type, name } = id(request.params.id)
+      const { type, name } = pathId(request.params.id, putIdKind)
       const body = request.body
       if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest(`${one}: the body must be an object`)
       return feature.bridgeInfo(kind, await feature.updateBridge(kind, type, name, body))

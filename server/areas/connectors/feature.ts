@@ -24,7 +24,7 @@ import type { Broker } from '../../broker/broker.ts'
 import { badRequest, parseInput } from '../../http/errors.ts'
 import { log } from '../../log/index.ts'
 import type { DriverContext } from '../../integration/driver.ts'
-import type { DriverSet } from '../../integration/drivers/index.ts'
+import { driverExtra, type DriverSet } from '../../integration/drivers/index.ts'
 import { ActionResource } from '../../integration/resource/action-resource.ts'
 import { ConnectorResource, probeConnector } from '../../integration/resource/connector-resource.ts'
 import { RESOURCE_RATE_SAMPLING_MS } from '../../integration/resource/metrics.ts'
@@ -33,6 +33,7 @@ import { SourceResource } from '../../integration/resource/source-resource.ts'
 import { errorText } from '../../integration/resource/timing.ts'
 import type { ActionSend } from '../../rules/engine/outputs.ts'
 import type { RulesFeature } from '../rules/feature.ts'
+import { LocalTopics } from './local-topics.ts'
 import { deobfuscate, redact } from './secrets.ts'
 import type { IntegrationRepository, ResourceKind, StoredResource } from './store.ts'
 
@@ -52,12 +53,14 @@ export class IntegrationFeature {
   private readonly sources = new Map<string, SourceResource>()
   private readonly unregister: Array<() => void> = []
   private readonly sampler: NodeJS.Timeout
+  private readonly localTopics: LocalTopics
 
   constructor(broker: Broker, repository: IntegrationRepository, rules: RulesFeature, drivers: ReadonlyMap<string, DriverSet>) {
     this.broker = broker
     this.repository = repository
     this.rules = rules
     this.drivers = drivers
+    this.localTopics = new LocalTopics(broker, (id, row) => void this.actions.get(id)?.query(row))
     this.sampler = setInterval(() => {
       for (const resource of [...this.actions.values(), ...this.sources.values()]) resource.metrics.sample(RESOURCE_RATE_SAMPLING_MS)
     }, RESOURCE_RATE_SAMPLING_MS)
@@ -73,6 +76,16 @@ export class IntegrationFeature {
     for (const [type, set] of this.drivers) {
       if (set.action) this.unregister.push(this.rules.engine.actions.register(type, (send) => this.dispatch(type, send)))
     }
+    this.restore()
+  }
+
+  /** Runs every saved connector, action and source again (after a data backup was imported). */
+  reload(): void {
+    this.stopResources()
+    this.restore()
+  }
+
+  private restore(): void {
     for (const stored of this.repository.list('connectors')) void this.runConnector(stored)
     for (const kind of ['actions', 'sources'] as const) {
       for (const stored of this.repository.list(kind)) {
@@ -88,7 +101,15 @@ export class IntegrationFeature {
   stop(): void {
     clearInterval(this.sampler)
     for (const undo of this.unregister.splice(0)) undo()
-    for (const action of this.actions.values()) action.stop()
+    this.stopResources()
+    this.localTopics.stop()
+  }
+
+  private stopResources(): void {
+    for (const [id, action] of this.actions) {
+      action.stop()
+      this.localTopics.set(id, undefined)
+    }
     for (const source of this.sources.values()) void source.stop()
     for (const connector of this.connectors.values()) void connector.stop()
     this.actions.clear()
@@ -182,6 +203,10 @@ export class IntegrationFeature {
     const connector = this.repository.get('connectors', this.connectorTypeOf(kind, stored.type), String(stored.config.connector))
     if (!connector) return { status: 'disconnected', reason: 'connector_not_found_or_wrong_type' }
     const status = this.connectorStatus(connector)
+    if (kind === 'actions' && status.status === 'connected') {
+      const health = this.actions.get(resourceId(stored.type, stored.name))?.health
+      if (health && health.status !== 'connected') return { status: health.status, reason: health.reason }
+    }
     if (kind === 'sources' && status.status === 'connected') {
       const failure = this.sources.get(resourceId(stored.type, stored.name))?.failure
       if (failure) return { status: 'disconnected', reason: failure }
@@ -212,7 +237,15 @@ export class IntegrationFeature {
     const given = deobfuscate(rest, stored?.config)
     const checked = parseInput(configSchemas[kind], given, kind.slice(0, -1)) as Config
     const defaults = TYPE_DEFAULTS[type]?.[defaultsKey[kind]] ?? {}
-    return withDefaults(defaults, checked)
+    const config = withDefaults(defaults, checked)
+    // A connector driver may settle its config without connecting (the HTTP one's URL): a 400 at once.
+    const check = kind === 'connectors' ? (driverExtra(this.drivers.get(type)?.connector, 'check') as ((c: Config) => void) | undefined) : undefined
+    try {
+      check?.(config)
+    } catch (error) {
+      throw badRequest(errorText(error))
+    }
+    return config
   }
 
   private checkIdentity(kind: ResourceKind, type: string, name: string): void {
@@ -372,7 +405,7 @@ export class IntegrationFeature {
       const connector = this.connectorFor(kind, type, name, config)
       const set = this.drivers.get(type)!
       const ctx = this.driverContext(type, name)
-      if (kind === 'actions') set.action!.prepare(config.parameters as Config, ctx)
+      prepareBridge(kind, set, config, ctx)
       const timing = connectorTiming(v.parse(ConnectorConfigSchema, connector.config).resource_opts)
       await probeConnector(this.drivers.get(connector.type)!.connector, connector.config, timing.startTimeoutMs, ctx)
     } catch (error) {
@@ -400,17 +433,18 @@ export class IntegrationFeature {
     const connector = this.connectors.get(resourceId(connectorStored.type, connectorStored.name))!
     const set = this.drivers.get(stored.type)!
     const ctx = this.driverContext(stored.type, stored.name)
+    let prepared: unknown
+    try {
+      prepared = prepareBridge(kind, set, config, ctx)
+    } catch (error) {
+      throw badRequest(errorText(error))
+    }
     if (kind === 'actions') {
-      let prepared: unknown
-      try {
-        prepared = set.action!.prepare(config.parameters as Config, ctx)
-      } catch (error) {
-        throw badRequest(errorText(error))
-      }
       this.stopBridge(kind, id)
       if (config.enable === false) return
-      const opts = v.parse(ActionConfigSchema, config).resource_opts
-      this.actions.set(id, new ActionResource(set.action!, prepared, connector, actionTiming(stored.type, opts)))
+      const checked = v.parse(ActionConfigSchema, config)
+      this.actions.set(id, new ActionResource(set.action!, prepared, connector, actionTiming(stored.type, checked.resource_opts)))
+      this.localTopics.set(id, checked.local_topic)
     } else {
       this.stopBridge(kind, id)
       if (config.enable === false) return
@@ -423,6 +457,7 @@ export class IntegrationFeature {
     if (kind === 'actions') {
       this.actions.get(id)?.stop()
       this.actions.delete(id)
+      this.localTopics.set(id, undefined)
     } else {
       void this.sources.get(id)?.stop()
       this.sources.delete(id)
@@ -464,6 +499,15 @@ export class ActionInUseError extends ApiError {
     super(400, 'BAD_REQUEST', msg.actionInUse)
     this.rules = rules
   }
+}
+
+/** The driver's check of an action's (or a source's, when its driver has one) parameters; throws the reason. */
+function prepareBridge(kind: BridgeKind, set: DriverSet, config: Config, ctx: DriverContext): unknown {
+  const parameters = config.parameters as Config
+  if (kind === 'actions') return set.action!.prepare(parameters, ctx)
+  // The SourceDriver interface has no `prepare` yet; the MQTT source has one.
+  const prepare = driverExtra(set.source, 'prepare') as ((p: Config, c: DriverContext) => unknown) | undefined
+  return prepare?.(parameters, ctx)
 }
 
 function emptyMetrics(): BridgeMetrics {

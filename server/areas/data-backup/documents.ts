@@ -10,6 +10,8 @@ import { alarmsArea } from '../alarms/index.ts'
 import { alarmSettings, sysmonOsSettings } from '../alarms/settings.ts'
 import type { AreaContext } from '../area.ts'
 import { autoSubscribeArea } from '../auto-subscribe/index.ts'
+import { integrationDocument } from '../connectors/backup.ts'
+import { connectorsArea } from '../connectors/index.ts'
 import { authzArea } from '../authz/index.ts'
 import { authzSettings } from '../authz/settings.ts'
 import { delayedArea } from '../delayed/index.ts'
@@ -63,6 +65,9 @@ export function configDocuments(ctx: AreaContext): ConfigDocument[] {
     { path: ['prometheus'], ...prometheusSettings(ctx.use(prometheusArea), ctx.configs) },
     { path: ['opentelemetry'], ...otelSettings(ctx.use(opentelemetryArea), ctx.configs) },
     { path: ['rule_engine'], ...ruleEngineDocument(ctx.use(rulesArea), ctx.configs) },
+    { path: ['connectors'], ...integrationDocument(ctx.use(connectorsArea), 'connectors') },
+    { path: ['actions'], ...integrationDocument(ctx.use(connectorsArea), 'actions') },
+    { path: ['sources'], ...integrationDocument(ctx.use(connectorsArea), 'sources') },
     { path: ['rewrite'], store: ctx.configs, key: 'topic_rewrite', schema: v.array(RewriteRuleSchema), apply: (rules) => rewrite.configure(rules) },
     {
       path: ['auto_subscribe', 'topics'],

@@ -9,6 +9,7 @@
 import { connect as netConnect, type Socket } from 'node:net'
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls'
 import { Client } from 'undici'
+import { log } from '../../log/index.ts'
 import { RecoverableError, UnrecoverableError, type ActionDriver, type ConnectorDriver, type ResourceHealth } from '../driver.ts'
 import { parseTemplate, renderTemplate, renderValue, type Template } from '../../rules/engine/template.ts'
 import { parseHttpActionParameters, parseHttpConnectorConfig, type HttpConnectorConfig, type HttpMethod } from './http-config.ts'
@@ -19,6 +20,8 @@ import { errorReason, isMalformedRequest, isRecoverableStatus, retryableReason }
 type HeaderTemplates = ReadonlyArray<readonly [Template, Template]>
 
 export interface HttpConnection {
+  /** `http:<name>`, for the log. */
+  id: string
   config: HttpConnectorConfig
   path: Template
   headers: HeaderTemplates
@@ -95,12 +98,25 @@ async function health(conn: Pick<HttpConnection, 'config' | 'tls'>): Promise<Res
   }
 }
 
-export const httpConnector: ConnectorDriver<HttpConnection> = {
+/** The config checked without connecting: a bad URL or unreadable certificate is the 400 message. */
+function settle(raw: Record<string, unknown>): { config: HttpConnectorConfig; tls: ConnectionOptions | undefined } {
+  const config = parseHttpConnectorConfig(raw)
+  return { config, tls: config.base.scheme === 'https' ? clientTlsOptions(config.ssl, config.base.host) : undefined }
+}
+
+/**
+ * `check` is not in ConnectorDriver yet: EMQX refuses a connector whose URL it cannot parse at
+ * create (400), before anything connects; the resource layer may call it where it checks a body.
+ */
+export const httpConnector: ConnectorDriver<HttpConnection> & { check(config: Record<string, unknown>): void } = {
   type: 'http',
-  async start(raw) {
-    const config = parseHttpConnectorConfig(raw)
-    const tls = config.base.scheme === 'https' ? clientTlsOptions(config.ssl, config.base.host) : undefined
-    const conn: HttpConnection = { config, path: parseTemplate(config.path), headers: compileHeaders(config.headers), clients: [], tls }
+  check(raw) {
+    settle(raw)
+  },
+  async start(raw, ctx) {
+    const { config, tls } = settle(raw)
+    log.info({ connector: ctx.id, origin: config.base.origin, pool_size: config.poolSize }, 'starting_http_connector')
+    const conn: HttpConnection = { id: ctx.id, config, path: parseTemplate(config.path), headers: compileHeaders(config.headers), clients: [], tls }
     // As on_start does, a connector that cannot reach its server does not start.
     const status = await health(conn)
     if (status.status !== 'connected') throw new Error(status.reason)
@@ -111,6 +127,7 @@ export const httpConnector: ConnectorDriver<HttpConnection> = {
   },
   health,
   async stop(conn) {
+    log.info({ connector: conn.id }, 'stopping_http_connector')
     await Promise.all(conn.clients.map((client) => client.destroy()))
   },
 }
@@ -133,7 +150,7 @@ function wireHeaders(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'keep-alive'))
 }
 
-type Outcome = { ok: true } | { ok: false; recoverable: boolean; final: boolean; reason: string }
+type Outcome = { ok: true } | { ok: false; recoverable: boolean; final: boolean; reason: string; status?: number }
 
 async function attempt(client: Client, request: HttpRequest, signal: AbortSignal): Promise<Outcome> {
   try {
@@ -156,22 +173,49 @@ async function attempt(client: Client, request: HttpRequest, signal: AbortSignal
     const text = (await response.body.text().catch(() => '')).slice(0, 256)
     const reason = `HTTP status ${status}${text ? `: ${text}` : ''}`
     // An answer that is not 429 or 503 is final: the server has spoken, retrying will not change it.
-    return isRecoverableStatus(status) ? { ok: false, recoverable: true, final: false, reason } : { ok: false, recoverable: false, final: true, reason }
+    return isRecoverableStatus(status) ? { ok: false, recoverable: true, final: false, reason, status } : { ok: false, recoverable: false, final: true, reason, status }
   } catch (error) {
     const reason = signal.aborted ? 'timeout' : errorReason(error)
     return { ok: false, recoverable: retryableReason(reason), final: isMalformedRequest(error), reason }
   }
 }
 
-async function sendOne(client: Client, request: HttpRequest, maxRetries: number, timeoutMs: number, signal: AbortSignal): Promise<void> {
+/**
+ * One attempt, given up after `ms` or when `outer` aborts. A timer cleared on the answer, rather
+ * than AbortSignal.timeout, which would keep every request's signal alive for the whole request_ttl.
+ */
+async function attemptWithin(client: Client, request: HttpRequest, ms: number, outer: AbortSignal): Promise<Outcome> {
+  const controller = new AbortController()
+  const abort = () => controller.abort()
+  if (outer.aborted) abort()
+  else outer.addEventListener('abort', abort, { once: true })
+  const timer = Number.isFinite(ms) ? setTimeout(abort, Math.max(1, ms)) : undefined
+  try {
+    return await attempt(client, request, controller.signal)
+  } finally {
+    clearTimeout(timer)
+    outer.removeEventListener('abort', abort)
+  }
+}
+
+/** As EMQX logs a failed request: never its headers or body, which may hold secrets. */
+function logFailure(conn: HttpConnection, request: HttpRequest, outcome: Extract<Outcome, { ok: false }>): void {
+  const fields = { connector: conn.id, method: request.method, path: request.path, reason: outcome.reason }
+  if (outcome.recoverable) log.warning(fields, 'http_connector_do_request_failed')
+  else if (outcome.status !== undefined) log.error({ ...fields, status_code: outcome.status }, 'http_connector_do_request_received_error_response')
+  else log.error(fields, 'http_connector_do_request_failed')
+}
+
+async function sendOne(conn: HttpConnection, row: Record<string, unknown>, prepared: PreparedHttpAction, timeoutMs: number, signal: AbortSignal): Promise<void> {
+  const client = pick(conn, row)
+  const request = renderHttpRequest(conn, prepared, row)
   const deadline = Date.now() + timeoutMs
   for (let tries = 0; ; tries++) {
-    const remaining = deadline - Date.now()
-    const limit = Number.isFinite(remaining) ? AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, remaining))]) : signal
-    const outcome = await attempt(client, request, limit)
+    const outcome = await attemptWithin(client, request, deadline - Date.now(), signal)
     if (outcome.ok) return
     const outOfTime = signal.aborted || Date.now() >= deadline
-    if (outcome.final || outOfTime || tries >= maxRetries) {
+    if (outcome.final || outOfTime || tries >= prepared.maxRetries) {
+      logFailure(conn, request, outcome)
       throw outcome.recoverable ? new RecoverableError(outcome.reason) : new UnrecoverableError(outcome.reason)
     }
   }
@@ -193,7 +237,7 @@ export const httpAction: ActionDriver<HttpConnection, PreparedHttpAction> = {
   async send(conn, prepared, batch, { timeoutMs, signal }) {
     // HTTP actions take no batch options: a batch is one row, but each row gets its request anyway.
     for (const row of batch) {
-      await sendOne(pick(conn, row), renderHttpRequest(conn, prepared, row), prepared.maxRetries, timeoutMs, signal)
+      await sendOne(conn, row, prepared, timeoutMs, signal)
     }
   },
   render(prepared, row) {

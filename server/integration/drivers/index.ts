@@ -2,7 +2,12 @@
 // drivers (server/integration/drivers/<type>.ts). `/connectors`, `/action_types` and `/source_types`
 // offer what is listed here.
 import type { ActionDriver, ConnectorDriver, SourceDriver } from '../driver.ts'
+import { httpAction, httpConnector } from './http.ts'
 import { mqttAction, mqttConnector, mqttSource } from './mqtt.ts'
+import { mysqlAction, mysqlConnector } from './mysql.ts'
+import { pgsqlAction, pgsqlConnector } from './pgsql.ts'
+import { redisAction, redisConnector } from './redis.ts'
+import { influxdbAction, influxdbConnector } from './influxdb.ts'
 
 export interface DriverSet {
   connector: ConnectorDriver
@@ -10,7 +15,21 @@ export interface DriverSet {
   source?: SourceDriver
 }
 
+/**
+ * A check a driver may have beyond the interface (a connector's `check(config)`, a source's
+ * `prepare(parameters)`): the function, or undefined.
+ */
+export function driverExtra(driver: object | undefined, name: 'check' | 'prepare'): ((...args: never[]) => unknown) | undefined {
+  const fn: unknown = driver && name in driver ? (driver as Record<string, unknown>)[name] : undefined
+  return typeof fn === 'function' ? (fn.bind(driver) as (...args: never[]) => unknown) : undefined
+}
+
 /** By connector type. A test may add a target type of its own before the server starts using it. */
 export const drivers = new Map<string, DriverSet>([
+  ['http', { connector: httpConnector, action: httpAction }],
   ['mqtt', { connector: mqttConnector, action: mqttAction, source: mqttSource }],
+  ['pgsql', { connector: pgsqlConnector, action: pgsqlAction }],
+  ['mysql', { connector: mysqlConnector, action: mysqlAction }],
+  ['redis', { connector: redisConnector, action: redisAction }],
+  ['influxdb', { connector: influxdbConnector, action: influxdbAction }],
 ])

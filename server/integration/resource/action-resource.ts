@@ -5,11 +5,11 @@
 // as expired, and a RecoverableError (or a timeout) puts the batch back to be retried after
 // resume_interval. While the connector is not connected nothing leaves and the rows wait.
 import type { ActionOutcome } from '../../rules/engine/outputs.ts'
-import { RecoverableError, type ActionDriver } from '../driver.ts'
+import { RecoverableError, type ActionDriver, type ResourceHealth } from '../driver.ts'
 import type { ConnectorResource } from './connector-resource.ts'
 import { BridgeCounters, type DropReason } from './metrics.ts'
 import { RowQueue, type QueuedRow } from './row-queue.ts'
-import { errorText } from './timing.ts'
+import { errorText, withTimeout } from './timing.ts'
 
 export interface ActionTiming {
   batchSize: number
@@ -22,6 +22,8 @@ export interface ActionTiming {
   resumeIntervalMs: number
   /** query_mode sync: a rule's send answers when the row was sent (or failed). */
   sync: boolean
+  /** How often the action's own health (a driver's `health`) is checked while its connector is connected. */
+  healthCheckMs: number
 }
 
 /** How long one request may take when request_ttl is infinity. */
@@ -39,6 +41,9 @@ export class ActionResource {
   private timer: NodeJS.Timeout | undefined
   private stopped = false
   private readonly unwatch: () => void
+  /** The driver's last answer about the action itself (a table that exists...); undefined without one. */
+  private ownHealth: ResourceHealth | undefined
+  private healthTimer: NodeJS.Timeout | undefined
 
   constructor(driver: ActionDriver, prepared: unknown, connector: ConnectorResource, timing: ActionTiming) {
     this.driver = driver
@@ -47,8 +52,30 @@ export class ActionResource {
     this.timing = timing
     this.metrics = new BridgeCounters(() => this.gauges())
     this.unwatch = connector.onStatus((state) => {
-      if (state === 'connected') this.pump()
+      if (state === 'connected') void this.checkHealth()
     })
+    if (driver.health) {
+      this.healthTimer = setInterval(() => void this.checkHealth(), timing.healthCheckMs)
+      this.healthTimer.unref()
+    }
+    if (connector.status === 'connected') void this.checkHealth()
+  }
+
+  /** The action's own health on top of its connector's, when its driver checks one; undefined otherwise. */
+  get health(): ResourceHealth | undefined {
+    return this.ownHealth
+  }
+
+  private async checkHealth(): Promise<void> {
+    const conn = this.connector.connection
+    if (this.driver.health && conn !== undefined) {
+      try {
+        this.ownHealth = await withTimeout(this.driver.health(conn, this.prepared), this.timing.healthCheckMs, 'health check timeout')
+      } catch (error) {
+        this.ownHealth = { status: 'disconnected', reason: errorText(error) }
+      }
+    }
+    this.pump()
   }
 
   gauges(): { queuing: number; queuing_bytes: number; inflight: number } {
@@ -87,7 +114,8 @@ export class ActionResource {
     const now = Date.now()
     if (now < this.blockedUntil) return this.wake(this.blockedUntil - now)
     const conn = this.connector.connection
-    if (conn === undefined) return
+    // Nothing leaves while the connector is down or the target says the action cannot work.
+    if (conn === undefined || (this.ownHealth && this.ownHealth.status !== 'connected')) return
     while (this.inflight < this.timing.concurrency && this.queue.length > 0) {
       this.dropExpired(now)
       if (this.queue.length === 0) break
@@ -169,6 +197,7 @@ export class ActionResource {
   stop(): void {
     this.stopped = true
     clearTimeout(this.timer)
+    clearInterval(this.healthTimer)
     this.unwatch()
     for (let item = this.queue.shift(); item; item = this.queue.shift()) this.finish(item, { drop: 'resource_stopped' })
   }

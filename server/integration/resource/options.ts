@@ -20,5 +20,6 @@ export function actionTiming(type: string, opts: ActionResourceOpts): ActionTimi
     maxBufferBytes: parseSize(opts.max_buffer_bytes) ?? 256 * 1024 * 1024,
     resumeIntervalMs: resumeIntervalMs(opts),
     sync,
+    healthCheckMs: durationMs(opts.health_check_interval) ?? 15_000,
   }
 }
