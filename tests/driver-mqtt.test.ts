@@ -266,6 +266,18 @@ describe('ingress', () => {
     expect(rows).toHaveLength(1)
   })
 
+  it('no_local (MQTT 5): what the connector itself publishes does not come back to its source', async () => {
+    const pool = await connector({ server: remoteServer(), proto_ver: 'v5', pool_size: 1 })
+    const rows: Array<Record<string, unknown>> = []
+    await mqttSource.subscribe(pool, { topic: 'loop/#', no_local: true }, (row) => rows.push(row), ctx('mqtt:nl'))
+    await mqttAction.send(pool, mqttAction.prepare({ topic: 'loop/own', payload: 'mine' }, ctx('mqtt:a')), [{}], sendOptions())
+    const other = await connectMqtt(remote.mqttUrl)
+    await other.publishAsync('loop/other', 'theirs', { qos: 1 })
+    await waitFor(() => rows.length > 0, 'the other client message')
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(rows.map((row) => row.payload)).toEqual(['theirs'])
+  })
+
   it('pooled: a shared subscription is made by every client, any other filter by one', async () => {
     const pool = await connector({ server: remoteServer(), pool_size: 3 })
     const shared: unknown[] = []
