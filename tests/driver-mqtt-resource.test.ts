@@ -25,6 +25,8 @@ afterAll(async () => {
 describe('mqtt connectors, actions and sources on the server', () => {
   it('a rule sends through the action to the remote broker, and the source feeds a rule from it', async () => {
     const server = `127.0.0.1:${remote.server.mqttPort}`
+    const refused = await api.post('/connectors', { type: 'mqtt', name: 'up', server, static_clientids: [{ node: 'a', ids: ['x'] }, { node: 'a', ids: ['y'] }] })
+    expect(refused.body).toEqual({ code: 'BAD_REQUEST', message: 'static_clientids: nodes must be unique; duplicated nodes: a' })
     const connector = await api.post('/connectors', { type: 'mqtt', name: 'up', server, pool_size: 2, proto_ver: 'v5' })
     expect(connector.status).toBe(201)
     expect(connector.body).toMatchObject({ status: 'connected', proto_ver: 'v5', keepalive: '160s', clean_start: true })
@@ -45,6 +47,9 @@ describe('mqtt connectors, actions and sources on the server', () => {
     expect(await waitFor(() => remoteSeen[0], 'the forwarded message')).toEqual({ topic: 'remote/t/1', payload: 'from-local', qos: 1, retain: false })
     await waitFor(async () => (await api.get('/actions/mqtt:fwd/metrics')).body.metrics.success === 1, 'success counted')
 
+    const badSource = await api.post('/sources', { type: 'mqtt', name: 'in', connector: 'up', parameters: { topic: 'in/#/x' } })
+    expect(badSource.status).toBe(400)
+    expect(badSource.body.message).toContain('parameters.topic: topic_invalid_#')
     const source = await api.post('/sources', { type: 'mqtt', name: 'in', connector: 'up', parameters: { topic: '$share/g/in/#' } })
     expect(source.status).toBe(201)
     const republish = { function: 'republish', args: { topic: 'local/${topic}', payload: '${payload} via ${server}' } }

@@ -136,6 +136,10 @@ describe('egress', () => {
     expect(prepare({ topic: 't', qos: 3 })).toThrow('parameters.qos: Expected type: qos() | template()')
     expect(prepare({ topic: 't', retain: 1 })).toThrow('parameters.retain: Expected type: boolean() | template()')
     expect(prepare({ topic: 't', extra: 1 })).toThrow('parameters: unknown_fields: extra')
+    // A publish topic takes no wildcard, whatever its placeholders render to.
+    expect(prepare({ topic: 'a/+/${x}' })).toThrow('parameters.topic: topic_name_error')
+    expect(prepare({ topic: '${x}/#' })).toThrow('parameters.topic: topic_name_error')
+    expect(prepare({ topic: 'a/${x}b#' })).toThrow('parameters.topic: topic_invalid_char')
   })
 
   it('publishes the rendered topic, payload, QoS and retain with the MQTT 5 properties of the row', async () => {
@@ -214,10 +218,12 @@ describe('egress', () => {
     }
   })
 
-  it('a row whose QoS renders out of range fails without retrying', async () => {
+  it('a row whose QoS or topic renders invalid fails without retrying', async () => {
     const pool = await connector({ server: remoteServer() })
     const egress = mqttAction.prepare({ topic: 't', qos: '${q}' }, ctx('mqtt:a'))
     await expect(mqttAction.send(pool, egress, [{ q: 7 }], sendOptions())).rejects.toThrow(UnrecoverableError)
+    const wildcard = mqttAction.send(pool, mqttAction.prepare({ topic: '${t}' }, ctx('mqtt:a')), [{ t: 'a/#' }], sendOptions())
+    await expect(wildcard).rejects.toThrow("topic_name_error: 'a/#'")
   })
 })
 
@@ -225,8 +231,13 @@ describe('ingress', () => {
   it('checks its parameters', () => {
     const prepare = (parameters: Record<string, unknown>) => () => mqttSource.prepare(parameters)
     expect(prepare({})).toThrow('parameters.topic: required_field')
-    expect(prepare({ topic: 'a/#/b' })).toThrow("parameters.topic: invalid topic filter 'a/#/b'")
-    expect(prepare({ topic: '$share/g' })).toThrow('invalid topic filter')
+    // emqx_topic:validate/2's reasons.
+    expect(prepare({ topic: 'a/#/b' })).toThrow('parameters.topic: topic_invalid_#')
+    expect(prepare({ topic: 'a/b+' })).toThrow('parameters.topic: topic_invalid_char')
+    expect(prepare({ topic: '$share/g' })).toThrow('parameters.topic: share_subscription_topic_cannot_be_empty')
+    expect(prepare({ topic: '$share//t' })).toThrow('parameters.topic: share_subscription_group_name_cannot_be_empty')
+    expect(prepare({ topic: '$share/g+/t' })).toThrow('parameters.topic: share_subscription_group_name_cannot_include_wildcard')
+    expect(prepare({ topic: '$share/g/$share/h/t' })).toThrow('parameters.topic: $share_cannot_be_used_as_real_topic_filter')
     expect(prepare({ topic: 't', qos: 5 })).toThrow('parameters.qos: Expected type: qos()')
     expect(mqttSource.prepare({ topic: 't/#', qos: 2 })).toMatchObject({ qos: 1, shared: false, noLocal: false })
   })
@@ -253,6 +264,18 @@ describe('ingress', () => {
     await publisher.publishAsync('in/b', 'after', { qos: 1 })
     await new Promise((resolve) => setTimeout(resolve, 200))
     expect(rows).toHaveLength(1)
+  })
+
+  it('no_local (MQTT 5): what the connector itself publishes does not come back to its source', async () => {
+    const pool = await connector({ server: remoteServer(), proto_ver: 'v5', pool_size: 1 })
+    const rows: Array<Record<string, unknown>> = []
+    await mqttSource.subscribe(pool, { topic: 'loop/#', no_local: true }, (row) => rows.push(row), ctx('mqtt:nl'))
+    await mqttAction.send(pool, mqttAction.prepare({ topic: 'loop/own', payload: 'mine' }, ctx('mqtt:a')), [{}], sendOptions())
+    const other = await connectMqtt(remote.mqttUrl)
+    await other.publishAsync('loop/other', 'theirs', { qos: 1 })
+    await waitFor(() => rows.length > 0, 'the other client message')
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(rows.map((row) => row.payload)).toEqual(['theirs'])
   })
 
   it('pooled: a shared subscription is made by every client, any other filter by one', async () => {

@@ -3,9 +3,10 @@
 // topic, qos, dup, retain, pub_props (printable), message_received_at.
 import type { IPublishPacket } from 'mqtt-packet'
 import { randomBytes } from 'node:crypto'
-import { isValidFilter, parseShare } from '../../broker/topic-trie.ts'
+import { parseShare } from '../../broker/topic-trie.ts'
 import { printableProps } from '../../rules/events/properties.ts'
 import { parseMsgVars, type MsgVars } from './mqtt-msg.ts'
+import { topicError } from './mqtt-topic.ts'
 
 export const MQTT_SOURCE_PARAMETER_DEFAULTS = { qos: 1, no_local: false } as const
 
@@ -36,8 +37,9 @@ export function prepareIngress(parameters: Record<string, unknown>): MqttIngress
   if (topic === undefined || topic === null) throw new Error('parameters.topic: required_field')
   if (typeof topic !== 'string') throw new Error('parameters.topic: Expected type: binary()')
   if (topic === '') throw new Error('parameters.topic: empty_string_not_allowed')
-  const share = parseShare(topic)
-  if (!share || !isValidFilter(share.filter)) throw new Error(`parameters.topic: invalid topic filter '${topic}'`)
+  const invalid = topicError('filter', topic)
+  if (invalid) throw new Error(`parameters.topic: ${invalid}`)
+  const share = parseShare(topic)!
   if (qos !== 0 && qos !== 1 && qos !== 2) throw new Error('parameters.qos: Expected type: qos()')
   if (typeof noLocal !== 'boolean') throw new Error('parameters.no_local: Expected type: boolean()')
   const { local = {} } = parameters

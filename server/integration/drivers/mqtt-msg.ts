@@ -5,6 +5,7 @@
 import type { QoS } from 'mqtt-packet'
 import { UnrecoverableError } from '../driver.ts'
 import { parseBridgeTemplate, renderBridgeText, renderSimpleVar, rowJson, type BridgeTemplate } from './mqtt-template.ts'
+import { topicError } from './mqtt-topic.ts'
 
 type Simple<T> = { const: T } | { template: BridgeTemplate }
 
@@ -33,8 +34,12 @@ export function parseMsgVars(fields: Record<string, unknown>, path: string, defa
   if (typeof topic !== 'string') throw new Error(`${path}.topic: Expected type: template()`)
   if (topic === '') throw new Error(`${path}.topic: empty_string_not_allowed`)
   if (payload !== undefined && payload !== null && typeof payload !== 'string') throw new Error(`${path}.payload: Expected type: template()`)
+  const template = parseBridgeTemplate(topic)
+  // Whatever the placeholders render to, a wildcard or a bad character in the text around them stays.
+  const invalid = topicError('name', template.map((part) => (typeof part === 'string' ? part : 'x')).join(''))
+  if (invalid) throw new Error(`${path}.topic: ${invalid}`)
   return {
-    topic: parseBridgeTemplate(topic),
+    topic: template,
     qos: qosField(qos, path),
     retain: retainField(retain, path),
     payload: typeof payload === 'string' ? parseBridgeTemplate(payload) : undefined,
@@ -87,7 +92,8 @@ function renderPayload(template: BridgeTemplate, row: Record<string, unknown>): 
 /** render/2: throws UnrecoverableError for a row the fields cannot make a message of (no topic name, a bad QoS). */
 export function renderMsgVars(vars: MsgVars, row: Record<string, unknown>): RenderedMsg {
   const topic = renderBridgeText(vars.topic, row)
-  if (topic === '' || /[+#\u0000]/.test(topic)) throw new UnrecoverableError(`invalid topic: '${topic}'`)
+  const invalid = topicError('name', topic)
+  if (invalid) throw new UnrecoverableError(`${invalid}: '${topic}'`)
   return {
     topic,
     qos: simple('qos', vars.qos, row, 0, settleQos),

@@ -17,8 +17,10 @@ export { MQTT_CONNECTOR_DEFAULTS, sharedStaticClientidsProblem } from './mqtt-co
 export { MQTT_ACTION_PARAMETER_DEFAULTS } from './mqtt-egress.ts'
 export { MQTT_SOURCE_PARAMETER_DEFAULTS } from './mqtt-ingress.ts'
 
-export const mqttConnector: ConnectorDriver<MqttPool> = {
+/** `check` (beside the interface, as the HTTP connector's): the config's 400 at create, update and probe, before anything connects. */
+export const mqttConnector: ConnectorDriver<MqttPool> & { check(config: Record<string, unknown>): void } = {
   type: 'mqtt',
+  check: (config) => void mqttConnectorSettings(config),
   start: async (config, ctx) => MqttPool.open(ctx.id, ctx.node, mqttConnectorSettings(config)),
   health: async (pool) => pool.health(),
   stop: (pool) => pool.close(),
