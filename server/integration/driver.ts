@@ -36,6 +36,8 @@ export class UnrecoverableError extends Error {
 export interface ConnectorDriver<Conn = unknown> {
   /** EMQX's connector type: `http`, `mqtt`, `redis`, `pgsql`, `mysql`, `influxdb`... */
   readonly type: string
+  /** Settles a config without connecting (the HTTP URL, certificate files); throws the 400's reason. */
+  check?(config: Record<string, unknown>): void
   /** Opens the connection; throws with the reason a probe answers as 'Test failed'. */
   start(config: Record<string, unknown>, ctx: DriverContext): Promise<Conn>
   /** A real round trip (a ping, `SELECT 1`, a HEAD), bounded in time. */
@@ -65,6 +67,8 @@ export interface ActionDriver<Conn = unknown, Prepared = unknown> {
 export interface SourceDriver<Conn = unknown> {
   readonly type: string
   readonly connectorType: string
+  /** Checks the source's `parameters` before anything is saved; throws the 400's reason. */
+  prepare?(parameters: Record<string, unknown>, ctx: DriverContext): unknown
   /** Starts receiving; `deliver` takes each received row (EMQX's source columns); answers how to stop. */
   subscribe(conn: Conn, parameters: Record<string, unknown>, deliver: (row: Record<string, unknown>) => void, ctx: DriverContext): Promise<() => Promise<void>>
 }

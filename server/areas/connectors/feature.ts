@@ -24,7 +24,7 @@ import type { Broker } from '../../broker/broker.ts'
 import { badRequest, parseInput } from '../../http/errors.ts'
 import { log } from '../../log/index.ts'
 import type { DriverContext } from '../../integration/driver.ts'
-import { driverExtra, type DriverSet } from '../../integration/drivers/index.ts'
+import type { DriverSet } from '../../integration/drivers/index.ts'
 import { ActionResource } from '../../integration/resource/action-resource.ts'
 import { ConnectorResource, probeConnector } from '../../integration/resource/connector-resource.ts'
 import { RESOURCE_RATE_SAMPLING_MS } from '../../integration/resource/metrics.ts'
@@ -239,9 +239,9 @@ export class IntegrationFeature {
     const defaults = TYPE_DEFAULTS[type]?.[defaultsKey[kind]] ?? {}
     const config = withDefaults(defaults, checked)
     // A connector driver may settle its config without connecting (the HTTP one's URL): a 400 at once.
-    const check = kind === 'connectors' ? (driverExtra(this.drivers.get(type)?.connector, 'check') as ((c: Config) => void) | undefined) : undefined
+    const connector = kind === 'connectors' ? this.drivers.get(type)?.connector : undefined
     try {
-      check?.(config)
+      connector?.check?.(config)
     } catch (error) {
       throw badRequest(errorText(error))
     }
@@ -505,9 +505,7 @@ export class ActionInUseError extends ApiError {
 function prepareBridge(kind: BridgeKind, set: DriverSet, config: Config, ctx: DriverContext): unknown {
   const parameters = config.parameters as Config
   if (kind === 'actions') return set.action!.prepare(parameters, ctx)
-  // The SourceDriver interface has no `prepare` yet; the MQTT source has one.
-  const prepare = driverExtra(set.source, 'prepare') as ((p: Config, c: DriverContext) => unknown) | undefined
-  return prepare?.(parameters, ctx)
+  return set.source?.prepare?.(parameters, ctx)
 }
 
 function emptyMetrics(): BridgeMetrics {

@@ -15,15 +15,6 @@ export interface DriverSet {
   source?: SourceDriver
 }
 
-/**
- * A check a driver may have beyond the interface (a connector's `check(config)`, a source's
- * `prepare(parameters)`): the function, or undefined.
- */
-export function driverExtra(driver: object | undefined, name: 'check' | 'prepare'): ((...args: never[]) => unknown) | undefined {
-  const fn: unknown = driver && name in driver ? (driver as Record<string, unknown>)[name] : undefined
-  return typeof fn === 'function' ? (fn.bind(driver) as (...args: never[]) => unknown) : undefined
-}
-
 /** By connector type. A test may add a target type of its own before the server starts using it. */
 export const drivers = new Map<string, DriverSet>([
   ['http', { connector: httpConnector, action: httpAction }],
