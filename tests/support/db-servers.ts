@@ -90,7 +90,8 @@ function runOnce(command: string, args: string[], options: { user?: string; inpu
 }
 
 export async function stopChild(child: ChildProcess, dir: string): Promise<void> {
-  if (child.exitCode === null) {
+  // A child ended by a signal has no exit code but a signal code: stopping it twice must not wait.
+  if (child.exitCode === null && child.signalCode === null) {
     const exited = new Promise((resolve) => child.once('exit', resolve))
     child.kill('SIGTERM')
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
@@ -147,13 +148,15 @@ export async function startMariadb(): Promise<DbServer> {
   const data = join(dir, 'data')
   const socket = join(dir, 'mysqld.sock')
   const asRoot = process.getuid?.() === 0
-  runOnce('/usr/bin/mariadb-install-db', ['--no-defaults', `--datadir=${data}`, ...(asRoot ? ['--user=root'] : []), '--auth-root-authentication-method=normal', '--skip-test-db'])
+  // Its own tmpdir: installs running at once in the shared /tmp collide on their temporary tables' names.
+  runOnce('/usr/bin/mariadb-install-db', ['--no-defaults', `--datadir=${data}`, `--tmpdir=${dir}`, ...(asRoot ? ['--user=root'] : []), '--auth-root-authentication-method=normal', '--skip-test-db'])
   const port = await freePort()
   const server = run('/usr/sbin/mariadbd', [
     '--no-defaults',
     `--datadir=${data}`,
     `--socket=${socket}`,
     `--pid-file=${join(dir, 'mysqld.pid')}`,
+    `--tmpdir=${dir}`,
     `--port=${port}`,
     '--bind-address=127.0.0.1',
     '--skip-log-bin',

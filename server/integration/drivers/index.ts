@@ -3,9 +3,11 @@
 // offer what is listed here.
 import type { ActionDriver, ConnectorDriver, SourceDriver } from '../driver.ts'
 import { httpAction, httpConnector } from './http.ts'
+import { influxdbAction, influxdbConnector } from './influxdb.ts'
 import { mqttAction, mqttConnector, mqttSource } from './mqtt.ts'
 import { mysqlAction, mysqlConnector } from './mysql.ts'
 import { pgsqlAction, pgsqlConnector } from './pgsql.ts'
+import { redisAction, redisConnector } from './redis.ts'
 
 export interface DriverSet {
   connector: ConnectorDriver
@@ -19,4 +21,6 @@ export const drivers = new Map<string, DriverSet>([
   ['mqtt', { connector: mqttConnector, action: mqttAction, source: mqttSource }],
   ['pgsql', { connector: pgsqlConnector, action: pgsqlAction }],
   ['mysql', { connector: mysqlConnector, action: mysqlAction }],
+  ['redis', { connector: redisConnector, action: redisAction }],
+  ['influxdb', { connector: influxdbConnector, action: influxdbAction }],
 ])
