@@ -7,7 +7,7 @@ import type { RedisBackend } from '../server/backends/redis.ts'
 import { RecoverableError, UnrecoverableError, type DriverContext } from '../server/integration/driver.ts'
 import { redisAction, redisConnector } from '../server/integration/drivers/redis.ts'
 import { callRuleFunction } from '../server/rules/functions/index.ts'
-import { hasDbServer, startRedis, type DbServer } from './support/db-servers.ts'
+import { hasDbServer, startRedis, startRedisSentinel, type DbServer } from './support/db-servers.ts'
 
 // The database drivers never touch the broker.
 const ctx = (id: string): DriverContext => ({ node: 'emqx@127.0.0.1', id, broker: {} as DriverContext['broker'] })
@@ -66,6 +66,23 @@ describe.skipIf(!hasDbServer('redis'))('redis driver', () => {
     const error = await redisAction.send(conn, wrongType, [{ payload: 'x' }, { payload: 'y' }], send).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(UnrecoverableError)
     expect((error as Error).message).toMatch(/WRONGTYPE/)
+  })
+
+  it('through a sentinel: the primary it names takes the commands', { timeout: 30_000 }, async () => {
+    const sentinel = await startRedisSentinel(db)
+    try {
+      const parameters = { redis_type: 'sentinel', servers: `${sentinel.host}:${sentinel.port}`, sentinel: 'mymaster', password: db.password, database: 1 }
+      const viaSentinel = await redisConnector.start({ parameters }, ctx('redis:sentinel'))
+      try {
+        expect(await redisConnector.health(viaSentinel)).toEqual({ status: 'connected' })
+        await redisAction.send(viaSentinel, tpl(['RPUSH', 'sentinel', '${payload}'])('redis:sentinel'), [{ payload: 'one' }, { payload: 'two' }], send)
+        expect(await lrange('sentinel')).toEqual(['one', 'two'])
+      } finally {
+        await redisConnector.stop(viaSentinel)
+      }
+    } finally {
+      await sentinel.stop()
+    }
   })
 
   it('a wrong password fails the start with the reason; a stopped server is disconnected and worth retrying', { timeout: 30_000 }, async () => {

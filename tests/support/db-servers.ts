@@ -177,6 +177,21 @@ export async function startRedis(): Promise<DbServer> {
   return { host: '127.0.0.1', port, user: '', password: PASSWORD, database: '0', stop: () => stopChild(server.child, dir) }
 }
 
+/** A Redis Sentinel (redis-server in sentinel mode) watching `primary` under the name `mymaster`. */
+export async function startRedisSentinel(primary: DbServer): Promise<DbServer> {
+  const dir = tempDir('redis-sentinel')
+  const port = await freePort()
+  const config = join(dir, 'sentinel.conf')
+  // Sentinel rewrites its configuration file, so it lives in the throwaway directory.
+  writeFileSync(
+    config,
+    [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, `sentinel monitor mymaster ${primary.host} ${primary.port} 1`, `sentinel auth-pass mymaster ${primary.password}`, ''].join('\n'),
+  )
+  const server = run('/usr/bin/redis-server', [config, '--sentinel'])
+  await waitForPort(port, server.child, 'redis-sentinel', server.output)
+  return { host: '127.0.0.1', port, user: '', password: '', database: 'mymaster', stop: () => stopChild(server.child, dir) }
+}
+
 /**
  * The attributes and classes EMQX's LDAP backends read (the OIDs of EMQX's own test schema):
  * `mqttUser` entries carry publish, subscribe and pub/sub topics and `isSuperuser`.
