@@ -9,7 +9,7 @@ import { RedisBackend, type RedisConfig } from '../../backends/redis.ts'
 import { reasonOf } from '../../backends/resource.ts'
 import { lookupJsonish, parseTemplate, renderTemplate, renderValue, singleVar, type Template } from '../../rules/engine/template.ts'
 import { RecoverableError, UnrecoverableError, type ActionDriver, type ConnectorDriver } from '../driver.ts'
-import { backendHealth, openChecked } from './backend.ts'
+import { backendHealth, openChecked, within } from './backend.ts'
 
 const COMMAND_TEMPLATE_ERROR = "the value of the field 'command_template' should be a nonempty list of strings (templates for Redis command and arguments)"
 
@@ -58,16 +58,6 @@ function renderCommand(prepared: RedisPrepared, row: Readonly<Record<string, unk
     }
     return [renderTemplate(arg, row)]
   })
-}
-
-/** `work` within the send's time and abort signal; past them it is worth retrying. */
-function within<T>(work: Promise<T>, timeoutMs: number, signal: AbortSignal): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RecoverableError(`no answer in ${timeoutMs} ms`)), timeoutMs)
-    signal.addEventListener('abort', () => reject(new RecoverableError('aborted')), { once: true })
-  })
-  return Promise.race([work, limit]).finally(() => clearTimeout(timer))
 }
 
 export const redisConnector: ConnectorDriver<RedisBackend> = {
