@@ -7,7 +7,8 @@ import type { RedisBackend } from '../server/backends/redis.ts'
 import { RecoverableError, UnrecoverableError, type DriverContext } from '../server/integration/driver.ts'
 import { redisAction, redisConnector } from '../server/integration/drivers/redis.ts'
 import { callRuleFunction } from '../server/rules/functions/index.ts'
-import { hasDbServer, startRedis, startRedisSentinel, type DbServer } from './support/db-servers.ts'
+import { waitFor } from './support/server.ts'
+import { hasDbServer, startRedis, startRedisCluster, startRedisSentinel, type DbServer } from './support/db-servers.ts'
 
 // The database drivers never touch the broker.
 const ctx = (id: string): DriverContext => ({ node: 'emqx@127.0.0.1', id, broker: {} as DriverContext['broker'] })
@@ -82,6 +83,25 @@ describe.skipIf(!hasDbServer('redis'))('redis driver', () => {
       }
     } finally {
       await sentinel.stop()
+    }
+  })
+
+  it("on a cluster: each command goes to its key's node, a batch spread over several", { timeout: 60_000 }, async () => {
+    const cluster = await startRedisCluster()
+    try {
+      const parameters = { redis_type: 'cluster', servers: cluster.ports.map((port) => `127.0.0.1:${port}`).join(','), password: cluster.password }
+      const viaCluster = await redisConnector.start({ parameters }, ctx('redis:cluster'))
+      try {
+        // Cluster state settles after create: the first sends may be told to retry.
+        const rows = ['a', 'b', 'c', 'd', 'e', 'f'].map((key) => ({ key, payload: `v-${key}` }))
+        const prepared = tpl(['SET', 'k:${key}', '${payload}'])('redis:cluster')
+        await waitFor(() => redisAction.send(viaCluster, prepared, rows, send).then(() => true, () => false), 'the cluster taking writes', 20_000)
+        expect(await viaCluster.pipeline(rows.map(({ key }) => ['GET', `k:${key}`]))).toEqual(rows.map(({ payload }) => payload))
+      } finally {
+        await redisConnector.stop(viaCluster)
+      }
+    } finally {
+      await cluster.stop()
     }
   })
 

@@ -177,6 +177,25 @@ export async function startRedis(): Promise<DbServer> {
   return { host: '127.0.0.1', port, user: '', password: PASSWORD, database: '0', stop: () => stopChild(server.child, dir) }
 }
 
+/** A Redis Cluster of three primaries (no replicas) on free ports, joined with `redis-cli --cluster create`. */
+export async function startRedisCluster(): Promise<DbServer & { ports: number[] }> {
+  const dir = tempDir('redis-cluster')
+  const ports = [await freePort(), await freePort(), await freePort()]
+  const servers = ports.map((port) => {
+    const nodeDir = join(dir, String(port))
+    spawnSync('mkdir', ['-p', nodeDir])
+    const server = run('/usr/bin/redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', nodeDir, '--save', '', '--appendonly', 'no', '--cluster-enabled', 'yes', '--requirepass', PASSWORD, '--masterauth', PASSWORD])
+    return { port, server, nodeDir }
+  })
+  for (const { port, server } of servers) await waitForPort(port, server.child, 'redis-server (cluster)', server.output)
+  runOnce('/usr/bin/redis-cli', ['-a', PASSWORD, '--no-auth-warning', '--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-yes'])
+  const stop = async () => {
+    for (const { server, nodeDir } of servers) await stopChild(server.child, nodeDir)
+    rmSync(dir, { recursive: true, force: true })
+  }
+  return { host: '127.0.0.1', port: ports[0], ports, user: '', password: PASSWORD, database: '0', stop }
+}
+
 /** A Redis Sentinel (redis-server in sentinel mode) watching `primary` under the name `mymaster`. */
 export async function startRedisSentinel(primary: DbServer): Promise<DbServer> {
   const dir = tempDir('redis-sentinel')
