@@ -32,3 +32,9 @@ export function within<T>(work: Promise<T>, timeoutMs: number, signal: AbortSign
     signal.removeEventListener('abort', onAbort!)
   })
 }
+
+/** The backends open plain connections only: a connector asking for TLS is refused at start, not connected in the clear. */
+export function refuseTls(config: Record<string, unknown>, target: string): void {
+  const ssl = config.ssl as { enable?: unknown } | undefined
+  if (ssl?.enable === true) throw new Error(`ssl: TLS to ${target} is not supported by this server yet`)
+}
