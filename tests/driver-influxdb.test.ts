@@ -2,6 +2,8 @@
 // points written to Debian's real InfluxDB 1.x (tests/support/db-servers.ts) and read back with its
 // query API: one row, a batch, precisions; a write InfluxDB refuses or a bad password is
 // unrecoverable, and a stopped server is disconnected with the reason and worth retrying.
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RecoverableError, UnrecoverableError, type DriverContext } from '../server/integration/driver.ts'
 import { influxdbAction, influxdbConnector, influxdbOrigin, writeRequest, type InfluxdbConnection } from '../server/integration/drivers/influxdb.ts'
@@ -125,5 +127,43 @@ describe.skipIf(!hasDbServer('influxdb'))('influxdb driver', () => {
     expect(health.reason).toMatch(/ECONNREFUSED|other side closed|fetch failed/)
     expect((await influxdbAction.health!(conn, prepared)).status).toBe('connecting')
     await expect(influxdbAction.send(conn, prepared, [{ timestamp: 1 }], send)).rejects.toThrow(RecoverableError)
+  })
+})
+
+/** InfluxDB 1.x has no API v2: a node:http server answering as v2 does records what it is sent. */
+describe('influxdb API v2 on the wire', () => {
+  it('sends the token, bucket and org; a 5xx is unrecoverable as in EMQX, no answer in time is retried', async () => {
+    const seen: Array<{ method?: string; url?: string; authorization?: string; body: string }> = []
+    let writeStatus = 204
+    const server = createServer((req, res) => {
+      let body = ''
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()))
+      req.on('end', () => {
+        seen.push({ method: req.method, url: req.url, authorization: req.headers.authorization, body })
+        if (req.url?.startsWith('/api/v2/write') && writeStatus === 0) return // never answers
+        const status = req.url === '/ping' ? 204 : req.url?.startsWith('/api/v2/write') ? writeStatus : 200
+        res.writeHead(status).end(status >= 400 ? '{"code":"internal error","message":"down"}' : '')
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as AddressInfo
+    const conn = await influxdbConnector.start({ server: `http://127.0.0.1:${port}/`, parameters: { influxdb_type: 'influxdb_api_v2', bucket: 'b 1', org: 'o', token: 'secret' } }, ctx('influxdb:v2'))
+    try {
+      expect(seen.map(({ method, url, authorization }) => [method, url, authorization])).toEqual([
+        ['GET', '/ping', undefined],
+        ['GET', '/api/v2/buckets?org=o&name=b+1', 'Token secret'],
+      ])
+      const prepared = influxdbAction.prepare({ write_syntax: 'm,c=${clientid} v=${payload}', precision: 's' }, ctx('influxdb:v2'))
+      await influxdbAction.send(conn, prepared, [{ clientid: 'a', payload: 1, timestamp: 1_700_000_000_999 }], send)
+      expect(seen.at(-1)).toEqual({ method: 'POST', url: '/api/v2/write?bucket=b+1&org=o&precision=s', authorization: 'Token secret', body: 'm,c=a v=1 1700000000' })
+      writeStatus = 503
+      await expect(influxdbAction.send(conn, prepared, [{ clientid: 'a', payload: 1 }], send)).rejects.toThrow(UnrecoverableError)
+      writeStatus = 0
+      await expect(influxdbAction.send(conn, prepared, [{ clientid: 'a', payload: 1 }], { ...send, timeoutMs: 300 })).rejects.toThrow(RecoverableError)
+    } finally {
+      await conn.pool.destroy()
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    }
   })
 })

@@ -2,6 +2,7 @@
 // rows rendered from a rule's selected data arrive as statement parameters, a batch commits together,
 // a bad statement or a missing table is unrecoverable (and the action unhealthy), and a stopped
 // server is a disconnected connector with the driver's reason and a send worth retrying.
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RecoverableError, UnrecoverableError, type DriverContext } from '../server/integration/driver.ts'
 import { pgsqlAction, pgsqlConnector, type PgsqlConnection } from '../server/integration/drivers/pgsql.ts'
@@ -69,6 +70,21 @@ describe.skipIf(!hasDbServer('postgresql'))('pgsql driver', () => {
     expect(await pgsqlAction.health!(conn, missing)).toEqual({ status: 'disconnected', reason: 'Table does not exist' })
     await expect(pgsqlAction.send(conn, missing, [message(8)], send)).rejects.toThrow(/relation "no_such_table" does not exist/)
     expect(() => pgsqlAction.prepare({ sql: '  ' }, ctx('pgsql:empty'))).toThrow(/sql/)
+  })
+
+  it('a statement that waits past the send time (a locked table) is worth retrying', async () => {
+    const holder = new pg.Client({ host: db.host, port: db.port, database: db.database, user: db.user, password: db.password })
+    await holder.connect()
+    try {
+      await holder.query('BEGIN')
+      await holder.query('LOCK TABLE t_mqtt_msg IN ACCESS EXCLUSIVE MODE')
+      const error = await pgsqlAction.send(conn, pgsqlAction.prepare({}, ctx('pgsql:locked')), [message(11)], { ...send, timeoutMs: 300 }).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(RecoverableError)
+      expect((error as Error).message).toBe('no answer in 300 ms')
+    } finally {
+      await holder.query('ROLLBACK')
+      await holder.end()
+    }
   })
 
   it('with prepared statements disabled the statement still carries parameters', async () => {

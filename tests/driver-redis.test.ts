@@ -7,7 +7,8 @@ import type { RedisBackend } from '../server/backends/redis.ts'
 import { RecoverableError, UnrecoverableError, type DriverContext } from '../server/integration/driver.ts'
 import { redisAction, redisConnector } from '../server/integration/drivers/redis.ts'
 import { callRuleFunction } from '../server/rules/functions/index.ts'
-import { hasDbServer, startRedis, type DbServer } from './support/db-servers.ts'
+import { waitFor } from './support/server.ts'
+import { hasDbServer, startRedis, startRedisCluster, startRedisSentinel, type DbServer } from './support/db-servers.ts'
 
 // The database drivers never touch the broker.
 const ctx = (id: string): DriverContext => ({ node: 'emqx@127.0.0.1', id, broker: {} as DriverContext['broker'] })
@@ -18,6 +19,7 @@ describe('redis connector configuration', () => {
   it('takes single, sentinel and cluster parameters as EMQX names them, and refuses others', () => {
     expect(() => redisConnector.start({ parameters: { redis_type: 'single' } }, ctx('redis:x'))).toThrow('parameters.server: required field')
     expect(() => redisConnector.start({ parameters: { redis_type: 'master', server: 'h' } }, ctx('redis:x'))).toThrow(/redis_type/)
+    expect(() => redisConnector.start({ parameters: { redis_type: 'single', server: 'h' }, ssl: { enable: true } }, ctx('redis:x'))).toThrow('ssl: TLS to Redis is not supported by this server yet')
     expect(() => redisAction.prepare({ command_template: [] }, ctx('redis:x'))).toThrow(/should be a nonempty list of strings/)
     expect(() => redisAction.prepare({ command_template: ['LPUSH', 1] }, ctx('redis:x'))).toThrow(/should be a nonempty list of strings/)
   })
@@ -66,6 +68,42 @@ describe.skipIf(!hasDbServer('redis'))('redis driver', () => {
     const error = await redisAction.send(conn, wrongType, [{ payload: 'x' }, { payload: 'y' }], send).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(UnrecoverableError)
     expect((error as Error).message).toMatch(/WRONGTYPE/)
+  })
+
+  it('through a sentinel: the primary it names takes the commands', { timeout: 30_000 }, async () => {
+    const sentinel = await startRedisSentinel(db)
+    try {
+      const parameters = { redis_type: 'sentinel', servers: `${sentinel.host}:${sentinel.port}`, sentinel: 'mymaster', password: db.password, database: 1 }
+      const viaSentinel = await redisConnector.start({ parameters }, ctx('redis:sentinel'))
+      try {
+        expect(await redisConnector.health(viaSentinel)).toEqual({ status: 'connected' })
+        await redisAction.send(viaSentinel, tpl(['RPUSH', 'sentinel', '${payload}'])('redis:sentinel'), [{ payload: 'one' }, { payload: 'two' }], send)
+        expect(await lrange('sentinel')).toEqual(['one', 'two'])
+      } finally {
+        await redisConnector.stop(viaSentinel)
+      }
+    } finally {
+      await sentinel.stop()
+    }
+  })
+
+  it("on a cluster: each command goes to its key's node, a batch spread over several", { timeout: 60_000 }, async () => {
+    const cluster = await startRedisCluster()
+    try {
+      const parameters = { redis_type: 'cluster', servers: cluster.ports.map((port) => `127.0.0.1:${port}`).join(','), password: cluster.password }
+      const viaCluster = await redisConnector.start({ parameters }, ctx('redis:cluster'))
+      try {
+        // Cluster state settles after create: the first sends may be told to retry.
+        const rows = ['a', 'b', 'c', 'd', 'e', 'f'].map((key) => ({ key, payload: `v-${key}` }))
+        const prepared = tpl(['SET', 'k:${key}', '${payload}'])('redis:cluster')
+        await waitFor(() => redisAction.send(viaCluster, prepared, rows, send).then(() => true, () => false), 'the cluster taking writes', 20_000)
+        expect(await viaCluster.pipeline(rows.map(({ key }) => ['GET', `k:${key}`]))).toEqual(rows.map(({ payload }) => payload))
+      } finally {
+        await redisConnector.stop(viaCluster)
+      }
+    } finally {
+      await cluster.stop()
+    }
   })
 
   it('a wrong password fails the start with the reason; a stopped server is disconnected and worth retrying', { timeout: 30_000 }, async () => {

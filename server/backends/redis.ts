@@ -44,8 +44,8 @@ type Client = ReturnType<typeof createClient> | ReturnType<typeof createCluster>
 
 export class RedisBackend implements Backend {
   private readonly client: Client
-  /** A cluster routes each command by its key. */
-  private readonly cluster: boolean
+  /** A cluster routes each command by its key; a sentinel's client takes whether it only reads. */
+  private readonly kind: RedisConfig['redis_type']
   private readonly timeoutMs: number
   private connecting: Promise<unknown> | undefined
   /** What the client last failed with: while it retries, a health check times out, and this is why. */
@@ -53,7 +53,7 @@ export class RedisBackend implements Backend {
 
   constructor(config: RedisConfig) {
     this.timeoutMs = config.timeoutMs ?? 5000
-    this.cluster = config.redis_type === 'cluster'
+    this.kind = config.redis_type
     const credentials = { password: config.password || undefined, username: config.username || undefined }
     // Reconnects every second while the server is away, as EMQX's `auto_reconnect`.
     const socket = { connectTimeout: this.timeoutMs, reconnectStrategy: () => 1000 }
@@ -84,18 +84,21 @@ export class RedisBackend implements Backend {
   async command(args: readonly Template[], values: TemplateValues): Promise<unknown> {
     await this.connected()
     const rendered = args.map((arg) => renderTemplate(arg, values))
-    // A cluster routes by the key, the first argument after the command's name.
-    if (this.cluster) return (this.client as ReturnType<typeof createCluster>).sendCommand(rendered[1], false, rendered)
-    return (this.client as ReturnType<typeof createClient>).sendCommand(rendered)
+    return this.send(rendered)
   }
 
-  /** Runs commands already rendered to arguments, in one pipeline (one each on a cluster: keys hash apart). */
+  private send(args: readonly string[]): Promise<unknown> {
+    // A cluster routes by the key, the first argument after the command's name.
+    if (this.kind === 'cluster') return (this.client as ReturnType<typeof createCluster>).sendCommand(args[1], false, [...args])
+    if (this.kind === 'sentinel') return (this.client as ReturnType<typeof createSentinel>).sendCommand(false, [...args])
+    return (this.client as ReturnType<typeof createClient>).sendCommand([...args])
+  }
+
+  /** Runs commands already rendered to arguments, in one pipeline (on a cluster each to its key's node). */
   async pipeline(commands: ReadonlyArray<readonly string[]>): Promise<unknown[]> {
     await this.connected()
-    if (this.cluster) {
-      const cluster = this.client as ReturnType<typeof createCluster>
-      return Promise.all(commands.map((args) => cluster.sendCommand(args[1], false, [...args])))
-    }
+    // node-redis writes the commands of one turn together: sent at once, they travel as a pipeline.
+    if (this.kind !== 'single') return Promise.all(commands.map((args) => this.send(args)))
     const client = this.client as ReturnType<typeof createClient>
     if (commands.length === 1) return [await client.sendCommand(commands[0])]
     const multi = client.multi()

@@ -90,7 +90,8 @@ function runOnce(command: string, args: string[], options: { user?: string; inpu
 }
 
 export async function stopChild(child: ChildProcess, dir: string): Promise<void> {
-  if (child.exitCode === null) {
+  // A child ended by a signal has no exit code but a signal code: stopping it twice must not wait.
+  if (child.exitCode === null && child.signalCode === null) {
     const exited = new Promise((resolve) => child.once('exit', resolve))
     child.kill('SIGTERM')
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
@@ -147,13 +148,15 @@ export async function startMariadb(): Promise<DbServer> {
   const data = join(dir, 'data')
   const socket = join(dir, 'mysqld.sock')
   const asRoot = process.getuid?.() === 0
-  runOnce('/usr/bin/mariadb-install-db', ['--no-defaults', `--datadir=${data}`, ...(asRoot ? ['--user=root'] : []), '--auth-root-authentication-method=normal', '--skip-test-db'])
+  // Its own tmpdir: installs running at once in the shared /tmp collide on their temporary tables' names.
+  runOnce('/usr/bin/mariadb-install-db', ['--no-defaults', `--datadir=${data}`, `--tmpdir=${dir}`, ...(asRoot ? ['--user=root'] : []), '--auth-root-authentication-method=normal', '--skip-test-db'])
   const port = await freePort()
   const server = run('/usr/sbin/mariadbd', [
     '--no-defaults',
     `--datadir=${data}`,
     `--socket=${socket}`,
     `--pid-file=${join(dir, 'mysqld.pid')}`,
+    `--tmpdir=${dir}`,
     `--port=${port}`,
     '--bind-address=127.0.0.1',
     '--skip-log-bin',
@@ -172,6 +175,40 @@ export async function startRedis(): Promise<DbServer> {
   const server = run('/usr/bin/redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--requirepass', PASSWORD])
   await waitForPort(port, server.child, 'redis-server', server.output)
   return { host: '127.0.0.1', port, user: '', password: PASSWORD, database: '0', stop: () => stopChild(server.child, dir) }
+}
+
+/** A Redis Cluster of three primaries (no replicas) on free ports, joined with `redis-cli --cluster create`. */
+export async function startRedisCluster(): Promise<DbServer & { ports: number[] }> {
+  const dir = tempDir('redis-cluster')
+  const ports = [await freePort(), await freePort(), await freePort()]
+  const servers = ports.map((port) => {
+    const nodeDir = join(dir, String(port))
+    spawnSync('mkdir', ['-p', nodeDir])
+    const server = run('/usr/bin/redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', nodeDir, '--save', '', '--appendonly', 'no', '--cluster-enabled', 'yes', '--requirepass', PASSWORD, '--masterauth', PASSWORD])
+    return { port, server, nodeDir }
+  })
+  for (const { port, server } of servers) await waitForPort(port, server.child, 'redis-server (cluster)', server.output)
+  runOnce('/usr/bin/redis-cli', ['-a', PASSWORD, '--no-auth-warning', '--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-yes'])
+  const stop = async () => {
+    for (const { server, nodeDir } of servers) await stopChild(server.child, nodeDir)
+    rmSync(dir, { recursive: true, force: true })
+  }
+  return { host: '127.0.0.1', port: ports[0], ports, user: '', password: PASSWORD, database: '0', stop }
+}
+
+/** A Redis Sentinel (redis-server in sentinel mode) watching `primary` under the name `mymaster`. */
+export async function startRedisSentinel(primary: DbServer): Promise<DbServer> {
+  const dir = tempDir('redis-sentinel')
+  const port = await freePort()
+  const config = join(dir, 'sentinel.conf')
+  // Sentinel rewrites its configuration file, so it lives in the throwaway directory.
+  writeFileSync(
+    config,
+    [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, `sentinel monitor mymaster ${primary.host} ${primary.port} 1`, `sentinel auth-pass mymaster ${primary.password}`, ''].join('\n'),
+  )
+  const server = run('/usr/bin/redis-server', [config, '--sentinel'])
+  await waitForPort(port, server.child, 'redis-sentinel', server.output)
+  return { host: '127.0.0.1', port, user: '', password: '', database: 'mymaster', stop: () => stopChild(server.child, dir) }
 }
 
 /**

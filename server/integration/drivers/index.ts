@@ -3,11 +3,11 @@
 // offer what is listed here.
 import type { ActionDriver, ConnectorDriver, SourceDriver } from '../driver.ts'
 import { httpAction, httpConnector } from './http.ts'
+import { influxdbAction, influxdbConnector } from './influxdb.ts'
 import { mqttAction, mqttConnector, mqttSource } from './mqtt.ts'
 import { mysqlAction, mysqlConnector } from './mysql.ts'
 import { pgsqlAction, pgsqlConnector } from './pgsql.ts'
 import { redisAction, redisConnector } from './redis.ts'
-import { influxdbAction, influxdbConnector } from './influxdb.ts'
 
 export interface DriverSet {
   connector: ConnectorDriver

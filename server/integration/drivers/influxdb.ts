@@ -7,6 +7,7 @@
 import { Pool } from 'undici'
 import { parseServer, reasonOf } from '../../backends/resource.ts'
 import { RecoverableError, UnrecoverableError, type ActionDriver, type ConnectorDriver, type ResourceHealth } from '../driver.ts'
+import { refuseTls } from './backend.ts'
 import { parseWriteSyntax } from './influxdb-line.ts'
 import { compilePoint, renderPoint, type PointTemplate, type Precision } from './influxdb-points.ts'
 
@@ -83,8 +84,7 @@ async function check(conn: InfluxdbConnection): Promise<ResourceHealth> {
 export const influxdbConnector: ConnectorDriver<InfluxdbConnection> = {
   type: 'influxdb',
   async start(config) {
-    const ssl = config.ssl as { enable?: unknown } | undefined
-    if (ssl?.enable === true) throw new Error('ssl: TLS to InfluxDB is not supported by this server yet')
+    refuseTls(config, 'InfluxDB')
     const api = influxdbApi(config)
     const poolSize = config.pool_size ?? 8
     if (typeof poolSize !== 'number' || !Number.isInteger(poolSize) || poolSize < 1) throw new Error('pool_size: must be a positive integer')

@@ -7,7 +7,7 @@ import { MysqlBackend } from '../../backends/mysql.ts'
 import { parseSql, ANY_VARS } from '../../backends/template.ts'
 import { reasonOf } from '../../backends/resource.ts'
 import { RecoverableError, UnrecoverableError, type ActionDriver, type ConnectorDriver, type ResourceHealth } from '../driver.ts'
-import { backendHealth, openChecked } from './backend.ts'
+import { backendHealth, openChecked, within } from './backend.ts'
 import { parseInsert, statementType } from './mysql-insert.ts'
 import { isConnectionError, parseActionSql, sqlConnection, sqlRow } from './sql.ts'
 
@@ -53,16 +53,16 @@ export const mysqlAction: ActionDriver<MysqlBackend, MysqlPrepared> = {
     const row = parseSql(parts.row, ANY_VARS, '?')
     return { text, params, batch: { insert: parts.insert, row: row.text, params: row.params }, noBatch, undefinedAsNull }
   },
-  async send(backend, prepared, batch) {
+  async send(backend, prepared, batch, { timeoutMs, signal }) {
     try {
-      if (batch.length === 1) return await backend.execute(prepared.text, sqlRow(prepared.params, batch[0]))
+      if (batch.length === 1) return await within(backend.execute(prepared.text, sqlRow(prepared.params, batch[0])), timeoutMs, signal)
       const { batch: insert } = prepared
       if (!insert) throw new UnrecoverableError(prepared.noBatch)
       const missing = prepared.undefinedAsNull ? null : 'undefined'
       const text = `${insert.insert} values ${batch.map(() => insert.row).join(',')}`
-      await backend.execute(text, batch.flatMap((row) => sqlRow(insert.params, row, missing)))
+      await within(backend.execute(text, batch.flatMap((row) => sqlRow(insert.params, row, missing))), timeoutMs, signal)
     } catch (error) {
-      throw error instanceof UnrecoverableError ? error : failure(error)
+      throw error instanceof UnrecoverableError || error instanceof RecoverableError ? error : failure(error)
     }
   },
   render: (prepared, row) => ({ statement: prepared.text, parameters: sqlRow(prepared.params, row) }),

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import { PostgresBackend } from '../../backends/postgresql.ts'
 import { reasonOf } from '../../backends/resource.ts'
 import { RecoverableError, UnrecoverableError, type ActionDriver, type ConnectorDriver, type ResourceHealth } from '../driver.ts'
-import { backendHealth, openChecked } from './backend.ts'
+import { backendHealth, openChecked, within } from './backend.ts'
 import { isConnectionError, parseActionSql, sqlConnection, sqlRow } from './sql.ts'
 
 export const PGSQL_DEFAULT_SQL =
@@ -55,14 +55,14 @@ export const pgsqlAction: ActionDriver<PgsqlConnection, PgsqlPrepared> = {
     const name = `emqx_${createHash('sha1').update(`${ctx.id}\n${text}`).digest('hex').slice(0, 20)}`
     return { text, params, name }
   },
-  async send(conn, prepared, batch) {
+  async send(conn, prepared, batch, { timeoutMs, signal }) {
     const rows = batch.map((row) => sqlRow(prepared.params, row))
     const name = conn.named ? prepared.name : undefined
     try {
-      if (rows.length === 1) await conn.backend.execute(prepared.text, rows[0], name)
-      else await conn.backend.executeBatch(prepared.text, rows, name)
+      const work: Promise<unknown> = rows.length === 1 ? conn.backend.execute(prepared.text, rows[0], name) : conn.backend.executeBatch(prepared.text, rows, name)
+      await within(work, timeoutMs, signal)
     } catch (error) {
-      throw failure(error)
+      throw error instanceof RecoverableError ? error : failure(error)
     }
   },
   render: (prepared, row) => ({ statement: prepared.text, parameters: sqlRow(prepared.params, row) }),

@@ -9,7 +9,7 @@ import { RedisBackend, type RedisConfig } from '../../backends/redis.ts'
 import { reasonOf } from '../../backends/resource.ts'
 import { lookupJsonish, parseTemplate, renderTemplate, renderValue, singleVar, type Template } from '../../rules/engine/template.ts'
 import { RecoverableError, UnrecoverableError, type ActionDriver, type ConnectorDriver } from '../driver.ts'
-import { backendHealth, openChecked } from './backend.ts'
+import { backendHealth, openChecked, refuseTls, within } from './backend.ts'
 
 const COMMAND_TEMPLATE_ERROR = "the value of the field 'command_template' should be a nonempty list of strings (templates for Redis command and arguments)"
 
@@ -17,8 +17,7 @@ const COMMAND_TEMPLATE_ERROR = "the value of the field 'command_template' should
 export function redisConnection(config: Record<string, unknown>): RedisConfig {
   const parameters = config.parameters as Record<string, unknown> | undefined
   if (!parameters || typeof parameters !== 'object') throw new Error('parameters: required field')
-  const ssl = config.ssl as { enable?: unknown } | undefined
-  if (ssl?.enable === true) throw new Error('ssl: TLS to Redis is not supported by this server yet')
+  refuseTls(config, 'Redis')
   const text = (key: string): string => {
     const value = parameters[key]
     if (typeof value !== 'string' || value.trim() === '') throw new Error(`parameters.${key}: required field`)
@@ -58,16 +57,6 @@ function renderCommand(prepared: RedisPrepared, row: Readonly<Record<string, unk
     }
     return [renderTemplate(arg, row)]
   })
-}
-
-/** `work` within the send's time and abort signal; past them it is worth retrying. */
-function within<T>(work: Promise<T>, timeoutMs: number, signal: AbortSignal): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RecoverableError(`no answer in ${timeoutMs} ms`)), timeoutMs)
-    signal.addEventListener('abort', () => reject(new RecoverableError('aborted')), { once: true })
-  })
-  return Promise.race([work, limit]).finally(() => clearTimeout(timer))
 }
 
 export const redisConnector: ConnectorDriver<RedisBackend> = {

@@ -6,6 +6,7 @@
 import type { SqlConfig } from '../../backends/resource.ts'
 import { ANY_VARS, parseSql, type SqlTemplate } from '../../backends/template.ts'
 import { lookupJsonish } from '../../rules/engine/template.ts'
+import { refuseTls } from './backend.ts'
 
 export type { SqlTemplate }
 
@@ -51,8 +52,7 @@ export function sqlConnection(config: Record<string, unknown>, defaults: { usern
     if (typeof value !== 'string' || value === '') throw new Error(`${key}: required field`)
     return value
   }
-  const ssl = config.ssl as { enable?: unknown } | undefined
-  if (ssl?.enable === true) throw new Error('ssl: TLS to the database is not supported by this server yet')
+  refuseTls(config, 'the database')
   const poolSize = config.pool_size ?? 8
   if (typeof poolSize !== 'number' || !Number.isInteger(poolSize) || poolSize < 1) throw new Error('pool_size: must be a positive integer')
   return {
