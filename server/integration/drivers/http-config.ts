@@ -2,7 +2,7 @@
 // emqx_bridge_http_schema defines them: fields, defaults, and a 400 message for a bad value.
 import { parseDuration } from '../../../contract/units.ts'
 import { parseHttpUrl, type RequestBase } from './http-url.ts'
-import { parseClientSsl, type ClientSsl } from './http-tls.ts'
+import { parseClientSsl, type ClientSsl } from './client-tls.ts'
 
 /** EMQX's default request headers, of both the connector and the action (headers_field/0). */
 export const DEFAULT_HTTP_HEADERS: Readonly<Record<string, string>> = {

@@ -13,7 +13,7 @@ import { log } from '../../log/index.ts'
 import { RecoverableError, UnrecoverableError, type ActionDriver, type ConnectorDriver, type ResourceHealth } from '../driver.ts'
 import { parseTemplate, renderTemplate, renderValue, type Template } from '../../rules/engine/template.ts'
 import { parseHttpActionParameters, parseHttpConnectorConfig, type HttpConnectorConfig, type HttpMethod } from './http-config.ts'
-import { clientTlsOptions } from './http-tls.ts'
+import { clientTlsOptions } from './client-tls.ts'
 import { joinPaths } from './http-url.ts'
 import { errorReason, isMalformedRequest, isRecoverableStatus, retryableReason } from './http-errors.ts'
 

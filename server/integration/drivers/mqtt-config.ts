@@ -2,7 +2,7 @@
 // EMQX's schema makes with EMQX's own messages, and the settled values the pool is opened with.
 import { parseDuration } from '../../../contract/units.ts'
 import { parseServer } from '../../backends/resource.ts'
-import { parseClientSsl, type ClientSsl } from './http-tls.ts'
+import { parseClientSsl, type ClientSsl } from './client-tls.ts'
 import type { PoolClientId, StaticClientIdEntry } from './mqtt-clientid.ts'
 
 /** What a connector of type `mqtt` holds when a field is not given. */

@@ -8,7 +8,7 @@ import { matchesFilter } from '../../broker/topic-trie.ts'
 import { log } from '../../log/index.ts'
 import type { ResourceHealth, ResourceStatus } from '../driver.ts'
 import { poolClientIds, type PoolClientId } from './mqtt-clientid.ts'
-import { clientTlsOptions, type ClientSsl } from './http-tls.ts'
+import { clientTlsOptions, type ClientSsl } from './client-tls.ts'
 import type { MqttConnectorSettings } from './mqtt-config.ts'
 import { ingressRow, subscribesOn, type MqttIngress } from './mqtt-ingress.ts'
 
