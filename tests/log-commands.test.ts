@@ -2,49 +2,38 @@
 // change is seen in GET /configs/log and in the log file the server writes.
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { getCommand } from '../commands/registry.ts'
-import type { Api } from '../src/api/index.ts'
-import { consoleApi, invalidArgs, runCommand } from './support/commands.ts'
-import { startTestServer, waitFor, type TestServer } from './support/server.ts'
+import { consoleSuite, invalidArgs, runCommand } from './support/commands.ts'
+import { waitFor } from './support/server.ts'
 
-let ts: TestServer
-let api: Api
+const suite = consoleSuite()
 
-beforeAll(async () => {
-  ts = await startTestServer()
-  api = await consoleApi(ts)
-})
-
-afterAll(async () => {
-  await ts.close()
-})
-
-const run = (id: string, raw: Record<string, unknown> = {}) => runCommand(api, id, raw)
+const run = (id: string, raw: Record<string, unknown> = {}) => runCommand(suite.api, id, raw)
 const read = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : '')
 
 describe('log commands', () => {
   it('log.update changes the default file handler, keeping what is left out', async () => {
     await run('log.update', { level: 'info', formatter: 'json' })
-    const settings = await api.log.get()
+    const settings = await suite.api.log.get()
     expect(settings.file?.default).toMatchObject({ level: 'info', formatter: 'json', rotation_count: 10, rotation_size: '50MB', enable: true })
-    const client = await ts.connect({ clientId: 'json-line' })
+    const client = await suite.ts.connect({ clientId: 'json-line' })
     await client.endAsync()
     await run('log.update', { level: 'warning', formatter: 'text' })
-    expect((await api.log.get()).file?.default).toMatchObject({ level: 'warning', formatter: 'text' })
+    expect((await suite.api.log.get()).file?.default).toMatchObject({ level: 'warning', formatter: 'text' })
   })
 
   it('log.update with a new name adds a handler writing its own file; log.level sets every enabled handler', async () => {
-    const path = join(ts.dataDir, 'extra', 'debug.log')
+    const path = join(suite.ts.dataDir, 'extra', 'debug.log')
     await run('log.update', { name: 'extra', enable: 'true', level: 'notice', path, rotation_size: '1MB', rotation_count: '2' })
-    expect((await api.log.get()).file?.extra).toMatchObject({ enable: true, level: 'notice', path, rotation_size: '1MB', rotation_count: 2 })
+    expect((await suite.api.log.get()).file?.extra).toMatchObject({ enable: true, level: 'notice', path, rotation_size: '1MB', rotation_count: 2 })
     await run('log.level', { level: 'debug' })
-    const settings = await api.log.get()
+    const settings = await suite.api.log.get()
     expect(settings.file?.default?.level).toBe('debug')
     expect(settings.file?.extra?.level).toBe('debug')
     // The console handler is off: its level stays.
     expect(settings.console?.level).toBe('warning')
-    const client = await ts.connect({ clientId: 'debug-line' })
+    const client = await suite.ts.connect({ clientId: 'debug-line' })
     await client.endAsync()
     await waitFor(() => read(path).includes('connection_accepted'), 'a debug record in the new handler file')
     await run('log.level', { level: 'warning' })
@@ -53,7 +42,7 @@ describe('log commands', () => {
 
   it('log.console.update changes the console handler only', async () => {
     await run('log.console.update', { level: 'error', time_offset: '+08:00' })
-    const settings = await api.log.get()
+    const settings = await suite.api.log.get()
     expect(settings.console).toMatchObject({ enable: false, level: 'error', time_offset: '+08:00' })
     expect(settings.file?.default?.time_offset).toBe('system')
   })
@@ -68,7 +57,7 @@ describe('log commands', () => {
   })
 
   it('completes file handler names', async () => {
-    const names = await getCommand('log.update')!.complete!.name!(api, '', new AbortController().signal)
+    const names = await getCommand('log.update')!.complete!.name!(suite.api, '', new AbortController().signal)
     expect(names).toContain('default')
   })
 })

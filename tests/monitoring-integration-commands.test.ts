@@ -1,35 +1,24 @@
 // The monitoring integration's commands as the palette, scripts and the CLI run them, through the
 // real API modules against the real server: what they change is what the server then answers and does.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Api } from '../src/api/index.ts'
-import { consoleApi, invalidArgs, runCommand } from './support/commands.ts'
-import { startTestServer, type TestServer } from './support/server.ts'
+import { describe, expect, it } from 'vitest'
+import { consoleSuite, invalidArgs, runCommand } from './support/commands.ts'
 
-let ts: TestServer
-let api: Api
-
-beforeAll(async () => {
-  ts = await startTestServer()
-  api = await consoleApi(ts)
-})
-afterAll(async () => {
-  await ts.close()
-})
+const suite = consoleSuite()
 
 describe('prometheus commands', () => {
   it('prometheus.update turns basic auth on the scrape endpoints on and off', async () => {
-    await runCommand(api, 'prometheus.update', { enable_basic_auth: 'true' })
-    expect((await ts.raw('/prometheus/stats')).status).toBe(401)
-    await runCommand(api, 'prometheus.update', { enable_basic_auth: 'false' })
-    expect((await ts.raw('/prometheus/stats')).status).toBe(200)
+    await runCommand(suite.api, 'prometheus.update', { enable_basic_auth: 'true' })
+    expect((await suite.ts.raw('/prometheus/stats')).status).toBe(401)
+    await runCommand(suite.api, 'prometheus.update', { enable_basic_auth: 'false' })
+    expect((await suite.ts.raw('/prometheus/stats')).status).toBe(200)
   })
 
   it('prometheus.pushGateway changes only what is given, headers included', async () => {
-    await runCommand(api, 'prometheus.pushGateway', { url: 'http://10.1.2.3:9091', interval: '30s', headers: 'Authorization=Basic eA==' })
-    const settings = await api.prometheus.get()
+    await runCommand(suite.api, 'prometheus.pushGateway', { url: 'http://10.1.2.3:9091', interval: '30s', headers: 'Authorization=Basic eA==' })
+    const settings = await suite.api.prometheus.get()
     expect(settings.push_gateway).toMatchObject({ enable: false, url: 'http://10.1.2.3:9091', interval: '30s', headers: { Authorization: 'Basic eA==' }, job_name: '${name}/instance/${name}~${host}' })
-    await runCommand(api, 'prometheus.pushGateway', { url: 'http://10.1.2.3:9091', job_name: '${cluster_name}' })
-    expect((await api.prometheus.get()).push_gateway).toMatchObject({ url: 'http://10.1.2.3:9091', job_name: '${cluster_name}' })
+    await runCommand(suite.api, 'prometheus.pushGateway', { url: 'http://10.1.2.3:9091', job_name: '${cluster_name}' })
+    expect((await suite.api.prometheus.get()).push_gateway).toMatchObject({ url: 'http://10.1.2.3:9091', job_name: '${cluster_name}' })
   })
 
   it("refuses an empty or non-http Pushgateway address before asking the server (SPEC 5: the address is required)", () => {
@@ -42,21 +31,21 @@ describe('prometheus commands', () => {
 
 describe('opentelemetry.update', () => {
   it('sets the exporter and the pipelines, keeping what is not given', async () => {
-    await runCommand(api, 'opentelemetry.update', { endpoint: 'http://127.0.0.1:4317', metrics_interval: '5s', log_level: 'error', trace_mode: 'e2e', headers: 'x-tenant=a' })
-    const settings = await api.opentelemetry.get()
+    await runCommand(suite.api, 'opentelemetry.update', { endpoint: 'http://127.0.0.1:4317', metrics_interval: '5s', log_level: 'error', trace_mode: 'e2e', headers: 'x-tenant=a' })
+    const settings = await suite.api.opentelemetry.get()
     expect(settings.exporter).toMatchObject({ endpoint: 'http://127.0.0.1:4317', headers: { 'x-tenant': 'a' } })
     expect(settings.metrics).toMatchObject({ enable: false, interval: '5s' })
     expect(settings.logs).toMatchObject({ enable: false, level: 'error' })
     expect(settings.traces?.filter).toMatchObject({ trace_mode: 'e2e', trace_all: false })
-    await runCommand(api, 'opentelemetry.update', { trace_all: 'true', client_messaging: 'true', sample_ratio: '50%' })
-    expect((await api.opentelemetry.get()).traces?.filter).toMatchObject({ trace_mode: 'e2e', trace_all: true, e2e_tracing_options: { client_messaging: true, sample_ratio: '50%', client_connect_disconnect: false } })
-    expect((await api.opentelemetry.get()).metrics?.interval).toBe('5s')
+    await runCommand(suite.api, 'opentelemetry.update', { trace_all: 'true', client_messaging: 'true', sample_ratio: '50%' })
+    expect((await suite.api.opentelemetry.get()).traces?.filter).toMatchObject({ trace_mode: 'e2e', trace_all: true, e2e_tracing_options: { client_messaging: true, sample_ratio: '50%', client_connect_disconnect: false } })
+    expect((await suite.api.opentelemetry.get()).metrics?.interval).toBe('5s')
   })
 
   it('opentelemetry.whitelist replaces both lists, an empty one clearing its list', async () => {
-    expect(await runCommand(api, 'opentelemetry.whitelist', { clientids: 'a, b\nc', topics: 't/#' })).toEqual({ clientids: ['a', 'b', 'c'], topics: ['t/#'] })
-    expect(await runCommand(api, 'opentelemetry.whitelist', { clientids: '', topics: 't/#, u/+' })).toEqual({ clientids: [], topics: ['t/#', 'u/+'] })
-    expect(await api.opentelemetry.whitelist('topic')).toEqual(['t/#', 'u/+'])
+    expect(await runCommand(suite.api, 'opentelemetry.whitelist', { clientids: 'a, b\nc', topics: 't/#' })).toEqual({ clientids: ['a', 'b', 'c'], topics: ['t/#'] })
+    expect(await runCommand(suite.api, 'opentelemetry.whitelist', { clientids: '', topics: 't/#, u/+' })).toEqual({ clientids: [], topics: ['t/#', 'u/+'] })
+    expect(await suite.api.opentelemetry.whitelist('topic')).toEqual(['t/#', 'u/+'])
   })
 
   it('refuses a bad endpoint or level before asking the server', () => {
