@@ -23,6 +23,7 @@ import { prometheusArea } from './prometheus/index.ts'
 import { publishArea } from './publish/index.ts'
 import { retainerArea } from './retainer/index.ts'
 import { rulesArea } from './rules/index.ts'
+import { schemasArea } from './schemas/index.ts'
 import { slowSubsArea } from './slow-subs/index.ts'
 import { subscriptionsArea } from './subscriptions/index.ts'
 import { topicMetricsArea } from './topic-metrics/index.ts'
@@ -63,4 +64,5 @@ export const serverAreas: readonly ServerArea[] = [
   configsArea,
   prometheusArea,
   opentelemetryArea,
+  schemasArea,
 ]
