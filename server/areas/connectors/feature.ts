@@ -305,6 +305,12 @@ export class IntegrationFeature {
     await this.runConnector(stored, true)
   }
 
+  /** The legacy /bridges stop: the connection closed, the connector still enabled, until it is started again. */
+  async stopConnector(type: string, name: string): Promise<void> {
+    this.find('connectors', type, name)
+    await this.connectors.get(resourceId(type, name))?.stop()
+  }
+
   /** /connectors_probe: opens and checks a connection without saving; a failure is its reason. */
   async probeConnector(body: Config): Promise<void> {
     const type = String(body.type ?? '')
@@ -395,14 +401,18 @@ export class IntegrationFeature {
     this.actions.get(resourceId(type, name))?.pump()
   }
 
-  /** /actions_probe and /sources_probe: the parameters checked, the connector's connection opened and checked. */
-  async probeBridge(kind: BridgeKind, body: Config): Promise<void> {
+  /**
+   * /actions_probe and /sources_probe: the parameters checked, the connector's connection opened and
+   * checked. /bridges_probe gives the connector's body too (`{type, config}`), which is checked and not saved.
+   */
+  async probeBridge(kind: BridgeKind, body: Config, connectorBody?: { type: string; config: Config }): Promise<void> {
     const type = String(body.type ?? '')
     const name = String(body.name ?? '')
     this.checkIdentity(kind, type, name)
     const config = this.checkConfig(kind, type, body, this.repository.get(kind, type, name))
+    const given = connectorBody && { type: connectorBody.type, config: this.checkConfig('connectors', connectorBody.type, connectorBody.config, undefined) }
     try {
-      const connector = this.connectorFor(kind, type, name, config)
+      const connector = given ?? this.connectorFor(kind, type, name, config)
       const set = this.drivers.get(type)!
       const ctx = this.driverContext(type, name)
       prepareBridge(kind, set, config, ctx)
@@ -413,7 +423,8 @@ export class IntegrationFeature {
     }
   }
 
-  private connectorTypeOf(kind: BridgeKind, type: string): string {
+  /** The connector type an action or source type runs on. */
+  connectorTypeOf(kind: BridgeKind, type: string): string {
     const set = this.drivers.get(type)
     return (kind === 'actions' ? set?.action?.connectorType : set?.source?.connectorType) ?? type
   }

@@ -2,7 +2,7 @@
 // as in 5.8 (`security => []`).
 import type { FastifyInstance } from 'fastify'
 import { ERROR_CODES, errorCodeList, type ErrorCode } from '../../../contract/error-codes.ts'
-import { checkPathEnum } from './path-enum.ts'
+import { checkPathEnum } from '../../http/path-enum.ts'
 
 const names = ERROR_CODES.map(([code]) => code)
 

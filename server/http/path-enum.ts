@@ -1,7 +1,7 @@
 // A path parameter that EMQX 5.8 declares as an enum (`hoconsc:enum`) and a value outside it: minirest
 // refuses it before the handler with 400 BAD_REQUEST and hocon's validation error as JSON
 // (emqx_dashboard_swagger:check_parameter, hocon_schema_builtin:convert, emqx_hocon:format_error).
-import { ApiError } from '../../../contract/api-error.ts'
+import { ApiError } from '../../contract/api-error.ts'
 
 export function checkPathEnum<T extends string>(path: string, value: string, symbols: readonly T[]): T {
   const found = symbols.find((symbol) => symbol === value)
