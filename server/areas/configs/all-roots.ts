@@ -38,6 +38,8 @@ import { prometheusArea } from '../prometheus/index.ts'
 import { prometheusSettings } from '../prometheus/settings.ts'
 import { rulesArea } from '../rules/index.ts'
 import { ruleEngineConfigRoot } from '../rules/backup.ts'
+import { connectorsArea } from '../connectors/index.ts'
+import { integrationConfigRoots } from '../connectors/config-roots.ts'
 import { dashboardSettings } from './dashboard.ts'
 import { keptRoot, mqttDefaults, sectionsRoot, settingsRoot, type ConfigRoot } from './roots.ts'
 
@@ -72,6 +74,7 @@ export function configRoots(ctx: AreaContext): ConfigRoots {
   const log = ctx.use(logArea)
   const rewrite = ctx.use(topicRewriteArea)
   const autoSubscribe = ctx.use(autoSubscribeArea)
+  const integration = integrationConfigRoots(ctx.use(connectorsArea))
   const kept = (root: KeptRoot) => keptRoot(root, keptRootSchemas[root], () => structuredClone(KEPT_ROOTS[root]))
   const all: Record<string, ConfigRoot> = {
     mqtt: settingsRoot('mqtt', mqttSettings(broker, mqttStore), () => mqttDefaults(defaultMqttSettings)),
@@ -100,6 +103,9 @@ export function configRoots(ctx: AreaContext): ConfigRoots {
       },
       defaults: () => ({ topics: [] }),
     },
+    connectors: integration.connectors,
+    actions: integration.actions,
+    sources: integration.sources,
     rule_engine: ruleEngineConfigRoot(ctx.use(rulesArea), configs),
     prometheus: settingsRoot('prometheus', prometheusSettings(ctx.use(prometheusArea), configs), () => defaultPrometheusConfig),
     opentelemetry: settingsRoot('opentelemetry', otelSettings(ctx.use(opentelemetryArea), configs), () => defaultOtelConfig),

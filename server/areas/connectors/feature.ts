@@ -248,6 +248,22 @@ export class IntegrationFeature {
     return config
   }
 
+  /**
+   * A whole config of a `GET/PUT /configs` root entry, checked as a create or an update checks it (its
+   * driver's parameters too); the config completed with its defaults. A 400 when it is refused.
+   */
+  checkEntry(kind: ResourceKind, type: string, name: string, config: Config): Config {
+    this.checkIdentity(kind, type, name)
+    const checked = this.checkConfig(kind, type, config, this.repository.get(kind, type, name))
+    if (kind === 'connectors') return checked
+    try {
+      prepareBridge(kind, this.drivers.get(type)!, checked, this.driverContext(type, name))
+    } catch (error) {
+      throw badRequest(errorText(error))
+    }
+    return checked
+  }
+
   private checkIdentity(kind: ResourceKind, type: string, name: string): void {
     if (!this.types(kind).includes(type)) throw badRequest(msg.unknownType(type))
     const bad = nameError(name)

@@ -1,0 +1,106 @@
+// The `connectors`, `actions` and `sources` roots of `GET/PUT /configs` (each `{<type>: {<name>:
+// config}}`, secrets shown as `******`), as emqx_conf_cli loads them in 5.8.9: a merge deep-merges the
+// body over what is in force, a replace makes the body the whole root (what it leaves out is removed).
+// Every entry is checked as a create would check it before anything is written; the three roots
+// prepared by one request are written together, connectors first, and the resources run again.
+import { resourceId } from '../../../contract/connectors.ts'
+import { badRequest } from '../../http/errors.ts'
+import type { ConfigRoot, LoadMode } from '../configs/roots.ts'
+import { deepMerge } from './bridge-v1-convert.ts'
+import type { IntegrationFeature } from './feature.ts'
+import { redact } from './secrets.ts'
+import type { ResourceKind, StoredResource } from './store.ts'
+
+type Config = Record<string, unknown>
+type Root = Record<string, Record<string, Config>>
+
+const KINDS: readonly ResourceKind[] = ['connectors', 'actions', 'sources']
+const isObject = (value: unknown): value is Config => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+function rootOf(list: readonly StoredResource[], show: (config: Config) => Config = (config) => config): Root {
+  const root: Root = {}
+  for (const stored of list) (root[stored.type] ??= {})[stored.name] = show(stored.config)
+  return root
+}
+
+/** The body of a root checked to be `{type: {name: object}}`. */
+function rootBody(kind: ResourceKind, value: unknown): Root {
+  if (!isObject(value)) throw badRequest(`${kind}: expected an object of types`)
+  for (const [type, byName] of Object.entries(value)) {
+    if (!isObject(byName)) throw badRequest(`${kind}.${type}: expected an object of names`)
+    for (const [name, config] of Object.entries(byName)) if (!isObject(config)) throw badRequest(`${kind}.${type}.${name}: expected an object`)
+  }
+  return value as Root
+}
+
+export function integrationConfigRoots(feature: IntegrationFeature): Record<ResourceKind, ConfigRoot> {
+  const { repository } = feature
+  // The roots one PUT prepared, written by the first of their changes to run. Prepares and changes of
+  // one PUT run in the same turn, so what a refused PUT left here is dropped before the next one.
+  const plan = new Map<ResourceKind, Root>()
+  const planned = (kind: ResourceKind): Root => plan.get(kind) ?? rootOf(repository.list(kind))
+
+  const connectorNames = (type: string): Set<string> => new Set(Object.keys(planned('connectors')[type] ?? {}))
+
+  function check(kind: ResourceKind, root: Root): Root {
+    const checked: Root = {}
+    for (const [type, byName] of Object.entries(root)) {
+      for (const [name, config] of Object.entries(byName)) {
+        const entry = feature.checkEntry(kind, type, name, config)
+        if (kind !== 'connectors') {
+          const connector = String(entry.connector)
+          if (!connectorNames(feature.connectorTypeOf(kind, type)).has(connector)) throw badRequest(`${kind}.${type}.${name}: connector_not_found_or_wrong_type: ${connector}`)
+        }
+        ;(checked[type] ??= {})[name] = entry
+      }
+    }
+    if (kind === 'connectors') {
+      // A connector left out of a replace must not be in use by what stays.
+      for (const bridgeKind of ['actions', 'sources'] as const) {
+        for (const [type, byName] of Object.entries(planned(bridgeKind))) {
+          for (const [name, config] of Object.entries(byName)) {
+            const connectorType = feature.connectorTypeOf(bridgeKind, type)
+            if (!checked[connectorType]?.[String(config.connector)]) throw badRequest(`connectors: ${bridgeKind.slice(0, -1)} ${resourceId(type, name)} uses connector ${resourceId(connectorType, String(config.connector))}`)
+          }
+        }
+      }
+    }
+    return checked
+  }
+
+  function write(): void {
+    if (plan.size === 0) return
+    const now = Date.now()
+    // The rows name each other by name only, so their order here does not matter; the resources run again after.
+    for (const kind of KINDS) {
+      const root = plan.get(kind)
+      if (!root) continue
+      for (const stored of repository.list(kind)) if (!root[stored.type]?.[stored.name]) repository.delete(kind, stored.type, stored.name)
+      for (const [type, byName] of Object.entries(root)) {
+        for (const [name, config] of Object.entries(byName)) {
+          const before = repository.get(kind, type, name)
+          const createdAt = before?.createdAt ?? now
+          const row = kind === 'connectors' ? config : { ...config, created_at: createdAt, last_modified_at: now }
+          repository.put({ kind, type, name, config: row, createdAt, updatedAt: now })
+        }
+      }
+    }
+    plan.clear()
+    feature.reload()
+  }
+
+  const rootFor = (kind: ResourceKind): ConfigRoot => ({
+    current: () => rootOf(repository.list(kind), redact),
+    prepare: (value: unknown, mode: LoadMode) => {
+      const body = rootBody(kind, value)
+      const whole = mode === 'merge' ? deepMerge(rootOf(repository.list(kind)), body) : body
+      const checked = check(kind, whole as Root)
+      if (plan.size === 0) queueMicrotask(() => plan.clear())
+      plan.set(kind, checked)
+      return write
+    },
+    defaults: () => ({}),
+  })
+
+  return { connectors: rootFor('connectors'), actions: rootFor('actions'), sources: rootFor('sources') }
+}
