@@ -138,7 +138,7 @@ export class RulesFeature {
     return { id, metrics, node_metrics: [{ node: this.node, metrics: { ...metrics } }] }
   }
 
-  /** What the Prometheus data integration families show (emqx_prometheus_data_integration): no connectors yet (issue 16). */
+  /** The rules of the Prometheus data integration families (emqx_prometheus_data_integration); the connectors area gives the actions and connectors. */
   dataIntegration(): DataIntegration {
     return {
       rules: () =>
@@ -148,7 +148,6 @@ export class RulesFeature {
           const counters = Object.fromEntries(Object.entries(rule.metrics.snapshot()).map(([key, value]) => [key.replaceAll('.', '_'), value]))
           return [{ id: rule.id, enable: rule.enable, actions: rule.outputs.length, counters }]
         }),
-      connectors: () => 0,
     }
   }
 
