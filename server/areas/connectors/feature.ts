@@ -501,8 +501,12 @@ export class IntegrationFeature {
     const action = this.actions.get(resourceId(type, send.name))
     if (!action) return 'not_found'
     if (send.stopAfterRender) {
+      // 5.8 renders, then stops the query with an unrecoverable error (emqx_trace:rendered_action_template):
+      // the action counts it matched and failed, the rule a failed (unknown) action.
+      action.metrics.add('matched')
+      action.metrics.add('failed')
       action.render(send.selected)
-      return 'ok'
+      return { error: `Action ${resourceId(type, send.name)} stopped after template rendering due to test setting.` }
     }
     return action.query(send.selected)
   }
