@@ -1,0 +1,56 @@
+// Secrets in the answers of /connectors and /actions as 5.8.9 redacts them, against a real node:http
+// server: an `Authorization` header shown as `******` and kept when sent back masked, a placeholder
+// shown as it is, and a mask with nothing behind it left out.
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connectMqtt, serverPerSuite, waitFor } from './support/server.ts'
+
+const suite = serverPerSuite()
+const seen: Array<{ authorization?: string; proxy?: string }> = []
+let http: Server
+let url = ''
+const put = (path: string, body?: unknown) => suite.api.request('PUT', path, body)
+
+beforeAll(async () => {
+  http = createServer((req, res) => {
+    req.resume()
+    req.on('end', () => {
+      seen.push({ authorization: req.headers.authorization, proxy: req.headers['proxy-authorization'] as string | undefined })
+      res.writeHead(200).end()
+    })
+  })
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
+  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`
+})
+
+afterAll(async () => {
+  http.closeAllConnections()
+  await new Promise((resolve) => http.close(resolve))
+})
+
+describe('http connector secrets', () => {
+  it('masks the authorization headers, keeps them when sent back masked, and shows a placeholder as it is', async () => {
+    const created = await suite.api.post('/connectors', { type: 'http', name: 'auth', url, headers: { Authorization: 'Bearer abc', 'x-plain': 'v' } })
+    expect(created.body.headers).toEqual({ Authorization: '******', 'x-plain': 'v' })
+    const action = await suite.api.post('/actions', {
+      type: 'http',
+      name: 'auth',
+      connector: 'auth',
+      parameters: { headers: { 'proxy-authorization': '${clientid}', 'content-type': 'text/plain' }, body: '${payload}' },
+    })
+    expect(action.body.parameters.headers).toEqual({ 'proxy-authorization': '${clientid}', 'content-type': 'text/plain' })
+
+    const again = await put('/connectors/http:auth', { url, headers: { Authorization: '******', 'x-plain': 'w', 'x-new': '******' } })
+    expect(again.status).toBe(200)
+    expect(again.body.headers).toEqual({ Authorization: '******', 'x-plain': 'w', 'x-new': '******' })
+    // A secret header new to the config and sent masked is left out.
+    const masked = await put('/connectors/http:auth', { url, headers: { Authorization: '******', 'Proxy-Authorization': '******' } })
+    expect(masked.body.headers).toEqual({ Authorization: '******' })
+
+    await suite.api.post('/rules', { id: 'auth', sql: 'SELECT * FROM "auth/#"', actions: ['http:auth'] })
+    const device = await connectMqtt(suite.t.mqttUrl, { clientId: 'dev1' })
+    await device.publishAsync('auth/1', 'x', { qos: 1 })
+    expect(await waitFor(() => seen[0], 'the request')).toEqual({ authorization: 'Bearer abc', proxy: 'dev1' })
+  })
+})
