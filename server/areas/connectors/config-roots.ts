@@ -55,6 +55,7 @@ export function integrationConfigRoots(feature: IntegrationFeature): Record<Reso
       }
     }
     if (kind === 'connectors') {
+      feature.checkConnectorsRoot(new Map(Object.entries(checked.mqtt ?? {})))
       // A connector left out of a replace must not be in use by what stays.
       for (const bridgeKind of ['actions', 'sources'] as const) {
         for (const [type, byName] of Object.entries(planned(bridgeKind))) {

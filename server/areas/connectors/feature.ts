@@ -25,6 +25,7 @@ import { badRequest, parseInput } from '../../http/errors.ts'
 import { log } from '../../log/index.ts'
 import type { DriverContext } from '../../integration/driver.ts'
 import type { DriverSet } from '../../integration/drivers/index.ts'
+import { sharedStaticClientidsProblem } from '../../integration/drivers/mqtt.ts'
 import { ActionResource } from '../../integration/resource/action-resource.ts'
 import { ConnectorResource, probeConnector } from '../../integration/resource/connector-resource.ts'
 import { RESOURCE_RATE_SAMPLING_MS } from '../../integration/resource/metrics.ts'
@@ -264,6 +265,21 @@ export class IntegrationFeature {
     return checked
   }
 
+  /**
+   * The validators 5.8 runs over the whole `connectors` root (`connectors.validators`) with `mqtt` as
+   * it would be saved: distinct MQTT connectors to one server must not share a static client id.
+   */
+  checkConnectorsRoot(mqtt: ReadonlyMap<string, Config>): void {
+    const problem = sharedStaticClientidsProblem(mqtt)
+    if (problem) throw badRequest(JSON.stringify({ kind: 'validation_error', reason: 'integrity_validation_failure', result: problem }))
+  }
+
+  /** The saved MQTT connectors with `name` as `config` would make it. */
+  private mqttConnectorsWith(name: string, config: Config): Map<string, Config> {
+    const all = new Map(this.repository.list('connectors').filter((c) => c.type === 'mqtt').map((c) => [c.name, c.config] as const))
+    return all.set(name, config)
+  }
+
   private checkIdentity(kind: ResourceKind, type: string, name: string): void {
     if (!this.types(kind).includes(type)) throw badRequest(msg.unknownType(type))
     const bad = nameError(name)
@@ -276,6 +292,7 @@ export class IntegrationFeature {
     this.checkIdentity('connectors', type, name)
     if (this.repository.get('connectors', type, name)) throw new ApiError(400, 'ALREADY_EXISTS', msg.connectorExists)
     const config = this.checkConfig('connectors', type, body, undefined)
+    if (type === 'mqtt') this.checkConnectorsRoot(this.mqttConnectorsWith(name, config))
     const now = Date.now()
     const stored: StoredResource = { kind: 'connectors', type, name, config, createdAt: now, updatedAt: now }
     this.repository.put(stored)
@@ -286,6 +303,7 @@ export class IntegrationFeature {
   async updateConnector(type: string, name: string, body: Config): Promise<StoredResource> {
     const previous = this.find('connectors', type, name)
     const config = this.checkConfig('connectors', type, body, previous)
+    if (type === 'mqtt') this.checkConnectorsRoot(this.mqttConnectorsWith(name, config))
     const stored: StoredResource = { ...previous, config, updatedAt: Date.now() }
     this.repository.put(stored)
     await this.runConnector(stored)
