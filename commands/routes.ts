@@ -54,6 +54,7 @@ export const screens: Screen[] = [
   { id: 'ruleCreate', path: '/rule/rules/create', title: 'nav.ruleCreate' },
   { id: 'actions', path: '/rule/actions', title: 'nav.actions' },
   { id: 'actionCreate', path: '/rule/actions/create', title: 'nav.actionCreate' },
+  { id: 'sourceCreate', path: '/rule/sources/create', title: 'nav.sourceCreate' },
   { id: 'flows', path: '/flow/list', title: 'nav.flows', shortcut: 'g f' },
   { id: 'flowCreate', path: '/flow/create', title: 'nav.flowCreate' },
   { id: 'connectors', path: '/connector/list', title: 'nav.connectors' },

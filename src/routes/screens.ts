@@ -49,5 +49,8 @@ export const screenComponents: Record<string, RouteComponent> = {
   '/rule/rules': lazyRouteComponent(() => import('../features/rules/RuleList.tsx'), 'RuleList'),
   '/rule/rules/create': lazyRouteComponent(() => import('../features/rules/RuleCreate.tsx'), 'RuleCreate'),
   '/rule/rules/$id': lazyRouteComponent(() => import('../features/rules/RuleDetail.tsx'), 'RuleDetail'),
+  '/connector/create': lazyRouteComponent(() => import('../features/integration/ConnectorCreate.tsx'), 'ConnectorCreate'),
+  '/rule/actions/create': lazyRouteComponent(() => import('../features/integration/ActionCreate.tsx'), 'ActionCreate'),
+  '/rule/sources/create': lazyRouteComponent(() => import('../features/integration/SourceCreate.tsx'), 'SourceCreate'),
   '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
 }
