@@ -2,8 +2,9 @@
 // schemas of GET /schemas/{name}.
 import { defineServerArea } from '../area.ts'
 import { errorCodesRoutes } from './error-codes-routes.ts'
+import { schemasRoutes } from './schemas-routes.ts'
 
 export const schemasArea = defineServerArea({
   name: 'schemas',
-  routes: [errorCodesRoutes],
+  routes: [errorCodesRoutes, schemasRoutes],
 })
