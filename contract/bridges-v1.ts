@@ -2,7 +2,7 @@
 // a source and its connector under one name, with the v1 type names (`webhook` for http, `mqtt` with
 // `ingress`/`egress`), its metrics without `queuing_bytes`, and the errors with 5.8's wording.
 import * as v from 'valibot'
-import { NodeStatusSchema } from './connectors.ts'
+import { BRIDGE_METRIC_KEYS, connectorErrors, NodeStatusSchema, type BridgeMetricKey } from './connectors.ts'
 
 /** The v1 types of the community edition and the action (or source) type each became. */
 export const V1_TO_ACTION_TYPE: Readonly<Record<string, string>> = { webhook: 'http', mqtt: 'mqtt' }
@@ -22,28 +22,11 @@ export type BridgeV1 = v.InferOutput<typeof BridgeV1Schema>
 export const BridgeV1ListSchema = v.array(BridgeV1Schema)
 
 /** The v1 counters (emqx_bridge.hrl METRICS_V1): the v2 ones without `queuing_bytes`. */
-export const BRIDGE_V1_METRIC_KEYS = [
-  'dropped',
-  'dropped.other',
-  'dropped.expired',
-  'dropped.queue_full',
-  'dropped.resource_not_found',
-  'dropped.resource_stopped',
-  'matched',
-  'queuing',
-  'retried',
-  'late_reply',
-  'failed',
-  'inflight',
-  'success',
-  'rate',
-  'rate_last5m',
-  'rate_max',
-  'received',
-] as const
-export type BridgeV1Metrics = Record<(typeof BRIDGE_V1_METRIC_KEYS)[number], number>
+export type BridgeV1MetricKey = Exclude<BridgeMetricKey, 'queuing_bytes'>
+export const BRIDGE_V1_METRIC_KEYS = BRIDGE_METRIC_KEYS.filter((key): key is BridgeV1MetricKey => key !== 'queuing_bytes')
+export type BridgeV1Metrics = Record<BridgeV1MetricKey, number>
 
-const metricsSchema = v.object(Object.fromEntries(BRIDGE_V1_METRIC_KEYS.map((key) => [key, v.number()])) as Record<(typeof BRIDGE_V1_METRIC_KEYS)[number], v.NumberSchema<undefined>>)
+const metricsSchema = v.object(Object.fromEntries(BRIDGE_V1_METRIC_KEYS.map((key) => [key, v.number()])) as Record<BridgeV1MetricKey, v.NumberSchema<undefined>>)
 export const BridgeV1MetricsResponseSchema = v.object({
   metrics: metricsSchema,
   node_metrics: v.array(v.object({ node: v.string(), metrics: metricsSchema })),
@@ -54,12 +37,8 @@ export type BridgeV1MetricsResponse = v.InferOutput<typeof BridgeV1MetricsRespon
 export const BRIDGE_V1_OPERATIONS = ['start', 'stop', 'restart'] as const
 export type BridgeV1Operation = (typeof BRIDGE_V1_OPERATIONS)[number]
 
-export const bridgeV1Errors = {
-  badRequest: { status: 400, code: 'BAD_REQUEST' },
-  alreadyExists: { status: 400, code: 'ALREADY_EXISTS' },
-  testFailed: { status: 400, code: 'TEST_FAILED' },
-  notFound: { status: 404, code: 'NOT_FOUND' },
-} as const
+/** The statuses and codes of its errors: those of /connectors and /actions. */
+export const bridgeV1Errors = connectorErrors
 
 export const bridgeV1Messages = {
   /** An action or source exists under the name but its connector carries other channels too. */

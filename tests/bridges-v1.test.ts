@@ -1,41 +1,30 @@
 // The legacy /bridges API on the real server: v1 webhook and MQTT bridges created, read, updated,
 // enabled, started and stopped, deleted, measured and probed as 5.8.9 does it over a connector and an
 // action (or source) of the same name, sending to a real node:http server and to a second broker.
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BRIDGE_V1_METRIC_KEYS, BridgeV1ListSchema, BridgeV1MetricsResponseSchema, BridgeV1Schema, bridgeV1Errors, bridgeV1Messages } from '../contract/bridges-v1.ts'
 import { expectContract, expectContractError } from './support/contract.ts'
+import { startHttpTarget, type HttpTarget } from './support/http-target.ts'
 import { collect, connectMqtt, endClients, startTestServer, waitFor, type Api, type TestServer } from './support/server.ts'
 
 let local: TestServer
 let remote: TestServer
 let api: Api
-let http: Server
+let http: HttpTarget
 let url = ''
-const received: Array<{ path: string; body: string; headers: Record<string, unknown> }> = []
 const put = (path: string, body?: unknown) => api.request('PUT', path, body)
 
 beforeAll(async () => {
   local = await startTestServer()
   remote = await startTestServer()
   api = await local.login()
-  http = createServer((req, res) => {
-    let body = ''
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()))
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', body, headers: req.headers })
-      res.writeHead(200).end()
-    })
-  })
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
-  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`
+  http = await startHttpTarget()
+  url = http.url
 })
 
 afterAll(async () => {
   await endClients()
-  http.closeAllConnections()
-  await new Promise((resolve) => http.close(resolve))
+  await http.close()
   await local.close()
   await remote.close()
 })
@@ -69,7 +58,7 @@ describe('legacy /bridges: webhook', () => {
     expect((await api.post('/rules', { id: 'to_hook', sql: 'SELECT payload FROM "hook/#"', actions: ['http:hook'] })).status).toBe(201)
     const device = await connectMqtt(local.mqttUrl)
     await device.publishAsync('hook/1', 'ping', { qos: 1 })
-    expect(await waitFor(() => received.find((r) => r.path === '/in'), 'the webhook request')).toMatchObject({ body: 'ping' })
+    expect(await waitFor(() => http.received.find((r) => r.path === '/in'), 'the webhook request')).toMatchObject({ body: 'ping' })
     const metrics = await waitFor(async () => {
       const { body } = await api.get('/bridges/webhook:hook/metrics')
       return body.metrics.success === 1 && body
@@ -94,7 +83,7 @@ describe('legacy /bridges: webhook', () => {
     expect((await api.get('/actions/http:hook')).body.rules).toEqual(['to_hook'])
     const device = await connectMqtt(local.mqttUrl)
     await device.publishAsync('hook/2', 'pong', { qos: 1 })
-    expect(await waitFor(() => received.find((r) => r.path === '/other'), 'the request to the new url')).toMatchObject({ body: 'v2:pong' })
+    expect(await waitFor(() => http.received.find((r) => r.path === '/other'), 'the request to the new url')).toMatchObject({ body: 'v2:pong' })
     expect((await put('/bridges/webhook:none', { url })).body).toEqual({ code: 'NOT_FOUND', message: "Bridge lookup failed: bridge named 'none' of type webhook does not exist." })
   })
 

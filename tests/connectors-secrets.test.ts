@@ -1,33 +1,21 @@
 // Secrets in the answers of /connectors and /actions as 5.8.9 redacts them, against a real node:http
 // server: an `Authorization` header shown as `******` and kept when sent back masked, a placeholder
 // shown as it is, and a mask with nothing behind it left out.
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startHttpTarget, type HttpTarget } from './support/http-target.ts'
 import { connectMqtt, serverPerSuite, waitFor } from './support/server.ts'
 
 const suite = serverPerSuite()
-const seen: Array<{ authorization?: string; proxy?: string }> = []
-let http: Server
+let http: HttpTarget
 let url = ''
 const put = (path: string, body?: unknown) => suite.api.request('PUT', path, body)
 
 beforeAll(async () => {
-  http = createServer((req, res) => {
-    req.resume()
-    req.on('end', () => {
-      seen.push({ authorization: req.headers.authorization, proxy: req.headers['proxy-authorization'] as string | undefined })
-      res.writeHead(200).end()
-    })
-  })
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
-  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`
+  http = await startHttpTarget()
+  url = http.url
 })
 
-afterAll(async () => {
-  http.closeAllConnections()
-  await new Promise((resolve) => http.close(resolve))
-})
+afterAll(() => http.close())
 
 describe('http connector secrets', () => {
   it('masks the authorization headers, keeps them when sent back masked, and shows a placeholder as it is', async () => {
@@ -51,6 +39,6 @@ describe('http connector secrets', () => {
     await suite.api.post('/rules', { id: 'auth', sql: 'SELECT * FROM "auth/#"', actions: ['http:auth'] })
     const device = await connectMqtt(suite.t.mqttUrl, { clientId: 'dev1' })
     await device.publishAsync('auth/1', 'x', { qos: 1 })
-    expect(await waitFor(() => seen[0], 'the request')).toEqual({ authorization: 'Bearer abc', proxy: 'dev1' })
+    expect((await waitFor(() => http.received[0], 'the request')).headers).toMatchObject({ authorization: 'Bearer abc', 'proxy-authorization': 'dev1' })
   })
 })

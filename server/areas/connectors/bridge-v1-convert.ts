@@ -18,7 +18,7 @@ export interface SplitBridge {
 
 const isObject = (value: unknown): value is Config => typeof value === 'object' && value !== null && !Array.isArray(value)
 const pick = (config: Config, keys: readonly string[]): Config => Object.fromEntries(Object.entries(config).filter(([key]) => keys.includes(key)))
-const omit = (config: Config, keys: readonly string[]): Config => Object.fromEntries(Object.entries(config).filter(([key]) => !keys.includes(key)))
+export const omit = (config: Config, keys: readonly string[]): Config => Object.fromEntries(Object.entries(config).filter(([key]) => !keys.includes(key)))
 
 /** emqx_utils_maps:deep_merge: maps merged key by key, anything else from `over`. */
 export function deepMerge(base: Config, over: Config): Config {

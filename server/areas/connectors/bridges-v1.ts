@@ -14,7 +14,7 @@ import {
 import { integrationMessages as msg, nameError } from '../../../contract/connectors.ts'
 import { ApiError } from '../../../contract/api-error.ts'
 import { badRequest } from '../../http/errors.ts'
-import { splitV1, v1View, type SplitBridge, type V1Kind } from './bridge-v1-convert.ts'
+import { omit, splitV1, v1View, type SplitBridge, type V1Kind } from './bridge-v1-convert.ts'
 import { ActionInUseError, type IntegrationFeature } from './feature.ts'
 import { deobfuscate, redact } from './secrets.ts'
 import type { StoredResource } from './store.ts'
@@ -30,8 +30,6 @@ interface Located {
 
 /** What the request carries that is no config (filter_out_request_body). */
 const NOT_CONFIG = ['id', 'type', 'name', 'status', 'status_reason', 'node_status', 'node_metrics', 'metrics', 'node']
-
-const withoutKeys = (config: Config, keys: readonly string[]): Config => Object.fromEntries(Object.entries(config).filter(([key]) => !keys.includes(key)))
 
 /** emqx_bridge_lib:upgrade_type: a v1 type's action type; any other type stands for itself. */
 export const actionTypeOf = (type: string): string => V1_TO_ACTION_TYPE[type] ?? type
@@ -126,7 +124,7 @@ export class BridgesV1 {
     const existing = this.locate(type, name)
     if (existing === 'incompatible') throw new ApiError(400, 'ALREADY_EXISTS', v1msg.nonCompatible)
     if (existing) throw new ApiError(400, 'ALREADY_EXISTS', msg.bridgeExists)
-    const split = splitV1(type, withoutKeys(body, NOT_CONFIG))
+    const split = splitV1(type, omit(body, NOT_CONFIG))
     const connectorType = this.connectorType(split.kind, split.type)
     const connectorName = this.freeConnectorName(connectorType, name)
     await this.feature.createConnector({ ...split.connector, type: connectorType, name: connectorName })
@@ -152,7 +150,7 @@ export class BridgesV1 {
     const found = this.locate(type, name)
     if (found === undefined) throw notFound(type, name)
     if (found === 'incompatible') throw new ApiError(400, 'ALREADY_EXISTS', v1msg.nonCompatible)
-    const given = deobfuscate(withoutKeys(body, NOT_CONFIG), this.rawView(found))
+    const given = deobfuscate(omit(body, NOT_CONFIG), this.rawView(found))
     const split: SplitBridge = splitV1(ACTION_TO_V1_TYPE[found.bridge.type]!, given)
     const { connector } = found
     await this.feature.updateConnector(connector.type, connector.name, split.connector)
@@ -233,7 +231,7 @@ export class BridgesV1 {
     const name = typeof body.name === 'string' ? body.name : undefined
     const found = name === undefined ? undefined : this.locate(type, name)
     const given = typeof found === 'object' ? deobfuscate(body, this.rawView(found)) : body
-    const split = splitV1(type, withoutKeys(given, NOT_CONFIG))
+    const split = splitV1(type, omit(given, NOT_CONFIG))
     const probeName = `probe_${Date.now().toString(36)}`
     await this.feature.probeBridge(
       split.kind,

@@ -165,6 +165,10 @@ function bridgeKindPaths(root: 'actions' | 'sources', names: readonly string[], 
   })
 }
 
+/** The resource options of a connector and its action together, each once (a v1 bridge's `resource_opts`). */
+const resourceFields = (...roles: ReadonlyArray<readonly IntegrationField[]>): IntegrationField[] =>
+  roles.flat().filter((field, index, all) => field.path.startsWith('resource_opts.') && all.findIndex((other) => other.path === field.path) === index)
+
 /** The v1 webhook: the connector's fields and the action's parameters side by side (emqx_bridge_http_schema "config"). */
 function webhookLeaves(): Leaf[] | undefined {
   const connector = formFields('connector', 'http')
@@ -172,8 +176,7 @@ function webhookLeaves(): Leaf[] | undefined {
   if (!connector || !action) return undefined
   const own = connector.filter((field) => !field.path.startsWith('resource_opts.'))
   const hoisted = action.filter((field) => field.path.startsWith('parameters.') && !['parameters.path', 'parameters.headers'].includes(field.path)).map((field) => ({ ...field, path: field.path.slice('parameters.'.length) }))
-  const resource = [...connector, ...action].filter((field, index, all) => field.path.startsWith('resource_opts.') && all.findIndex((other) => other.path === field.path) === index)
-  return [...leavesOf(own), ...leavesOf(hoisted), leaf('local_topic', { type: 'string' }), ...leavesOf(resource)]
+  return [...leavesOf(own), ...leavesOf(hoisted), leaf('local_topic', { type: 'string' }), ...leavesOf(resourceFields(connector, action))]
 }
 
 /** The v1 MQTT bridge: the connector's fields with `ingress` and `egress` (emqx_bridge_mqtt_connector_schema "config"). */
@@ -196,7 +199,7 @@ function mqttV1Leaves(): Leaf[] | undefined {
     ...under('egress', pool),
     leaf('egress.local.topic', { type: 'string' }),
     ...under('egress.remote', message.map((field) => (field.path === 'topic' ? { ...field, required: true } : field))),
-    ...leavesOf([...connector, ...action].filter((field, index, all) => field.path.startsWith('resource_opts.') && all.findIndex((other) => other.path === field.path) === index)),
+    ...leavesOf(resourceFields(connector, action)),
   ]
 }
 
