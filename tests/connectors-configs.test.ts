@@ -83,4 +83,31 @@ describe('connectors, actions and sources in /configs', () => {
     expect(await names('connectors')).toEqual(['fixture:c1'])
     await waitFor(async () => (await suite.api.get('/actions/fixture:a1')).body.status === 'connected', 'a1 running on c1')
   })
+
+  it('loads a hidden bridges root as 5.8 upgrades it: each v1 bridge a connector and an action or source', async () => {
+    const loaded = await putConfigs({
+      bridges: {
+        webhook: { v1hook: { url: suite.t.url, method: 'put', body: '${payload}' } },
+        mqtt: { v1in: { server: `127.0.0.1:${suite.t.server.mqttPort}`, ingress: { remote: { topic: 'v1/#' } } } },
+      },
+    })
+    expect(loaded.status).toBe(200)
+    expect((await suite.api.get('/actions/http:v1hook')).body).toMatchObject({ connector: 'v1hook', parameters: { method: 'put', body: '${payload}' } })
+    expect((await suite.api.get('/connectors/http:v1hook')).body.url).toBe(suite.t.url)
+    expect((await suite.api.get('/sources/mqtt:v1in')).body).toMatchObject({ connector: 'v1in', parameters: { topic: 'v1/#' } })
+    expect(((await suite.api.get('/bridges')).body as Array<{ type: string; name: string }>).map((b) => `${b.type}:${b.name}`)).toEqual(['webhook:v1hook', 'mqtt:v1in'])
+    expect(await rootText('connectors')).toMatchObject({ connectors: { http: { v1hook: { url: suite.t.url } } } })
+    const all = await fetch(`${suite.t.url}/api/v5/configs`, { headers: { authorization: `Bearer ${suite.api.token}` } })
+    expect(parseHocon(await all.text())).not.toHaveProperty('bridges')
+
+    const unknown = await putConfigs({ bridges: { kafka: { k: { bootstrap_hosts: 'x:9092' } } } })
+    expect(unknown.status).toBe(400)
+    expect(JSON.stringify(unknown.body)).toContain('unknown bridge type')
+    const bad = await putConfigs({ bridges: { webhook: { v1bad: { url: 'not a url' } } } })
+    expect(bad.status).toBe(400)
+    expect((await suite.api.get('/connectors/http:v1bad')).status).toBe(404)
+    // The ingress connector is a client of this broker: gone with its bridge.
+    expect((await suite.api.delete('/bridges/mqtt:v1in')).status).toBe(204)
+    expect((await suite.api.get('/connectors/mqtt:v1in')).status).toBe(404)
+  })
 })

@@ -52,8 +52,8 @@ export interface ConfigRoots {
   listening: { port?: () => number }
 }
 
-/** The roots `GET /configs` leaves out of its HOCON text, as 5.8 hides them (emqx_conf_cli:hidden_roots). */
-export const HIDDEN_ROOTS = ['broker']
+/** The roots `GET /configs` leaves out of its HOCON text, as 5.8 hides them (emqx_conf_cli:hidden_roots; `bridges` is a hidden root of its schema, only ever loaded). */
+export const HIDDEN_ROOTS = ['broker', 'bridges']
 /** The roots `GET /configs` answers in its legacy JSON form (`Accept: application/json`). */
 export const JSON_ROOTS = ['dashboard', 'alarm', 'sys_topics', 'sysmon', 'log', 'broker']
 /** The roots `/configs_reset/{root}` takes (5.8's config_list). */
@@ -106,6 +106,8 @@ export function configRoots(ctx: AreaContext): ConfigRoots {
     connectors: integration.connectors,
     actions: integration.actions,
     sources: integration.sources,
+    // Hidden, and only loaded: v1 bridges become connectors and actions (or sources).
+    bridges: integration.bridges,
     rule_engine: ruleEngineConfigRoot(ctx.use(rulesArea), configs),
     prometheus: settingsRoot('prometheus', prometheusSettings(ctx.use(prometheusArea), configs), () => defaultPrometheusConfig),
     opentelemetry: settingsRoot('opentelemetry', otelSettings(ctx.use(opentelemetryArea), configs), () => defaultOtelConfig),

@@ -3,10 +3,13 @@
 // body over what is in force, a replace makes the body the whole root (what it leaves out is removed).
 // Every entry is checked as a create would check it before anything is written; the three roots
 // prepared by one request are written together, connectors first, and the resources run again.
+// The hidden `bridges` root (v1 bridges, `{webhook|mqtt: {name: config}}`) is only loaded: as 5.8's
+// upgrade_raw_conf does, each bridge becomes a connector and an action (or source) in those roots.
+import { V1_TO_ACTION_TYPE } from '../../../contract/bridges-v1.ts'
 import { resourceId } from '../../../contract/connectors.ts'
 import { badRequest } from '../../http/errors.ts'
 import type { ConfigRoot, LoadMode } from '../configs/roots.ts'
-import { deepMerge } from './bridge-v1-convert.ts'
+import { deepMerge, splitV1 } from './bridge-v1-convert.ts'
 import type { IntegrationFeature } from './feature.ts'
 import { redact } from './secrets.ts'
 import type { ResourceKind, StoredResource } from './store.ts'
@@ -24,7 +27,7 @@ function rootOf(list: readonly StoredResource[], show: (config: Config) => Confi
 }
 
 /** The body of a root checked to be `{type: {name: object}}`. */
-function rootBody(kind: ResourceKind, value: unknown): Root {
+function rootBody(kind: string, value: unknown): Root {
   if (!isObject(value)) throw badRequest(`${kind}: expected an object of types`)
   for (const [type, byName] of Object.entries(value)) {
     if (!isObject(byName)) throw badRequest(`${kind}.${type}: expected an object of names`)
@@ -33,11 +36,15 @@ function rootBody(kind: ResourceKind, value: unknown): Root {
   return value as Root
 }
 
-export function integrationConfigRoots(feature: IntegrationFeature): Record<ResourceKind, ConfigRoot> {
+export function integrationConfigRoots(feature: IntegrationFeature): Record<ResourceKind | 'bridges', ConfigRoot> {
   const { repository } = feature
   // The roots one PUT prepared, written by the first of their changes to run. Prepares and changes of
   // one PUT run in the same turn, so what a refused PUT left here is dropped before the next one.
   const plan = new Map<ResourceKind, Root>()
+  // What the body itself gave for a root (after the mode), and what its `bridges` root became.
+  const given = new Map<ResourceKind, Root>()
+  const converted = new Map<ResourceKind, Root>()
+  const forget = () => [plan, given, converted].forEach((map) => map.clear())
   const planned = (kind: ResourceKind): Root => plan.get(kind) ?? rootOf(repository.list(kind))
 
   const connectorNames = (type: string): Set<string> => new Set(Object.keys(planned('connectors')[type] ?? {}))
@@ -86,22 +93,62 @@ export function integrationConfigRoots(feature: IntegrationFeature): Record<Reso
         }
       }
     }
-    plan.clear()
+    forget()
     feature.reload()
+  }
+
+  /** A root planned from what the body gave for it (or, by the mode, what is in force) and what its v1 bridges became. */
+  function planRoot(kind: ResourceKind, whole: Root): void {
+    if (plan.size === 0 && given.size === 0) queueMicrotask(forget)
+    given.set(kind, whole)
+    plan.set(kind, check(kind, deepMerge(whole, converted.get(kind) ?? {}) as Root))
+  }
+
+  /** The v1 bridges of a `bridges` root split as POST /bridges splits them, each connector under a free name. */
+  function convertBridges(value: unknown): void {
+    const body = rootBody('bridges', value)
+    for (const [v1Type, byName] of Object.entries(body)) {
+      if (V1_TO_ACTION_TYPE[v1Type] === undefined) throw badRequest(`bridges.${v1Type}: unknown bridge type`)
+      for (const [name, config] of Object.entries(byName)) {
+        const split = splitV1(v1Type, config)
+        const connectorType = feature.connectorTypeOf(split.kind, split.type)
+        const taken = { ...planned('connectors')[connectorType], ...converted.get('connectors')?.[connectorType] }
+        let connectorName = name
+        for (let attempt = 2; connectorName in taken; attempt++) connectorName = `${name}_${attempt}`
+        const add = (kind: ResourceKind, type: string, entryName: string, entry: Record<string, unknown>) => {
+          const root = converted.get(kind) ?? {}
+          ;(root[type] ??= {})[entryName] = entry
+          converted.set(kind, root)
+        }
+        add('connectors', connectorType, connectorName, split.connector)
+        add(split.kind, split.type, name, { ...split.bridge, connector: connectorName })
+      }
+    }
   }
 
   const rootFor = (kind: ResourceKind): ConfigRoot => ({
     current: () => rootOf(repository.list(kind), redact),
     prepare: (value: unknown, mode: LoadMode) => {
       const body = rootBody(kind, value)
-      const whole = mode === 'merge' ? deepMerge(rootOf(repository.list(kind)), body) : body
-      const checked = check(kind, whole as Root)
-      if (plan.size === 0) queueMicrotask(() => plan.clear())
-      plan.set(kind, checked)
+      planRoot(kind, (mode === 'merge' ? deepMerge(rootOf(repository.list(kind)), body) : body) as Root)
       return write
     },
     defaults: () => ({}),
   })
 
-  return { connectors: rootFor('connectors'), actions: rootFor('actions'), sources: rootFor('sources') }
+  const bridges: ConfigRoot = {
+    current: () => ({}),
+    prepare: (value: unknown, mode: LoadMode) => {
+      if (plan.size === 0 && given.size === 0) queueMicrotask(forget)
+      convertBridges(value)
+      for (const kind of KINDS) {
+        if (!converted.has(kind)) continue
+        planRoot(kind, given.get(kind) ?? (mode === 'merge' ? rootOf(repository.list(kind)) : {}))
+      }
+      return write
+    },
+    defaults: () => ({}),
+  }
+
+  return { connectors: rootFor('connectors'), actions: rootFor('actions'), sources: rootFor('sources'), bridges }
 }
