@@ -69,12 +69,12 @@ describe('PUT /configs', () => {
     const response = await fetch(`${ts.url}/api/v5/configs`, {
       method: 'PUT',
       headers: { ...auth(), 'content-type': 'text/plain' },
-      body: 'sys_topics { sys_msg_interval = 5m }\nmqtt { max_inflight = 0 }\nforce_gc { enable = false }\nbridges {}',
+      body: 'sys_topics { sys_msg_interval = 5m }\nmqtt { max_inflight = 0 }\nforce_gc { enable = false }\nexhook {}',
     })
     expect(response.status).toBe(400)
     expect(response.headers.get('content-type')).toMatch(/^text\/plain/)
     const { errors } = JSON.parse(await response.text())
-    expect(Object.keys(errors).sort()).toEqual(['bridges', 'force_gc', 'mqtt'])
+    expect(Object.keys(errors).sort()).toEqual(['exhook', 'force_gc', 'mqtt'])
     expect(errors.force_gc).toMatch(/not implemented by the embedded broker/)
     expect((await getText()).body).toBe(before.body)
   })
