@@ -49,5 +49,11 @@ export const screenComponents: Record<string, RouteComponent> = {
   '/rule/rules': lazyRouteComponent(() => import('../features/rules/RuleList.tsx'), 'RuleList'),
   '/rule/rules/create': lazyRouteComponent(() => import('../features/rules/RuleCreate.tsx'), 'RuleCreate'),
   '/rule/rules/$id': lazyRouteComponent(() => import('../features/rules/RuleDetail.tsx'), 'RuleDetail'),
+  '/connector/list': lazyRouteComponent(() => import('../features/integration/IntegrationList.tsx'), 'ConnectorList'),
+  '/connector/$id': lazyRouteComponent(() => import('../features/integration/IntegrationDetail.tsx'), 'ConnectorDetail'),
+  '/rule/actions': lazyRouteComponent(() => import('../features/integration/IntegrationList.tsx'), 'ActionList'),
+  '/rule/actions/$id': lazyRouteComponent(() => import('../features/integration/IntegrationDetail.tsx'), 'ActionDetail'),
+  '/rule/sources': lazyRouteComponent(() => import('../features/integration/IntegrationList.tsx'), 'SourceList'),
+  '/rule/sources/$id': lazyRouteComponent(() => import('../features/integration/IntegrationDetail.tsx'), 'SourceDetail'),
   '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
 }
