@@ -81,7 +81,7 @@ function IntegrationList({ kind }: { kind: IntegrationKind }) {
       col.accessor((row) => row.metrics?.[key], {
         id: key,
         header,
-        size: 90,
+        size: 72,
         meta: { numeric: true, align: 'end' },
         cell: ({ getValue }) => <span data-metric={key}>{rate ? formatRate(getValue()) : (getValue()?.toLocaleString() ?? '—')}</span>,
       })
@@ -89,7 +89,7 @@ function IntegrationList({ kind }: { kind: IntegrationKind }) {
       col.accessor((row) => row.item.name, {
         id: 'name',
         header: t('integration.col.name'),
-        size: 170,
+        size: 140,
         enableHiding: false,
         meta: { mono: true },
         cell: ({ row }) => (
@@ -98,11 +98,11 @@ function IntegrationList({ kind }: { kind: IntegrationKind }) {
           </Link>
         ),
       }),
-      col.accessor((row) => typeLabel(t, row.item.type), { id: 'type', header: t('integration.col.type'), size: 130, cell: ({ row, getValue }) => <span title={row.original.item.type}>{getValue()}</span> }),
+      col.accessor((row) => typeLabel(t, row.item.type), { id: 'type', header: t('integration.col.type'), size: 110, cell: ({ row, getValue }) => <span title={row.original.item.type}>{getValue()}</span> }),
       col.display({
         id: 'status',
         header: t('integration.col.status'),
-        size: 120,
+        size: 124,
         meta: { label: t('integration.col.status') },
         cell: ({ row }) => <StatusTag status={row.original.item.status} reason={row.original.item.status_reason} nodes={row.original.item.node_status} />,
       }),
@@ -123,11 +123,11 @@ function IntegrationList({ kind }: { kind: IntegrationKind }) {
             col.accessor((row) => row.item.rules.join(', '), {
               id: 'rules',
               header: t('integration.col.rules'),
-              size: 160,
+              size: 110,
               meta: { grow: true, label: t('integration.col.rules') },
               cell: ({ row }) => <UsedBy ids={row.original.item.rules} />,
             }),
-            col.accessor((row) => formatTime(row.item.created_at).text, { id: 'created_at', header: t('integration.col.createdAt'), size: 160, meta: { numeric: true } }),
+            col.accessor((row) => formatTime(row.item.created_at).text, { id: 'created_at', header: t('integration.col.createdAt'), size: 150, meta: { numeric: true } }),
           ]
         : [
             col.accessor((row) => [...row.item.actions, ...row.item.sources].join(', '), {
