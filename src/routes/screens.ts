@@ -55,5 +55,8 @@ export const screenComponents: Record<string, RouteComponent> = {
   '/rule/actions/$id': lazyRouteComponent(() => import('../features/integration/IntegrationDetail.tsx'), 'ActionDetail'),
   '/rule/sources': lazyRouteComponent(() => import('../features/integration/IntegrationList.tsx'), 'SourceList'),
   '/rule/sources/$id': lazyRouteComponent(() => import('../features/integration/IntegrationDetail.tsx'), 'SourceDetail'),
+  '/connector/create': lazyRouteComponent(() => import('../features/integration/ConnectorCreate.tsx'), 'ConnectorCreate'),
+  '/rule/actions/create': lazyRouteComponent(() => import('../features/integration/ActionCreate.tsx'), 'ActionCreate'),
+  '/rule/sources/create': lazyRouteComponent(() => import('../features/integration/SourceCreate.tsx'), 'SourceCreate'),
   '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
 }
