@@ -5,48 +5,24 @@
 // started the action); its detail shows the counters and Reset statistics (asked first) zeroes them; Delete
 // (confirmed) is refused while the rule uses the action, naming the rule, and goes through once the
 // rule is gone; the connector is deleted from its list.
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { test, expect, type Page } from '@playwright/test'
 import type { MqttClient } from 'mqtt'
 import { apiHeaders, login } from './support/login.ts'
 import { connectClient } from './support/mqtt.ts'
+import { runFromPalette } from './support/palette.ts'
+import { startHttpTarget, type HttpTarget } from '../tests/support/http-target.ts'
 
-let target: Server
-let url = ''
-const received: string[] = []
+let target: HttpTarget
 const clients: MqttClient[] = []
 
 test.beforeAll(async () => {
-  target = createServer((req, res) => {
-    let body = ''
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()))
-    req.on('end', () => {
-      received.push(body)
-      res.writeHead(200).end()
-    })
-  })
-  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve))
-  url = `http://127.0.0.1:${(target.address() as AddressInfo).port}`
+  target = await startHttpTarget()
 })
 
 test.afterAll(async () => {
   for (const client of clients.splice(0)) client.end(true)
-  target.closeAllConnections()
-  await new Promise((resolve) => target.close(resolve))
+  await target.close()
 })
-
-/** Runs a command from the palette: search, choose, fill its fields by label, Enter. */
-async function runFromPalette(page: Page, search: string, option: RegExp, fields: [RegExp, string][]) {
-  await expect(page.getByRole('button', { name: 'Open the command palette' })).toBeVisible()
-  await page.keyboard.press('Control+k')
-  const palette = page.getByRole('dialog')
-  await palette.getByPlaceholder('Type a command or search…').fill(search)
-  await palette.getByRole('option', { name: option }).first().click()
-  for (const [label, value] of fields) await palette.getByLabel(label).first().fill(value)
-  await palette.getByLabel(fields[0][0]).first().press('Enter')
-  await expect(palette).toHaveCount(0)
-}
 
 async function confirm(page: Page) {
   const dialog = page.getByRole('alertdialog')
@@ -60,7 +36,7 @@ test('an HTTP connector and action made from the palette: listed with status, co
   await runFromPalette(page, 'create a connector', /Create a connector/, [
     [/^Type/, 'http'],
     [/^Name/, 'e2e_hook'],
-    [/^Configuration/, JSON.stringify({ url })],
+    [/^Configuration/, JSON.stringify({ url: target.url })],
   ])
   const connectorRow = page.getByRole('row').filter({ hasText: 'e2e_hook' })
   await expect(connectorRow.locator('[data-status]')).toHaveText('Connected')
@@ -93,7 +69,7 @@ test('an HTTP connector and action made from the palette: listed with status, co
   const publisher = await connectClient('e2e-integration-pub')
   clients.push(publisher)
   await publisher.publishAsync('e2e/hook/1', 'hello', { qos: 1 })
-  await expect.poll(() => received.includes('hello')).toBe(true)
+  await expect.poll(() => target.received.includes('hello')).toBe(true)
   await expect(actionRow.locator('[data-metric="success"]')).toHaveText('1', { timeout: 15_000 })
   await expect(actionRow.getByRole('link', { name: 'e2e_to_hook' })).toBeVisible()
 
