@@ -82,7 +82,10 @@ describe('data integration commands', () => {
   })
 
   it('action.delete is refused while a rule uses it, said with the rule; alsoDeleteDepActions takes it out of the rule first', async () => {
-    expect(getCommand('action.delete')?.danger).toBe(true)
+    const remove = getCommand('action.delete')!
+    expect(remove.danger).toBe(true)
+    expect(remove.describe?.({ id: 'http:hook', alsoDeleteDepActions: false })).toEqual({ key: 'cmd.action.deleteDescribe', values: { id: 'http:hook' } })
+    expect(remove.describe?.({ id: 'http:hook', alsoDeleteDepActions: true })).toEqual({ key: 'cmd.action.deleteAlsoDescribe', values: { id: 'http:hook' } })
     const refused = await run('action.delete', { id: 'http:hook' }).catch((error: unknown) => error)
     expect(said(refused)).toBe(JSON.stringify({ key: 'integration.err.actionInUse', values: { id: 'http:hook', users: 'to-hook', message: 'Cannot delete action while active rules are depending on it' } }))
     const connectorRefused = await run('connector.delete', { id: 'http:hook' }).catch((error: unknown) => error)
