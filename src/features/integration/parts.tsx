@@ -27,10 +27,8 @@ export function statusLabel(t: TFunction, status: string): string {
   return (STATUSES as readonly string[]).includes(status) ? t(`integration.status.${status}`) : status
 }
 
-/** A type's readable name ('HTTP Server', 'PostgreSQL'); the type itself when it has none. */
-export function typeLabel(t: TFunction, type: string): string {
-  return t(`integration.typeLabel.${type}`, { defaultValue: type })
-}
+/** A type's readable name ('HTTP Server', 'PostgreSQL'), as the create flow names it. */
+export { typeLabel } from './forms/typeLabels.ts'
 
 /** The status, its reason and each node's status on hover. */
 export function StatusTag({ status, reason, nodes }: { status: string; reason?: string | undefined; nodes: readonly NodeStatus[] }) {
