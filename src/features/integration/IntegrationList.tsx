@@ -118,9 +118,10 @@ function IntegrationList({ kind }: { kind: IntegrationKind }) {
       ...(bridge
         ? [
             col.accessor((row) => row.item.connector ?? '', { id: 'connector', header: t('integration.col.connector'), size: 120, meta: { mono: true, hidden: true } }),
-            metric('matched', t('integration.metric.matched')),
-            metric('success', t('integration.metric.success')),
-            metric('failed', t('integration.metric.failed')),
+            // A source counts what it received; an action what the rules sent it and how that went.
+            ...(kind === 'sources'
+              ? [metric('received', t('integration.metric.received'))]
+              : [metric('matched', t('integration.metric.matched')), metric('success', t('integration.metric.success')), metric('failed', t('integration.metric.failed'))]),
             metric('rate', t('integration.metric.rate'), true),
             col.accessor((row) => row.item.rules.join(', '), {
               id: 'rules',
