@@ -251,6 +251,8 @@ export function integrationCommands(kind: IntegrationKind) {
       changes,
       args: v.object({ id: idArg(kind) }),
       positional: ['id'],
+      // Disabling a connector stops every action and source on it: asked first, as EMQX's dashboard does.
+      ...(name === 'disable' && kind === 'connectors' ? { confirm: true } : {}),
       aliases: [`${name} ${one}`, ...(name === 'start' ? [`reconnect ${one}`] : [])],
       complete: { id: complete },
       describe: ({ id }) => ({ key: cmd(`${name}Describe`), values: { id } }),

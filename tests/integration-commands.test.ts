@@ -122,6 +122,9 @@ describe('data integration commands', () => {
     expect(await suite.api.connectors.actions.get('http:a2')).toMatchObject({ enable: false, status: 'stopped' })
     expect(await complete('action.enable', 'id', 'a2')).toEqual(['http:a2'])
     await run('action.enable', { id: 'http:a2' })
+    // Disabling a connector stops what is on it: the command asks first; an action's does not.
+    expect(getCommand('connector.disable')?.confirm).toBe(true)
+    expect(getCommand('action.disable')?.confirm).toBeUndefined()
     await run('connector.disable', { id: 'http:h2' })
     await expect(run('connector.start', { id: 'http:h2' })).rejects.toMatchObject({ message: 'Forbidden operation, connector not enabled' })
     await run('connector.enable', { id: 'http:h2' })
