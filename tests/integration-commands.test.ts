@@ -3,8 +3,6 @@
 // real node:http server that a rule's messages reach, an MQTT source on a second real broker; test
 // (the probe) success and failure in SPEC 8's words; a delete refused while rules use the action,
 // said with the rules; enable, disable, start, reset metrics; live completers.
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getCommand } from '../commands/registry.ts'
 import { tableLines, type IntegrationRow } from '../commands/integration.ts'
@@ -12,6 +10,7 @@ import { CommandError } from '../commands/commandError.ts'
 import { lineWriterOutput } from '../commands/liveOutput.ts'
 import { parseScript, rawArgs } from '../commands/script/parse.ts'
 import { consoleSuite, invalidArgs, runCommand } from './support/commands.ts'
+import { startHttpTarget, type HttpTarget } from './support/http-target.ts'
 import { startTestServer, waitFor, type TestServer } from './support/server.ts'
 
 const suite = consoleSuite()
@@ -19,28 +18,19 @@ const run = (id: string, raw: Record<string, unknown> = {}) => runCommand(suite.
 const signal = () => new AbortController().signal
 const complete = (id: string, arg: string, query = '', args?: Record<string, string>) => getCommand(id)!.complete![arg]!(suite.api, query, signal(), args)
 
-const received: string[] = []
-let http: Server
+let target: HttpTarget
 let url = ''
+let received: string[] = []
 let remote: TestServer
 
 beforeAll(async () => {
-  http = createServer((req, res) => {
-    let body = ''
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()))
-    req.on('end', () => {
-      received.push(body)
-      res.writeHead(200).end()
-    })
-  })
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
-  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`
+  target = await startHttpTarget()
+  ;({ url, received } = target)
   remote = await startTestServer()
 })
 
 afterAll(async () => {
-  http.closeAllConnections()
-  await new Promise((resolve) => http.close(resolve))
+  await target.close()
   await remote.close()
 })
 

@@ -28,8 +28,7 @@ type Tab = (typeof TABS)[number]
 /** The status moves (a target going down): the header is read again this often. */
 const STATUS_POLL_MS = 5_000
 
-type Loaded = { item: IntegrationItem; config: Record<string, unknown> }
-type Load = { key: string } & (DetailLoadKind & ({ kind: 'loading' | 'notFound' | 'failed' } | ({ kind: 'ready' } & Loaded)))
+type Load = { key: string } & (DetailLoadKind & ({ kind: 'loading' | 'notFound' | 'failed' } | { kind: 'ready'; item: IntegrationItem }))
 
 export function ConnectorDetail() {
   return <IntegrationDetail kind="connectors" />
@@ -56,7 +55,7 @@ function IntegrationDetail({ kind }: { kind: IntegrationKind }) {
     ['connectors'],
     async (signal): Promise<Load> => {
       try {
-        return { key, kind: 'ready', ...(await readItem(api, kind, id, signal)) }
+        return { key, kind: 'ready', item: await readItem(api, kind, id, signal) }
       } catch (error) {
         return error instanceof ApiError && error.status === 404 ? { key, kind: 'notFound' } : { key, kind: 'failed', message: errorText(error) }
       }
@@ -86,7 +85,7 @@ function IntegrationDetail({ kind }: { kind: IntegrationKind }) {
       </div>
     )
 
-  const { item, config } = load
+  const { item } = load
   const remove = async () => {
     const outcome = await run(info.commands.remove, { id: item.id })
     if (outcome.ok) void navigate({ to: info.listPath })
@@ -119,7 +118,7 @@ function IntegrationDetail({ kind }: { kind: IntegrationKind }) {
       </DetailHeader>
       <Tabs tabs={TABS} selected={tab} onSelect={showTab} label={t('integration.tabsLabel')} idPrefix="integration" text={(name) => t(`integration.tab.${name}`)} />
       <TabPanel idPrefix="integration" selected={tab}>
-        {tab === 'overview' ? <Overview kind={kind} item={item} /> : <IntegrationSettings kind={kind} id={item.id} config={config} />}
+        {tab === 'overview' ? <Overview kind={kind} item={item} /> : <IntegrationSettings kind={kind} id={item.id} />}
       </TabPanel>
     </div>
   )

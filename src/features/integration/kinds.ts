@@ -99,14 +99,14 @@ export async function readItems(api: Api, kind: IntegrationKind, signal?: AbortS
   return (await api.connectors[kind].summary(signal)).map((b) => ({ ...pick(b), rules: b.rules, actions: [], sources: [] }))
 }
 
-/** One item, for its detail screen, with its whole config in `config` (what the settings show). */
-export async function readItem(api: Api, kind: IntegrationKind, id: string, signal?: AbortSignal): Promise<{ item: IntegrationItem; config: Record<string, unknown> }> {
+/** One item, for its detail screen. */
+export async function readItem(api: Api, kind: IntegrationKind, id: string, signal?: AbortSignal): Promise<IntegrationItem> {
   if (kind === 'connectors') {
     const c = await api.connectors.get(id, signal)
-    return { item: { ...pick(c), rules: [], actions: c.actions, sources: c.sources }, config: configOf(c) }
+    return { ...pick(c), rules: [], actions: c.actions, sources: c.sources }
   }
   const b = await api.connectors[kind].get(id, signal)
-  return { item: { ...pick(b), connector: b.connector, rules: b.rules, actions: [], sources: [] }, config: configOf(b) }
+  return { ...pick(b), connector: b.connector, rules: b.rules, actions: [], sources: [] }
 }
 
 /** Metrics of an action or source; null for a connector (5.8 keeps none for connectors). */
@@ -129,10 +129,4 @@ function pick(item: Common): Omit<IntegrationItem, 'rules' | 'actions' | 'source
     created_at: item.created_at,
     last_modified_at: item.last_modified_at,
   }
-}
-
-/** The stored config: the answer without what the server adds about the item's state and users. */
-function configOf(answer: Record<string, unknown>): Record<string, unknown> {
-  const { status: _s, status_reason: _r, node_status: _n, actions: _a, sources: _so, rules: _ru, created_at: _c, last_modified_at: _m, ...config } = answer
-  return config
 }
