@@ -3,7 +3,7 @@
 // and succeeds against a real HTTP server started here; created, it takes an HTTP action (its
 // connector picked, tested, created) whose rule sends a real MQTT message to that server; the
 // action duplicated under SPEC 4's copy name; a create form and the settings left with unsaved edits
-// warn 'Changes that you made may not be saved'.
+// warn 'Changes that you made may not be saved'; the action's settings saved once the warning kept them.
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -95,6 +95,24 @@ test('create an HTTP connector after testing it, an action on it that a rule fee
     connector: 'e2e_hook',
     parameters: { path: '/${clientid}', method: 'post' },
   })
+
+  // Settings: the form is filled from the server; an unsaved edit warns on leaving, staying keeps
+  // it, Save runs action.update and the stored action changes.
+  await page.getByRole('tab', { name: 'Settings' }).click()
+  const settings = page.getByRole('form', { name: 'Action settings' })
+  await expect(settings.getByRole('textbox', { name: 'URL path' })).toHaveValue('/${clientid}')
+  await expect(settings.getByRole('combobox', { name: 'Connector' })).toHaveValue('e2e_hook')
+  await settings.getByRole('textbox', { name: 'Description' }).fill('to the e2e server')
+  await page.getByRole('link', { name: 'Back to Actions' }).click()
+  const warning = page.getByRole('alertdialog')
+  await expect(warning).toContainText('Changes that you made may not be saved')
+  await warning.getByRole('button', { name: 'Cancel' }).click()
+  await expect(settings.getByRole('textbox', { name: 'Description' })).toHaveValue('to the e2e server')
+  await settings.getByRole('button', { name: 'Save' }).click()
+  await expect.poll(async () => (await (await api(request, 'get', '/actions/http:e2e_act')).json()).description).toBe('to the e2e server')
+  await expect(settings.getByRole('textbox', { name: 'Description' })).toHaveValue('to the e2e server')
+  await page.getByRole('link', { name: 'Back to Actions' }).click()
+  await expect(page).toHaveURL(/\/rule\/actions$/)
 
   // A rule on the action: a real client's message reaches the HTTP server at the templated path.
   const headers = await apiHeaders(request)
