@@ -34,7 +34,8 @@ export interface IntegrationFormSetup {
 /** What the form starts with; `base` is the config the values are written over (unknown keys kept). */
 export function initialForm({ role, type, config, name = '', connector = '' }: IntegrationFormSetup) {
   const fields = formFields(role, type)
-  const base = config ? readConfig(role, type, withoutIdentity(editableConfig(config))) : {}
+  // A new action or source of a type without a form starts with the `parameters` every one needs.
+  const base = config ? readConfig(role, type, withoutIdentity(editableConfig(config))) : !fields && role !== 'connector' ? { parameters: {} } : {}
   const values: FormValues = fields ? (config ? toFormValues(fields, base) : defaultFormValues(fields)) : { [RAW]: JSON.stringify(base, null, 2) }
   const all: FormValues = { ...values, [NAME]: name, ...(role === 'connector' ? {} : { [CONNECTOR]: connector }) }
   return { fields, base, values: all }
