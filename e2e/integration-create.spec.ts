@@ -7,7 +7,8 @@
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { apiHeaders, login } from './support/login.ts'
+import { E2E_MQTT_PORT } from './support/env.ts'
+import { apiHeaders, login, loginIn } from './support/login.ts'
 import { connectClient } from './support/mqtt.ts'
 
 interface Hit {
@@ -135,8 +136,13 @@ test('create an HTTP connector after testing it, an action on it that a rule fee
   expect(await (await api(request, 'get', '/actions/http:e2e_act_duplication')).json()).toMatchObject({ connector: 'e2e_hook', parameters: { path: '/${clientid}' } })
 
   // Leaving a create form with edits warns; staying keeps them, leaving goes.
+  // The type by keys alone: the filter has focus, the arrow moves from HTTP to MQTT, Enter picks it.
   await page.goto('/connector/create')
-  await pickType(page, 'mqtt')
+  await expect(page.getByRole('radio', { name: /HTTP Server/ })).toHaveAttribute('aria-checked', 'true')
+  await expect(page.getByRole('searchbox', { name: 'Filter types' })).toBeFocused()
+  await page.keyboard.press('ArrowRight')
+  await expect(page.getByRole('radio', { name: /^MQTT/ })).toHaveAttribute('aria-checked', 'true')
+  await page.keyboard.press('Enter')
   const mqtt = page.getByRole('form', { name: 'Create Connector' })
   await mqtt.getByRole('textbox', { name: 'Server host' }).fill('127.0.0.1:1883')
   await page.getByRole('link', { name: 'Cancel' }).click()
@@ -151,4 +157,36 @@ test('create an HTTP connector after testing it, an action on it that a rule fee
   await request.delete('/api/v5/rules/e2e_hook_rule', { headers })
   for (const id of ['http:e2e_act', 'http:e2e_act_duplication']) await request.delete(`/api/v5/actions/${id}`, { headers })
   await request.delete('/api/v5/connectors/http:e2e_hook', { headers })
+})
+
+test('in Chinese: an MQTT source on a connector made in place, refused without $share while the connector is pooled, then created', async ({ page, request }) => {
+  await loginIn(page, 'zh', '/rule/sources/create')
+  await expect(page.getByRole('heading', { name: '创建数据源' })).toBeVisible()
+  await expect(page.getByRole('radio', { name: /MQTT/ })).toBeVisible()
+  await page.keyboard.press('Enter')
+  const form = page.getByRole('form', { name: '创建数据源' })
+  await form.getByRole('textbox', { name: '名称', exact: true }).fill('e2e_in')
+
+  // The connector, made in a dialog: once created it is the one picked.
+  await form.getByRole('button', { name: '新建连接器' }).click()
+  const dialog = page.getByRole('dialog', { name: '新建 MQTT 连接器' })
+  await dialog.getByRole('textbox', { name: '名称', exact: true }).fill('e2e_up')
+  await dialog.getByRole('textbox', { name: '服务器地址' }).fill(`127.0.0.1:${E2E_MQTT_PORT}`)
+  await dialog.getByRole('button', { name: '创建', exact: true }).click()
+  await expect(dialog).toBeHidden()
+  await expect(form.getByRole('combobox', { name: '连接器' })).toHaveValue('e2e_up')
+
+  // SPEC 5: the connector's pool is 8, so the remote topic must be a shared subscription.
+  await form.getByRole('textbox', { name: '远程主题' }).fill('e2e/in/#')
+  await form.getByRole('button', { name: '创建', exact: true }).click()
+  await expect(form.getByText(/入方向远程主题必须使用共享订阅/)).toBeVisible()
+  expect((await api(request, 'get', '/sources/mqtt:e2e_in')).status()).toBe(404)
+  await form.getByRole('textbox', { name: '远程主题' }).fill('$share/e2e/e2e/in/#')
+  await form.getByRole('button', { name: '创建', exact: true }).click()
+  await expect(page).toHaveURL(/\/rule\/sources\/mqtt(:|%3A)e2e_in$/)
+  expect(await (await api(request, 'get', '/sources/mqtt:e2e_in')).json()).toMatchObject({ connector: 'e2e_up', parameters: { topic: '$share/e2e/e2e/in/#', qos: 1 } })
+
+  const headers = await apiHeaders(request)
+  await request.delete('/api/v5/sources/mqtt:e2e_in', { headers })
+  await request.delete('/api/v5/connectors/mqtt:e2e_up', { headers })
 })
