@@ -1,16 +1,20 @@
 // The forms' values as the commands their buttons run, against the real server: a new HTTP
 // connector's form at its defaults with a URL is tested (failing with the reason against a closed
 // port) and created; its settings form, filled from the server's answer and edited, updates it and
-// keeps what the form does not show; an action's form with its connector; a duplicate's form.
+// keeps what the form does not show; an action's form with its connector; a duplicate's form; a
+// type without a form edited as JSON, its masked secret kept.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CommandError } from '../commands/commandError.ts'
-import { fromFormValues, writeConfig } from '../contract/integration-fields/index.ts'
-import { CONNECTOR, NAME, initialForm } from '../src/features/integration/forms/useIntegrationForm.ts'
+import { CONNECTOR, NAME, RAW, configOfForm, initialForm } from '../src/features/integration/forms/useIntegrationForm.ts'
 import { duplicateName } from '../src/ui/duplicateName.ts'
 import { consoleSuite, runCommand } from './support/commands.ts'
+import { fixtureTarget, installFixtureType } from './support/fixture-integration.ts'
+import { waitFor } from './support/server.ts'
 
+// A type the catalogue has no form for, as an enterprise type on a real EMQX would be.
+installFixtureType()
 const suite = consoleSuite()
 const run = (id: string, raw: Record<string, unknown>) => runCommand(suite.api, id, raw)
 let http: Server
@@ -32,9 +36,10 @@ afterAll(async () => {
 /** What the form's Save and Test hand the commands: the config built over the form's base. */
 function built(start: ReturnType<typeof initialForm>, role: 'connector' | 'action', type: string, edits: Record<string, string>) {
   const values = { ...start.values, ...edits }
-  const { config, errors } = fromFormValues(start.fields ?? [], values, start.base)
-  expect(errors).toEqual([])
-  return { name: values[NAME], connector: values[CONNECTOR], config: writeConfig(role, type, config) }
+  const made = configOfForm(role, type, start, values)
+  if ('errors' in made) throw new Error(JSON.stringify(made.errors))
+  const { connector: _connector, ...config } = made.config
+  return { name: values[NAME], connector: values[CONNECTOR], config }
 }
 
 describe('the forms through the commands', () => {
@@ -87,5 +92,25 @@ describe('the forms through the commands', () => {
       parameters: stored.parameters,
       resource_opts: stored.resource_opts,
     })
+  })
+
+  it('edits a type without a form as the JSON the server answered, and saves it through the update command', async () => {
+    await suite.api.connectors.create({ type: 'fixture', name: 'ee', target: 'ee', password: 'secret', resource_opts: { start_after_created: false } })
+    const answer = await suite.api.connectors.get('fixture:ee')
+    const start = initialForm({ role: 'connector', type: 'fixture', config: answer })
+    expect(start.fields).toBeUndefined()
+    const shown = JSON.parse(start.values[RAW])
+    expect(shown).toMatchObject({ target: 'ee', password: '******', resource_opts: { start_after_created: false } })
+    expect(shown).not.toHaveProperty('status')
+    expect(configOfForm('connector', 'fixture', start, { ...start.values, [RAW]: '{ not json' })).toEqual({ errors: [{ field: RAW, key: 'err.json' }] })
+
+    const made = configOfForm('connector', 'fixture', start, { ...start.values, [RAW]: JSON.stringify({ ...shown, description: 'from JSON' }) })
+    if ('errors' in made) throw new Error('unexpected errors')
+    await run('connector.update', { id: 'fixture:ee', config: made.config })
+    expect(await suite.api.connectors.get('fixture:ee')).toMatchObject({ description: 'from JSON', target: 'ee', password: '******' })
+    // The masked secret went back as it came: the stored one is what the connection opens with.
+    await run('connector.start', { id: 'fixture:ee' })
+    await waitFor(() => fixtureTarget('ee').opened.length > 0, 'the fixture connector opened')
+    expect(fixtureTarget('ee').opened.at(-1)?.password).toBe('secret')
   })
 })

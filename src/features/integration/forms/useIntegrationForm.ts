@@ -47,6 +47,36 @@ function withoutIdentity(config: Record<string, unknown>): Record<string, unknow
   return rest
 }
 
+/** The config a form's values make (without type and name, with an action's or source's connector), or the errors to show. */
+export function configOfForm(
+  role: IntegrationRole,
+  type: string,
+  start: ReturnType<typeof initialForm>,
+  values: FormValues,
+): { config: Record<string, unknown> } | { errors: FieldError[] } {
+  const found: FieldError[] = []
+  let config: Record<string, unknown>
+  if (start.fields) {
+    const built = fromFormValues(start.fields, values, start.base)
+    found.push(...built.errors)
+    config = writeConfig(role, type, built.config)
+  } else {
+    try {
+      const parsed: unknown = JSON.parse(values[RAW] || '{}')
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object')
+      config = parsed as Record<string, unknown>
+    } catch {
+      found.push({ field: RAW, key: 'err.json' })
+      config = {}
+    }
+  }
+  if (role !== 'connector') {
+    if ((values[CONNECTOR] ?? '') === '') found.push({ field: CONNECTOR, key: 'integrationForms.err.connectorRequired' })
+    else config = { ...config, connector: values[CONNECTOR] }
+  }
+  return found.length ? { errors: found } : { config }
+}
+
 export function useIntegrationForm(setup: IntegrationFormSetup) {
   const start = useMemo(() => initialForm(setup), [setup.role, setup.type, setup.config, setup.name, setup.connector])
   const [values, setValues] = useState<FormValues>(start.values)
@@ -64,30 +94,7 @@ export function useIntegrationForm(setup: IntegrationFormSetup) {
   }, [])
   const dirty = JSON.stringify(values) !== JSON.stringify(start.values)
 
-  /** The config to send (without type and name), or the errors to show. */
-  const build = (): { config: Record<string, unknown> } | { errors: FieldError[] } => {
-    const found: FieldError[] = []
-    let config: Record<string, unknown>
-    if (start.fields) {
-      const built = fromFormValues(start.fields, values, start.base)
-      found.push(...built.errors)
-      config = writeConfig(setup.role, setup.type, built.config)
-    } else {
-      try {
-        const parsed: unknown = JSON.parse(values[RAW] || '{}')
-        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object')
-        config = parsed as Record<string, unknown>
-      } catch {
-        found.push({ field: RAW, key: 'err.json' })
-        config = {}
-      }
-    }
-    if (setup.role !== 'connector') {
-      if ((values[CONNECTOR] ?? '') === '') found.push({ field: CONNECTOR, key: 'integrationForms.err.connectorRequired' })
-      else config = { ...config, connector: values[CONNECTOR] }
-    }
-    return found.length ? { errors: found } : { config }
-  }
+  const build = () => configOfForm(setup.role, setup.type, start, values)
 
   return { fields: start.fields, values, setValues, onChange, errors, setErrors, dirty, build }
 }
