@@ -58,7 +58,7 @@ describe('legacy /bridges: webhook', () => {
     expect((await api.post('/rules', { id: 'to_hook', sql: 'SELECT payload FROM "hook/#"', actions: ['http:hook'] })).status).toBe(201)
     const device = await connectMqtt(local.mqttUrl)
     await device.publishAsync('hook/1', 'ping', { qos: 1 })
-    expect(await waitFor(() => http.received.find((r) => r.path === '/in'), 'the webhook request')).toMatchObject({ body: 'ping' })
+    expect(await waitFor(() => http.requests.find((r) => r.path === '/in'), 'the webhook request')).toMatchObject({ body: 'ping' })
     const metrics = await waitFor(async () => {
       const { body } = await api.get('/bridges/webhook:hook/metrics')
       return body.metrics.success === 1 && body
@@ -83,7 +83,7 @@ describe('legacy /bridges: webhook', () => {
     expect((await api.get('/actions/http:hook')).body.rules).toEqual(['to_hook'])
     const device = await connectMqtt(local.mqttUrl)
     await device.publishAsync('hook/2', 'pong', { qos: 1 })
-    expect(await waitFor(() => http.received.find((r) => r.path === '/other'), 'the request to the new url')).toMatchObject({ body: 'v2:pong' })
+    expect(await waitFor(() => http.requests.find((r) => r.path === '/other'), 'the request to the new url')).toMatchObject({ body: 'v2:pong' })
     expect((await put('/bridges/webhook:none', { url })).body).toEqual({ code: 'NOT_FOUND', message: "Bridge lookup failed: bridge named 'none' of type webhook does not exist." })
   })
 

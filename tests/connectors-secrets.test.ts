@@ -39,6 +39,6 @@ describe('http connector secrets', () => {
     await suite.api.post('/rules', { id: 'auth', sql: 'SELECT * FROM "auth/#"', actions: ['http:auth'] })
     const device = await connectMqtt(suite.t.mqttUrl, { clientId: 'dev1' })
     await device.publishAsync('auth/1', 'x', { qos: 1 })
-    expect((await waitFor(() => http.received[0], 'the request')).headers).toMatchObject({ authorization: 'Bearer abc', 'proxy-authorization': 'dev1' })
+    expect((await waitFor(() => http.requests[0], 'the request')).headers).toMatchObject({ authorization: 'Bearer abc', 'proxy-authorization': 'dev1' })
   })
 })

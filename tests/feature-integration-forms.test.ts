@@ -38,6 +38,8 @@ describe("SPEC 5's bridge rules", () => {
     const others = [{ kind: 'sources' as const, name: 'a', topic: 'remote/t' }]
     expect(mqttBridgeErrors({ ...base, name: 'b', topic: 'remote/t', others })[0]?.key).toBe('integrationForms.err.repeatedTopic')
     expect(mqttBridgeErrors({ ...base, name: 'a', topic: 'remote/t', others })).toEqual([])
+    // A duplicated action publishing where the first one does is fine.
+    expect(mqttBridgeErrors({ ...base, kind: 'actions', name: 'b', topic: 'remote/t', others: [{ kind: 'actions', name: 'a', topic: 'remote/t' }] })).toEqual([])
   })
 
   it('wants $share on an ingress topic when the connector is pooled or the cluster has more than one node', () => {
@@ -63,7 +65,7 @@ describe('the form of a catalogue', () => {
     const kinds = Object.fromEntries(fields.map((f) => [f.path, descriptorOf(f).kind]))
     expect(kinds).toMatchObject({ 'parameters.method': 'enum', 'parameters.headers': 'keyValues', 'parameters.body': 'json', 'resource_opts.request_ttl': 'duration', 'resource_opts.max_buffer_bytes': 'size' })
     const sections = Object.fromEntries(fields.map((f) => [f.path, sectionOf(f, 'action')]))
-    expect(sections).toMatchObject({ description: 'connection', 'parameters.path': 'parameters', 'parameters.max_retries': 'advanced', 'resource_opts.query_mode': 'advanced' })
+    expect(sections).toMatchObject({ description: 'basic', 'parameters.path': 'parameters', 'parameters.max_retries': 'advanced', 'resource_opts.query_mode': 'advanced' })
     const connector = formFields('connector', 'mysql') ?? []
     expect(Object.fromEntries(connector.map((f) => [f.path, sectionOf(f, 'connector')]))).toMatchObject({
       server: 'connection',

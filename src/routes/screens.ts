@@ -52,5 +52,11 @@ export const screenComponents: Record<string, RouteComponent> = {
   '/connector/create': lazyRouteComponent(() => import('../features/integration/ConnectorCreate.tsx'), 'ConnectorCreate'),
   '/rule/actions/create': lazyRouteComponent(() => import('../features/integration/ActionCreate.tsx'), 'ActionCreate'),
   '/rule/sources/create': lazyRouteComponent(() => import('../features/integration/SourceCreate.tsx'), 'SourceCreate'),
+  '/connector/list': lazyRouteComponent(() => import('../features/integration/IntegrationList.tsx'), 'ConnectorList'),
+  '/connector/$id': lazyRouteComponent(() => import('../features/integration/IntegrationDetail.tsx'), 'ConnectorDetail'),
+  '/rule/actions': lazyRouteComponent(() => import('../features/integration/IntegrationList.tsx'), 'ActionList'),
+  '/rule/actions/$id': lazyRouteComponent(() => import('../features/integration/IntegrationDetail.tsx'), 'ActionDetail'),
+  '/rule/sources': lazyRouteComponent(() => import('../features/integration/IntegrationList.tsx'), 'SourceList'),
+  '/rule/sources/$id': lazyRouteComponent(() => import('../features/integration/IntegrationDetail.tsx'), 'SourceDetail'),
   '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
 }

@@ -1,5 +1,5 @@
-// A real node:http server for the HTTP connector to send to: it answers 200 and keeps every request
-// it received (path, body, headers), in order.
+// A real HTTP server for data-integration tests to send to (the http connector's target): it
+// answers 200 and keeps each request, its body as text in `received` and whole in `requests`.
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
@@ -10,18 +10,24 @@ export interface ReceivedRequest {
 }
 
 export interface HttpTarget {
+  /** `http://127.0.0.1:<port>` */
   url: string
-  received: ReceivedRequest[]
+  /** The bodies received, in arrival order. */
+  received: string[]
+  /** The requests received (path, body, headers), in arrival order. */
+  requests: ReceivedRequest[]
   close(): Promise<void>
 }
 
 export async function startHttpTarget(): Promise<HttpTarget> {
-  const received: ReceivedRequest[] = []
+  const received: string[] = []
+  const requests: ReceivedRequest[] = []
   const server = createServer((req, res) => {
     let body = ''
     req.on('data', (chunk: Buffer) => (body += chunk.toString()))
     req.on('end', () => {
-      received.push({ path: req.url ?? '', body, headers: req.headers })
+      received.push(body)
+      requests.push({ path: req.url ?? '', body, headers: req.headers })
       res.writeHead(200).end()
     })
   })
@@ -29,7 +35,8 @@ export async function startHttpTarget(): Promise<HttpTarget> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     received,
-    async close() {
+    requests,
+    close: async () => {
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
     },
