@@ -120,8 +120,8 @@ export const SourceResourceOptsSchema = v.object({
 })
 export type SourceResourceOpts = v.InferOutput<typeof SourceResourceOptsSchema>
 
-/** Action types whose resource_opts have no batch fields (EMQX hides them for http and mqtt). */
-export const UNBATCHED_ACTION_TYPES: ReadonlySet<string> = new Set(['http', 'mqtt'])
+/** Action types whose resource_opts have no batch fields (EMQX hides them for http and mqtt, and forces mongodb's to 1). */
+export const UNBATCHED_ACTION_TYPES: ReadonlySet<string> = new Set(['http', 'mqtt', 'mongodb'])
 
 /**
  * resume_interval when not set (emqx_resource_manager: health_check_interval, at most request_ttl / 3).
@@ -388,6 +388,10 @@ export const TYPE_DEFAULTS: Readonly<Record<string, { connector?: Record<string,
   pgsql: { connector: { pool_size: 8, disable_prepared_statements: false, ssl: NO_TLS } },
   mysql: { connector: { username: 'root', pool_size: 8, ssl: NO_TLS }, action: { parameters: { undefined_vars_as_null: false } } },
   influxdb: { connector: { server: '127.0.0.1:8086', pool_size: 8, ssl: NO_TLS }, action: { parameters: { precision: 'ms' } } },
+  mongodb: {
+    connector: { srv_record: false, pool_size: 8, use_legacy_protocol: 'auto', ssl: NO_TLS, parameters: { w_mode: 'unsafe' } },
+    action: { parameters: { collection: 'mqtt' } },
+  },
   kafka_producer: { connector: KAFKA_CONNECTOR_DEFAULTS, action: { parameters: KAFKA_PRODUCER_DEFAULTS } },
   kafka_consumer: { connector: KAFKA_CONNECTOR_DEFAULTS, source: { parameters: KAFKA_SOURCE_DEFAULTS } },
 }
