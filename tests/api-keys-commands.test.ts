@@ -1,7 +1,7 @@
 // The API key commands run as the palette, scripts and the CLI run them (`validateArgs`, then
 // `run`), through the real API module, against the real embedded server: each key is checked by
 // what a client using it with HTTP Basic then gets.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { expiryValue, isExpiry, notInPast } from '../commands/apiKeys.ts'
 import { getCommand, validateArgs } from '../commands/registry.ts'
 import { createApi, type Api } from '../src/api/index.ts'
@@ -12,28 +12,17 @@ import { executeCommand } from '../src/app/commands/runner.ts'
 import type { HistoryInput } from '../src/state/history.ts'
 import type { NotificationInput } from '../src/state/notifications.ts'
 import { createTerminalLog } from '../src/state/terminalLog.ts'
-import { consoleApi, invalidArgs, runCommand } from './support/commands.ts'
-import { startTestServer, type TestServer } from './support/server.ts'
+import { consoleSuite, invalidArgs, runCommand } from './support/commands.ts'
 
-let ts: TestServer
-let api: Api
+const suite = consoleSuite()
 
-beforeAll(async () => {
-  ts = await startTestServer()
-  api = await consoleApi(ts)
-})
-
-afterAll(async () => {
-  await ts?.close()
-})
-
-const run = (id: string, raw: Record<string, unknown> = {}) => runCommand(api, id, raw)
+const run = (id: string, raw: Record<string, unknown> = {}) => runCommand(suite.api, id, raw)
 
 const invalid = invalidArgs
 
 /** The API as a script using that key sees it. */
 function keyApi(key: { api_key: string; api_secret: string }): Api {
-  return createApi(createHttp({ origin: ts.url, credentials: () => ({ kind: 'apiKey', key: key.api_key, secret: key.api_secret }) }))
+  return createApi(createHttp({ origin: suite.ts.url, credentials: () => ({ kind: 'apiKey', key: key.api_key, secret: key.api_secret }) }))
 }
 
 async function works(key: { api_key: string; api_secret: string }): Promise<boolean> {
@@ -88,7 +77,7 @@ describe('API key commands against the server', () => {
     const recorded: HistoryInput[] = []
     const log = createTerminalLog(10)
     const t = (key: string, values?: Record<string, string | number>) => `${key}${values ? ` ${JSON.stringify(values)}` : ''}`
-    const deps = { ctx: { api }, confirm: async () => true, notify: (n: NotificationInput) => void notes.push(n), log, t, record: (e: HistoryInput) => void recorded.push(e) }
+    const deps = { ctx: { api: suite.api }, confirm: async () => true, notify: (n: NotificationInput) => void notes.push(n), log, t, record: (e: HistoryInput) => void recorded.push(e) }
     const run = await executeCommand(getCommand('apiKey.create')!, { name: 'shown-once', expired_at: 'never' }, deps)
     if (!run.ok) throw new Error(JSON.stringify(run.error))
     const { api_key, api_secret } = run.result as CreatedApiKey
@@ -111,9 +100,9 @@ describe('API key commands against the server', () => {
     expect(Date.parse(String(created.expired_at)) - Date.now()).toBeGreaterThan(23 * 3600_000)
     expect(await works(created)).toBe(true)
 
-    const again = await api.apiKeys.get('deploy-bot')
+    const again = await suite.api.apiKeys.get('deploy-bot')
     expect(again).not.toHaveProperty('api_secret')
-    expect(JSON.stringify(await api.apiKeys.list())).not.toContain(created.api_secret)
+    expect(JSON.stringify(await suite.api.apiKeys.list())).not.toContain(created.api_secret)
   })
 
   it('apiKey.create without an expiry makes a key that never expires; a taken name fails with the API error', async () => {
@@ -126,10 +115,10 @@ describe('API key commands against the server', () => {
 
   it('apiKey.create sends every field EMQX 5 requires in the body (its handler matches desc and enable)', async () => {
     const bodies: unknown[] = []
-    const session = await ts.login()
+    const session = await suite.ts.login()
     const recording = createApi(
       createHttp({
-        origin: ts.url,
+        origin: suite.ts.url,
         credentials: () => ({ kind: 'token', token: session.token }),
         fetch: async (input, init) => {
           const request = new Request(input, init)
@@ -150,7 +139,7 @@ describe('API key commands against the server', () => {
     expect(await works(created)).toBe(true)
     await run('apiKey.disable', { name: 'toggled' })
     expect(await works(created)).toBe(false)
-    expect((await api.apiKeys.get('toggled')).enable).toBe(false)
+    expect((await suite.api.apiKeys.get('toggled')).enable).toBe(false)
     await run('apiKey.enable', { name: 'toggled' })
     expect(await works(created)).toBe(true)
   })
@@ -160,18 +149,18 @@ describe('API key commands against the server', () => {
     const expiry = Date.parse(String(created.expired_at))
 
     await run('apiKey.update', { name: 'edited', desc: 'second' })
-    let key = await api.apiKeys.get('edited')
+    let key = await suite.api.apiKeys.get('edited')
     expect(key).toMatchObject({ desc: 'second', enable: true })
     expect(Date.parse(String(key.expired_at))).toBe(expiry)
 
     await run('apiKey.update', { name: 'edited', enable: 'false' })
-    key = await api.apiKeys.get('edited')
+    key = await suite.api.apiKeys.get('edited')
     expect(key).toMatchObject({ desc: 'second', enable: false })
     expect(Date.parse(String(key.expired_at))).toBe(expiry)
     expect(await works(created)).toBe(false)
 
     await run('apiKey.update', { name: 'edited', expired_at: 'never', enable: 'true' })
-    key = await api.apiKeys.get('edited')
+    key = await suite.api.apiKeys.get('edited')
     expect(key).toMatchObject({ desc: 'second', enable: true, expired_at: 'infinity' })
     expect(await works(created)).toBe(true)
   })
@@ -180,7 +169,7 @@ describe('API key commands against the server', () => {
     const created = (await run('apiKey.create', { name: 'short-term' })) as CreatedApiKey
     await run('apiKey.delete', { name: 'short-term' })
     expect(await works(created)).toBe(false)
-    await expect(api.apiKeys.get('short-term')).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 })
+    await expect(suite.api.apiKeys.get('short-term')).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 })
     await expect(run('apiKey.delete', { name: 'short-term' })).rejects.toMatchObject({ code: 'NOT_FOUND' })
     await expect(run('apiKey.update', { name: 'short-term', desc: 'x' })).rejects.toMatchObject({ code: 'NOT_FOUND' })
   })
@@ -189,14 +178,14 @@ describe('API key commands against the server', () => {
     await run('apiKey.create', { name: 'grafana-reader' })
     await run('apiKey.create', { name: 'grafana-writer' })
     const complete = getCommand('apiKey.delete')!.complete!.name!
-    expect((await complete(api, 'grafana', new AbortController().signal)).sort()).toEqual(['grafana-reader', 'grafana-writer'])
-    expect(await complete(api, 'WRITER', new AbortController().signal)).toEqual(['grafana-writer'])
-    expect(await complete(api, 'nothing-like-this', new AbortController().signal)).toEqual([])
+    expect((await complete(suite.api, 'grafana', new AbortController().signal)).sort()).toEqual(['grafana-reader', 'grafana-writer'])
+    expect(await complete(suite.api, 'WRITER', new AbortController().signal)).toEqual(['grafana-writer'])
+    expect(await complete(suite.api, 'nothing-like-this', new AbortController().signal)).toEqual([])
     // The exact name comes first however many others contain it, so a script's dry run finds it.
     await Promise.all(Array.from({ length: 11 }, (_, i) => run('apiKey.create', { name: `a-grafana-${i}` })))
-    expect((await complete(api, 'grafana', new AbortController().signal))[0]).toBe('grafana-reader')
+    expect((await complete(suite.api, 'grafana', new AbortController().signal))[0]).toBe('grafana-reader')
     await run('apiKey.create', { name: 'grafana' })
-    const suggested = await complete(api, 'grafana', new AbortController().signal)
+    const suggested = await complete(suite.api, 'grafana', new AbortController().signal)
     expect(suggested.slice(0, 3)).toEqual(['grafana', 'grafana-reader', 'grafana-writer'])
     expect(suggested).toHaveLength(10)
   })
@@ -208,6 +197,6 @@ describe('API key commands against the server', () => {
     const validation = validateArgs(command, { name: 'made-by-a-key' })
     if (!validation.ok) throw new Error('invalid')
     await expect(command.run({ api: viaKey }, validation.value)).rejects.toMatchObject({ code: 'API_KEY_NOT_ALLOW', status: 401 })
-    await expect(api.apiKeys.get('made-by-a-key')).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await expect(suite.api.apiKeys.get('made-by-a-key')).rejects.toMatchObject({ code: 'NOT_FOUND' })
   })
 })

@@ -3,7 +3,7 @@
 // EMQX counts, disabled rules, direct dispatch, recursion, MQTT 5 properties, missing actions and the
 // engine settings.
 import type { MqttClient } from 'mqtt'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { collect, serverPerSuite, waitFor } from './support/server.ts'
 
 const suite = serverPerSuite()
@@ -207,6 +207,27 @@ describe('rule engine', () => {
     await waitFor(() => received.length === 1, 'the republished message')
     expect(received[0].properties).toMatchObject({ contentType: 'text/plain', messageExpiryInterval: 60, userProperties: { k: 'v' } })
     expect(received[0].properties).not.toHaveProperty('payloadFormatIndicator')
+  })
+
+  it('a console output writes the selected data and the environment to standard output, as EMQX does', async () => {
+    await clear()
+    await suite.api.post('/rules', { id: 'to-console', sql: 'SELECT payload.n AS n FROM "console/#"', actions: [{ function: 'console' }] })
+    const written: string[] = []
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk))
+      return true
+    })
+    try {
+      const publisher = await suite.t.connect()
+      await publisher.publishAsync('console/1', '{"n":7}', { qos: 1 })
+      await waitFor(() => written.some((line) => line.startsWith('[rule action] to-console')), 'the console output')
+    } finally {
+      spy.mockRestore()
+    }
+    const line = written.find((text) => text.startsWith('[rule action] to-console'))!
+    expect(line).toContain('Action Data: #{<<"n">> => 7}')
+    expect(line).toContain('topic => <<"console/1">>')
+    expect((await metrics('to-console'))['actions.success']).toBe(1)
   })
 
   it('runs rules on $events/ sources: a client connecting republishes, a disabled rule stops it', async () => {

@@ -282,9 +282,9 @@ export class RuleEngine implements RuleEventSink {
       }
       case 'console':
         if (options.stopAfterRender) return 'stopped'
-        // EMQX prints this to the node's standard output whatever the log level; here it is a
-        // warning so the default handlers show it.
-        log.warning(`[rule action] ${rule.id}\n\tAction Data: ${formatTerm(selected)}\n\tEnvs: ${erlangTerm(plain(envs))}\n`)
+        // EMQX writes this to the node's standard output (io:format(user, …)), whatever the log
+        // level and outside the log handlers; so does the embedded server.
+        process.stdout.write(`[rule action] ${rule.id}\n\tAction Data: ${formatTerm(selected)}\n\tEnvs: ${erlangTerm(plain(envs))}\n`)
         return 'ok'
       case 'republish': {
         const rendered = renderRepublish(output.templates, selected, envs, rule.id)
