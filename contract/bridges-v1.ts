@@ -55,6 +55,8 @@ export const bridgeV1Messages = {
   bothDirections:
     'Upgrade not supported when ingress and egress exist in the same MQTT bridge. Please divide the egress and ingress part to separate bridges in the configuration.',
   noDirection: '{incompatible_bridge_v1,no_matching_action_or_source}',
+  /** A webhook without `url` (emqx_bridge_http_action_info:validate_webhook_url/1, as JSON). */
+  urlRequired: JSON.stringify({ kind: 'validation_error', reason: 'required_field', required_field: 'url' }),
   /** A body whose `type` is no v1 type (emqx_bridge_schema's union selector, as hocon reports it). */
   unknownType: JSON.stringify({ field_name: 'type', kind: 'validation_error', reason: 'unknown bridge type' }),
 } as const

@@ -147,6 +147,7 @@ describe('legacy /bridges: webhook', () => {
     expect((await api.get('/connectors/http:broken')).status).toBe(404)
     expect((await api.post('/bridges', { type: 'kafka', name: 'k' })).body).toEqual({ code: 'BAD_REQUEST', message: bridgeV1Messages.unknownType })
     expect((await api.post('/bridges', { type: 'webhook', name: '-bad', url })).status).toBe(400)
+    expect((await api.post('/bridges', { type: 'webhook', name: 'nourl' })).body).toEqual({ code: 'BAD_REQUEST', message: bridgeV1Messages.urlRequired })
   })
 
   it('probes a v1 body without saving anything', async () => {

@@ -59,6 +59,8 @@ const HTTP_ACTION_KEYS = ['local_topic', 'resource_opts']
 const HTTP_PARAMETER_KEYS = ['body', 'max_retries', 'method', 'request_timeout']
 
 function splitWebhook(v1: Config): SplitBridge {
+  // validate_webhook_url/1: 5.8 checks no v1 body against a schema, only this.
+  if (v1.url === undefined || v1.url === null) throw badRequest(msg.urlRequired)
   const connector = omit(v1, ['direction', ...HTTP_ACTION_KEYS, ...HTTP_PARAMETER_KEYS])
   const parameters = { ...pick(v1, HTTP_PARAMETER_KEYS), path: '', headers: {} }
   const bridge = projectResourceOpts(pick(v1, [...HTTP_ACTION_KEYS, 'enable', 'description']), ACTION_RESOURCE_OPTS)
