@@ -71,7 +71,8 @@ describe('kafka producer action', () => {
     expect(rendered).toMatchObject({ topic: 'k/c1', key: '', value: 'n=1' })
     expect(Number(rendered.timestamp)).toBeGreaterThanOrEqual(before)
     expect(() => renderKafkaRecord(prepareKafkaProducer({ topic: 'k/${nothing}' }), row)).toThrow(new UnrecoverableError('failed_to_render_topic'))
-    expect(kafkaProducerAction.render!(custom, row)).toEqual({ message: rendered })
+    // a bad timestamp renders as now, so a second render differs from the first in that field only
+    expect(kafkaProducerAction.render!(custom, row)).toEqual({ message: { ...rendered, timestamp: expect.stringMatching(/^\d+$/) } })
   })
 
   it('takes kafka_headers from a map, a key/value list or JSON text, adds the ext headers, and encodes them', () => {
