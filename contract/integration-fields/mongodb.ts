@@ -30,6 +30,4 @@ export const mongodb: TypeCatalogue = {
     { path: 'parameters.payload_template', kind: 'template', multiline: true, help: 'integrationFields.help.mongoPayload' },
     LOCAL_TOPIC,
   ],
-  // EMQX's MongoDB action does not batch, but keeps batch_size and batch_time in its resource_opts.
-  batching: true,
 }
