@@ -47,6 +47,8 @@ describe('the catalogue', () => {
     expect(field(formFields('action', 'mysql'), 'parameters.sql')?.default).toBe(MYSQL_DEFAULT_SQL)
     expect(field(formFields('connector', 'mqtt'), 'keepalive')?.default).toBe('160s')
     expect(field(formFields('action', 'kafka_producer'), 'parameters.message.key')?.default).toBe('${.clientid}')
+    expect(field(formFields('connector', 'mongodb'), 'parameters.w_mode')?.default).toBe('unsafe')
+    expect(field(formFields('connector', 'kafka_consumer'), 'ssl.server_name_indication')?.default).toBe('auto')
     expect(field(formFields('action', 'mqtt'), 'resource_opts.request_ttl')?.default).toBe('45s')
   })
 

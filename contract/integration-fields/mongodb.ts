@@ -12,7 +12,7 @@ export const mongodb: TypeCatalogue = {
     { path: 'parameters.server', kind: 'string', required: true, when: when(type, 'single'), help: 'integrationFields.help.server27017' },
     { path: 'parameters.servers', kind: 'string', required: true, when: when(type, 'rs', 'sharded'), help: 'integrationFields.help.servers' },
     { path: 'parameters.replica_set_name', kind: 'string', required: true, when: when(type, 'rs') },
-    { path: 'parameters.w_mode', kind: 'enum', options: ['unsafe', 'safe'], default: 'unsafe', advanced: true },
+    { path: 'parameters.w_mode', kind: 'enum', options: ['unsafe', 'safe'], advanced: true },
     { path: 'parameters.r_mode', kind: 'enum', options: ['master', 'slave_ok'], default: 'master', when: when(type, 'rs'), advanced: true },
     { path: 'srv_record', kind: 'boolean', advanced: true },
     { path: 'database', kind: 'string', required: true },
