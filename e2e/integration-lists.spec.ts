@@ -3,8 +3,8 @@
 // starts; both show in their lists as connected; a rule's messages from a real mqtt.js publisher
 // reach the server and the action's row counts them (after the enable switch has stopped and
 // started the action); its detail shows the counters and Reset statistics (asked first) zeroes them; Delete
-// (confirmed) is refused while the rule uses the action, naming the rule, and goes through once the
-// rule is gone; the connector is deleted from its list.
+// (confirmed) is refused while the rule uses the action, naming the rule, and a second confirmation
+// takes it out of the rule and deletes it; the connector is deleted from its list.
 import { test, expect, type Page } from '@playwright/test'
 import type { MqttClient } from 'mqtt'
 import { apiHeaders, login } from './support/login.ts'
@@ -82,16 +82,18 @@ test('an HTTP connector and action made from the palette: listed with status, co
   await confirm(page)
   await expect(page.locator('#integration-counts ~ dl [data-metric="success"] dd')).toHaveText('0')
 
-  // Delete while the rule uses it: refused, and the rule is named.
+  // Delete while the rule uses it: refused with the rule named, then offered again taking it out of the rule.
   await page.getByRole('button', { name: 'Delete', exact: true }).click()
   await confirm(page)
   await expect(page.locator('.toast-text').filter({ hasText: 'Cannot delete action while active rules are depending on it: e2e_to_hook' })).toBeVisible()
-  await expect(page).toHaveURL(/\/rule\/actions\/http/)
-  expect((await request.delete('/api/v5/rules/e2e_to_hook', { headers })).ok()).toBe(true)
-  await page.getByRole('button', { name: 'Delete', exact: true }).click()
+  const again = page.getByRole('alertdialog')
+  await expect(again).toContainText('Delete action http:e2e_out and take it out of the rules that use it')
   await confirm(page)
   await expect(page).toHaveURL(/\/rule\/actions$/)
   await expect(page.getByRole('row').filter({ hasText: 'e2e_out' })).toHaveCount(0)
+  const rule = await (await request.get('/api/v5/rules/e2e_to_hook', { headers })).json()
+  expect(rule.actions).toEqual([])
+  expect((await request.delete('/api/v5/rules/e2e_to_hook', { headers })).ok()).toBe(true)
 
   // The connector, free now, is deleted from its list.
   await page.goto('/connector/list')

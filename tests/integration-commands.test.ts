@@ -82,7 +82,10 @@ describe('data integration commands', () => {
   })
 
   it('action.delete is refused while a rule uses it, said with the rule; alsoDeleteDepActions takes it out of the rule first', async () => {
-    expect(getCommand('action.delete')?.danger).toBe(true)
+    const remove = getCommand('action.delete')!
+    expect(remove.danger).toBe(true)
+    expect(remove.describe?.({ id: 'http:hook', alsoDeleteDepActions: false })).toEqual({ key: 'cmd.action.deleteDescribe', values: { id: 'http:hook' } })
+    expect(remove.describe?.({ id: 'http:hook', alsoDeleteDepActions: true })).toEqual({ key: 'cmd.action.deleteAlsoDescribe', values: { id: 'http:hook' } })
     const refused = await run('action.delete', { id: 'http:hook' }).catch((error: unknown) => error)
     expect(said(refused)).toBe(JSON.stringify({ key: 'integration.err.actionInUse', values: { id: 'http:hook', users: 'to-hook', message: 'Cannot delete action while active rules are depending on it' } }))
     const connectorRefused = await run('connector.delete', { id: 'http:hook' }).catch((error: unknown) => error)
@@ -119,6 +122,9 @@ describe('data integration commands', () => {
     expect(await suite.api.connectors.actions.get('http:a2')).toMatchObject({ enable: false, status: 'stopped' })
     expect(await complete('action.enable', 'id', 'a2')).toEqual(['http:a2'])
     await run('action.enable', { id: 'http:a2' })
+    // Disabling a connector stops what is on it: the command asks first; an action's does not.
+    expect(getCommand('connector.disable')?.confirm).toBe(true)
+    expect(getCommand('action.disable')?.confirm).toBeUndefined()
     await run('connector.disable', { id: 'http:h2' })
     await expect(run('connector.start', { id: 'http:h2' })).rejects.toMatchObject({ message: 'Forbidden operation, connector not enabled' })
     await run('connector.enable', { id: 'http:h2' })
