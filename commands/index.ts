@@ -35,6 +35,7 @@ import { helpCommands } from './help.ts'
 import { historyCommands } from './history.ts'
 import { ruleTestCommands } from './ruleTest.ts'
 import { ruleTapCommands } from './ruleTap.ts'
+import { webhookCommands } from './webhooks.ts'
 
 // A command's argument type appears both in and out (`args`, `describe`), which makes
 // Command<S> invariant in S; the list holds them by their common shape.
@@ -67,6 +68,7 @@ export const allCommands: AnyCommand[] = [
   ...erase(autoSubscribeCommands),
   ...erase(ruleCommands),
   ...erase(ruleTestCommands),
+  ...erase(webhookCommands),
   ...erase(apiKeyCommands),
   ...erase(userCommands),
   ...erase(clusterCommands),
