@@ -2,7 +2,7 @@
 // action and the rule (all `<name>_WH_D`) together and removes what it made when a later part fails;
 // update, enable, disable and delete act on all three; webhooks.list reads them joined.
 import * as v from 'valibot'
-import { givenArgs, keepsCurrent, keyValuesArg } from './args.ts'
+import { keepsCurrent, keyValuesArg } from './args.ts'
 import { CommandError, defineCommand, type Completer } from './define.ts'
 import {
   actionConfig,
@@ -73,6 +73,9 @@ function triggerFrom(args: { topics?: string; events?: string }, current: Webhoo
   return trigger
 }
 
+/** The rule's note; a blank one (given, so not kept) clears it. */
+const noteOf = (description: string | undefined) => (description === undefined ? {} : { description: description.trim() })
+
 /** Runs `step`; when it fails, `undo` each part made so far (the latest first) and throw the step's error. */
 async function orUndo<T>(step: () => Promise<T>, undo: (() => Promise<unknown>)[]): Promise<T> {
   try {
@@ -111,7 +114,7 @@ export const createWebhook = defineCommand({
     const undo: (() => Promise<unknown>)[] = [() => api.delete(webhookResourceId(name))]
     await orUndo(() => api.actions.create({ ...actionConfig({}, id, settings), type: WEBHOOK_TYPE, name: id }), undo)
     undo.push(() => api.actions.delete(webhookResourceId(name)))
-    await orUndo(() => ctx.api.rules.create({ id, sql, actions: [webhookResourceId(name)], ...givenArgs({ description }) }), undo)
+    await orUndo(() => ctx.api.rules.create({ id, sql, actions: [webhookResourceId(name)], ...noteOf(description) }), undo)
     return getWebhook(ctx.api, name)
   },
   resultText: (webhook) => ({ key: 'cmd.webhook.created', values: { name: webhook.name } }),
@@ -150,7 +153,7 @@ export const updateWebhook = defineCommand({
     const undo: (() => Promise<unknown>)[] = [() => api.update(id, oldConnector)]
     await orUndo(() => api.actions.update(id, actionConfig(oldAction, current.action.connector, settings)), undo)
     undo.push(() => api.actions.update(id, oldAction))
-    const rule = { ...(trigger ? { sql: triggerSql(trigger) } : {}), ...givenArgs({ description }) }
+    const rule = { ...(trigger ? { sql: triggerSql(trigger) } : {}), ...noteOf(description) }
     if (Object.keys(rule).length > 0) await orUndo(() => ctx.api.rules.update(current.id, rule), undo)
     return getWebhook(ctx.api, name)
   },

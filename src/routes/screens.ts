@@ -49,5 +49,8 @@ export const screenComponents: Record<string, RouteComponent> = {
   '/rule/rules': lazyRouteComponent(() => import('../features/rules/RuleList.tsx'), 'RuleList'),
   '/rule/rules/create': lazyRouteComponent(() => import('../features/rules/RuleCreate.tsx'), 'RuleCreate'),
   '/rule/rules/$id': lazyRouteComponent(() => import('../features/rules/RuleDetail.tsx'), 'RuleDetail'),
+  '/webhook/list': lazyRouteComponent(() => import('../features/webhook/WebhookList.tsx'), 'WebhookList'),
+  '/webhook/create': lazyRouteComponent(() => import('../features/webhook/WebhookCreate.tsx'), 'WebhookCreate'),
+  '/webhook/$name': lazyRouteComponent(() => import('../features/webhook/WebhookDetail.tsx'), 'WebhookDetail'),
   '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
 }

@@ -1,0 +1,116 @@
+// The webhook form's values: a new webhook's (EMQX's defaults), a saved one's, the errors the
+// commands' own argument checks find (plus each topic row's), and the arguments webhook.create and
+// webhook.update are run with.
+import { validateArgs } from '../../../commands/args.ts'
+import { createWebhook } from '../../../commands/webhooks.ts'
+import { DEFAULT_WEBHOOK_HEADERS, isTriggerTopic, type Webhook, type WebhookMethod } from '../../../commands/webhookModel.ts'
+import { ADVANCED_FIELDS, advancedSettings, advancedValues, type AdvancedValues } from './advancedFields.ts'
+
+export interface WebhookFormValues {
+  name: string
+  description: string
+  topics: string[]
+  events: string[]
+  method: WebhookMethod
+  url: string
+  headers: [string, string][]
+  body: string
+  advanced: AdvancedValues
+}
+
+/** Field → i18n key of what is wrong; a topic row's is `topics.<index>`. */
+export type WebhookFormErrors = Record<string, string>
+
+export function newWebhookValues(): WebhookFormValues {
+  return {
+    name: '',
+    description: '',
+    topics: ['#'],
+    events: [],
+    method: 'post',
+    url: 'http://',
+    headers: Object.entries(DEFAULT_WEBHOOK_HEADERS),
+    body: '',
+    advanced: advancedValues({}, {}),
+  }
+}
+
+const stringRecord = (value: unknown): [string, string][] =>
+  typeof value === 'object' && value !== null ? Object.entries(value).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]) : []
+
+export function webhookFormValues(webhook: Webhook): WebhookFormValues {
+  const { parameters } = webhook.action
+  return {
+    name: webhook.name,
+    description: webhook.rule.description,
+    topics: [...webhook.trigger.topics],
+    events: [...webhook.trigger.events],
+    method: webhook.method as WebhookMethod,
+    url: webhook.url,
+    headers: stringRecord(webhook.connector.headers),
+    body: typeof parameters.body === 'string' ? parameters.body : '',
+    advanced: advancedValues(webhook.connector, webhook.action),
+  }
+}
+
+/** The values as text, to tell an edited form from the one it started as. */
+export const comparable = (values: WebhookFormValues): string => JSON.stringify(values)
+
+const filledTopics = (values: WebhookFormValues) => values.topics.map((topic) => topic.trim()).filter((topic) => topic !== '')
+const headerObject = (values: WebhookFormValues) => Object.fromEntries(values.headers.filter(([k, v]) => k.trim() !== '' || v !== '').map(([k, v]) => [k.trim(), v]))
+
+/** webhook.create's arguments. */
+export function createArgs(values: WebhookFormValues): Record<string, unknown> {
+  const { connector, action } = advancedSettings(values.advanced)
+  return {
+    name: values.name.trim(),
+    url: values.url.trim(),
+    topics: filledTopics(values).join(', '),
+    events: values.events.join(', '),
+    method: values.method,
+    headers: headerObject(values),
+    body: values.body,
+    description: values.description,
+    connector,
+    action,
+  }
+}
+
+/**
+ * webhook.update's arguments: every field, so what was cleared is cleared. An empty trigger part is
+ * sent as a blank (an empty argument would keep the current one); an empty body as null in the
+ * action's settings (none: EMQX sends the whole selected row).
+ */
+export function updateArgs(values: WebhookFormValues): Record<string, unknown> {
+  const args = createArgs(values)
+  const { action } = advancedSettings(values.advanced)
+  const parameters = { ...(action.parameters as Record<string, unknown> | undefined), ...(values.body === '' ? { body: null } : {}) }
+  return {
+    ...args,
+    topics: (args.topics as string) || ' ',
+    events: (args.events as string) || ' ',
+    description: values.description || ' ',
+    action: { ...action, parameters },
+  }
+}
+
+/** What is wrong, by field: the command's own checks, each topic row, a header without a name, an advanced value. */
+export function webhookFormErrors(values: WebhookFormValues): WebhookFormErrors {
+  const errors: WebhookFormErrors = {}
+  const checked = validateArgs(createWebhook, createArgs(values))
+  if (!checked.ok) for (const error of checked.errors) errors[error.field || 'form'] ??= error.key
+  delete errors.topics
+  values.topics.forEach((topic, index) => {
+    const trimmed = topic.trim()
+    if (trimmed === '') errors[`topics.${index}`] = 'err.topicRequired'
+    else if (!isTriggerTopic(trimmed)) errors[`topics.${index}`] = 'err.topicFilter'
+    else if (values.topics.slice(0, index).some((other) => other.trim() === trimmed)) errors[`topics.${index}`] = 'webhook.err.topicRepeated'
+  })
+  if (filledTopics(values).length + values.events.length === 0) errors.trigger = 'webhook.err.trigger'
+  if (values.headers.some(([k, v]) => k.trim() === '' && v !== '')) errors.headers = 'err.keyRequired'
+  for (const field of ADVANCED_FIELDS) {
+    const error = field.check(values.advanced[field.key] ?? '')
+    if (error) errors[`advanced.${field.key}`] = error
+  }
+  return errors
+}
