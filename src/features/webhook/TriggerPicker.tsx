@@ -5,6 +5,7 @@
 import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import { MESSAGE_EVENTS, WEBHOOK_EVENTS } from '../../../commands/webhookModel.ts'
+import type { Text } from '../../../commands/define.ts'
 import type { RuleEventInfo } from '../../../contract/rules.ts'
 import { useApi } from '../../app/useApi.ts'
 import { useServerData } from '../../app/useServerData.ts'
@@ -13,8 +14,8 @@ interface Props {
   topics: string[]
   events: string[]
   onChange(trigger: { topics: string[]; events: string[] }): void
-  /** i18n keys by `topics.<index>` and `trigger`. */
-  errors: Record<string, string>
+  /** By `topics.<index>` and `trigger`. */
+  errors: Record<string, Text>
 }
 
 const OTHER_EVENTS = WEBHOOK_EVENTS.filter((event) => !MESSAGE_EVENTS.includes(event))
@@ -67,7 +68,7 @@ export function TriggerPicker({ topics, events, onChange, errors }: Props) {
                 </button>
                 {error ? (
                   <span className="field-error" role="alert">
-                    {t(error)}
+                    {t(error.key, error.values ?? {})}
                   </span>
                 ) : null}
               </li>
@@ -89,7 +90,7 @@ export function TriggerPicker({ topics, events, onChange, errors }: Props) {
       </div>
       {errors.trigger ? (
         <span className="field-error" id={`${id}-error`} role="alert">
-          {t(errors.trigger)}
+          {t(errors.trigger.key, errors.trigger.values ?? {})}
         </span>
       ) : null}
     </fieldset>

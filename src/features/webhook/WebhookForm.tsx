@@ -42,7 +42,10 @@ export function WebhookForm({ initial, editing = false }: Props) {
     if (checked) setErrors(webhookFormErrors(next))
   }
   const set = <K extends keyof WebhookFormValues>(key: K, value: WebhookFormValues[K]) => change({ ...values, [key]: value })
-  const error = (field: string) => (errors[field] ? t(errors[field]) : undefined)
+  const error = (field: string) => {
+    const found = errors[field]
+    return found ? t(found.key, found.values ?? {}) : undefined
+  }
 
   const showErrors = (found: WebhookFormErrors) => {
     setErrors(found)
@@ -77,7 +80,7 @@ export function WebhookForm({ initial, editing = false }: Props) {
     }
     setTesting(true)
     const args = createArgs(values)
-    const settings = { url: args.url as string, headers: args.headers as Record<string, string>, connector: advancedSettings(values.advanced).connector }
+    const settings = { url: args.url as string, headers: args.headers as Record<string, string>, connector: advancedSettings(values.advanced).settings.connector }
     await run(testConnector, { type: WEBHOOK_TYPE, name: webhookId(values.name.trim() || 'test'), config: connectorConfig({}, settings) })
     setTesting(false)
   }

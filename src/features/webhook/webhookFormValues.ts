@@ -1,10 +1,11 @@
 // The webhook form's values: a new webhook's (EMQX's defaults), a saved one's, the errors the
-// commands' own argument checks find (plus each topic row's), and the arguments webhook.create and
-// webhook.update are run with.
+// commands' own argument checks find (plus each topic row's and the advanced fields'), and the
+// arguments webhook.create and webhook.update are run with.
 import { validateArgs } from '../../../commands/args.ts'
+import type { Text } from '../../../commands/define.ts'
 import { createWebhook } from '../../../commands/webhooks.ts'
 import { DEFAULT_WEBHOOK_HEADERS, isTriggerTopic, type Webhook, type WebhookMethod } from '../../../commands/webhookModel.ts'
-import { ADVANCED_FIELDS, advancedSettings, advancedValues, type AdvancedValues } from './advancedFields.ts'
+import { advancedSettings, advancedValues, type AdvancedValues } from './advancedFields.ts'
 
 export interface WebhookFormValues {
   name: string
@@ -18,8 +19,8 @@ export interface WebhookFormValues {
   advanced: AdvancedValues
 }
 
-/** Field → i18n key of what is wrong; a topic row's is `topics.<index>`. */
-export type WebhookFormErrors = Record<string, string>
+/** Field → what is wrong; a topic row's is `topics.<index>`, an advanced field's `advanced.<part>.<path>`. */
+export type WebhookFormErrors = Record<string, Text>
 
 export function newWebhookValues(): WebhookFormValues {
   return {
@@ -61,7 +62,7 @@ const headerObject = (values: WebhookFormValues) => Object.fromEntries(values.he
 
 /** webhook.create's arguments. */
 export function createArgs(values: WebhookFormValues): Record<string, unknown> {
-  const { connector, action } = advancedSettings(values.advanced)
+  const { connector, action } = advancedSettings(values.advanced).settings
   return {
     name: values.name.trim(),
     url: values.url.trim(),
@@ -77,13 +78,13 @@ export function createArgs(values: WebhookFormValues): Record<string, unknown> {
 }
 
 /**
- * webhook.update's arguments: every field, so what was cleared is cleared. An empty trigger part is
- * sent as a blank (an empty argument would keep the current one); an empty body as null in the
- * action's settings (none: EMQX sends the whole selected row).
+ * webhook.update's arguments: every field, so what was cleared is cleared. An empty trigger part or
+ * note is sent as a blank (an empty argument would keep the current one); an empty body as null in
+ * the action's settings (none: EMQX sends the whole selected row).
  */
 export function updateArgs(values: WebhookFormValues): Record<string, unknown> {
   const args = createArgs(values)
-  const { action } = advancedSettings(values.advanced)
+  const action = args.action as Record<string, unknown>
   const parameters = { ...(action.parameters as Record<string, unknown> | undefined), ...(values.body === '' ? { body: null } : {}) }
   return {
     ...args,
@@ -94,23 +95,18 @@ export function updateArgs(values: WebhookFormValues): Record<string, unknown> {
   }
 }
 
-/** What is wrong, by field: the command's own checks, each topic row, a header without a name, an advanced value. */
+/** What is wrong, by field: the command's own checks, each topic row, a header without a name, the advanced fields. */
 export function webhookFormErrors(values: WebhookFormValues): WebhookFormErrors {
   const errors: WebhookFormErrors = {}
   const checked = validateArgs(createWebhook, createArgs(values))
-  if (!checked.ok) for (const error of checked.errors) errors[error.field || 'form'] ??= error.key
+  if (!checked.ok) for (const { field, key, values: given } of checked.errors) errors[field || 'form'] ??= given ? { key, values: given } : { key }
   delete errors.topics
   values.topics.forEach((topic, index) => {
     const trimmed = topic.trim()
-    if (trimmed === '') errors[`topics.${index}`] = 'err.topicRequired'
-    else if (!isTriggerTopic(trimmed)) errors[`topics.${index}`] = 'err.topicFilter'
-    else if (values.topics.slice(0, index).some((other) => other.trim() === trimmed)) errors[`topics.${index}`] = 'webhook.err.topicRepeated'
+    const key = trimmed === '' ? 'err.topicRequired' : !isTriggerTopic(trimmed) ? 'err.topicFilter' : values.topics.slice(0, index).some((other) => other.trim() === trimmed) ? 'webhook.err.topicRepeated' : undefined
+    if (key) errors[`topics.${index}`] = { key }
   })
-  if (filledTopics(values).length + values.events.length === 0) errors.trigger = 'webhook.err.trigger'
-  if (values.headers.some(([k, v]) => k.trim() === '' && v !== '')) errors.headers = 'err.keyRequired'
-  for (const field of ADVANCED_FIELDS) {
-    const error = field.check(values.advanced[field.key] ?? '')
-    if (error) errors[`advanced.${field.key}`] = error
-  }
-  return errors
+  if (filledTopics(values).length + values.events.length === 0) errors.trigger = { key: 'webhook.err.trigger' }
+  if (values.headers.some(([k, v]) => k.trim() === '' && v !== '')) errors.headers = { key: 'err.keyRequired' }
+  return { ...errors, ...advancedSettings(values.advanced).errors }
 }
