@@ -18,7 +18,8 @@ import { TabPanel, Tabs } from '../../ui/Tabs.tsx'
 import { WebhookForm } from './WebhookForm.tsx'
 import { webhookFormValues } from './webhookFormValues.ts'
 import { WebhookOverview } from './WebhookOverview.tsx'
-import { WebhookEnableSwitch, WebhookStatusTag } from './webhookParts.tsx'
+import { StatusTag } from '../integration/parts.tsx'
+import { WebhookEnableSwitch } from './webhookParts.tsx'
 import './webhook.css'
 
 const TABS = ['overview', 'settings'] as const
@@ -80,7 +81,7 @@ export function WebhookDetail() {
             {webhook.name}
             <span className="muted">{WEBHOOK_SUFFIX}</span>
           </span>{' '}
-          <WebhookStatusTag status={webhook.action.status} reason={webhook.action.status_reason} />
+          <StatusTag status={webhook.action.status} reason={webhook.action.status_reason} nodes={webhook.action.node_status} />
         </h1>
         <div>
           <WebhookEnableSwitch name={webhook.name} enabled={webhook.enable} />

@@ -16,7 +16,8 @@ import { escapeControl } from '../../ui/escapeControl.ts'
 import { PageHeader } from '../../ui/PageHeader.tsx'
 import { useRowBusy } from '../../ui/useRowBusy.ts'
 import { TriggerTags } from './TriggerTags.tsx'
-import { WebhookEnableSwitch, WebhookStatusTag } from './webhookParts.tsx'
+import { StatusTag } from '../integration/parts.tsx'
+import { WebhookEnableSwitch } from './webhookParts.tsx'
 import './webhook.css'
 
 /** Counts move while messages flow: the list is read again this often. */
@@ -95,7 +96,7 @@ export function WebhookList() {
         header: t('webhook.col.status'),
         size: 110,
         meta: { label: t('webhook.col.status') },
-        cell: ({ row }) => <WebhookStatusTag status={row.original.webhook.action.status} reason={row.original.webhook.action.status_reason} />,
+        cell: ({ row }) => <StatusTag status={row.original.webhook.action.status} reason={row.original.webhook.action.status_reason} nodes={row.original.webhook.action.node_status} />,
       }),
       col.display({
         id: 'enable',
