@@ -2,7 +2,7 @@
 // to the action, all three named `<name>_WH_D`. This file reads them back as one (joined as the
 // official dashboard's useWebhookUtils does), turns a trigger into the rule's SQL and back, and
 // shapes the bodies the webhook commands send. No React and no DOM.
-import { RULE_EVENT_TYPES, type RuleInfo } from '../contract/rules.ts'
+import type { RuleInfo } from '../contract/rules.ts'
 import { resourceId, type Bridge, type Connector } from '../contract/connectors.ts'
 import { isTopicFilter } from './clients.ts'
 import type { Api } from '../src/api/index.ts'
@@ -36,10 +36,28 @@ export const isHttpUrl = (url: string): boolean => (URL_AUTHORITY.exec(url.trim(
 /** SPEC 5: templates may be used in the path, not in the host or port. */
 export const hasNoHostTemplate = (url: string): boolean => !(URL_AUTHORITY.exec(url.trim())?.[1] ?? '').includes('${')
 
-const EVENT_PREFIX = '$events/'
-/** The event sources a webhook may be triggered by: every `$events/…` of EMQX 5.8 but message publish (a topic is that). */
-export const WEBHOOK_EVENTS: readonly string[] = RULE_EVENT_TYPES.filter((type) => type !== 'message_publish').map((type) => EVENT_PREFIX + type)
-/** The events about a message on its way to a subscriber, which the official screen offers beside topics. */
+/**
+ * The event sources a webhook may be triggered by, as EMQX 5.8.9's /rule_events names them: every
+ * `$events/…` but message publish (a topic is that) and the `$bridges/…` sources.
+ */
+export const WEBHOOK_EVENTS: readonly string[] = [
+  '$events/message_delivered',
+  '$events/message_acked',
+  '$events/message_dropped',
+  '$events/delivery_dropped',
+  '$events/message_transformation_failed',
+  '$events/client_connected',
+  '$events/client_disconnected',
+  '$events/client_connack',
+  '$events/client_check_authz_complete',
+  '$events/client_check_authn_complete',
+  '$events/session_subscribed',
+  '$events/session_unsubscribed',
+  '$events/sys/alarm_activated',
+  '$events/sys/alarm_deactivated',
+  '$events/schema_validation_failed',
+]
+/** The events about a message, which the official screen offers beside the topics (its /message|delivery_dropped/). */
 export const MESSAGE_EVENTS: readonly string[] = WEBHOOK_EVENTS.filter((event) => /message|delivery_dropped/.test(event))
 
 /** What fires a webhook: messages published on these topic filters, and these event sources (`$events/…`). */
@@ -56,13 +74,13 @@ export function splitTopics(text: string): string[] {
     .filter((topic) => topic !== '')
 }
 
-/** `client_connected, $events/message_delivered` as `$events/…` names; anything else is left as written (and refused). */
+/** `client_connected, alarm_activated, $events/message_delivered` as their `$events/…` topics; an unknown name is left as written (and refused). */
 export function splitEvents(text: string): string[] {
   return text
     .split(/[\s,]+/)
     .map((event) => event.trim())
     .filter((event) => event !== '')
-    .map((event) => (event.startsWith('$') ? event : EVENT_PREFIX + event))
+    .map((event) => (event.startsWith('$') ? event : (WEBHOOK_EVENTS.find((topic) => topic.endsWith(`/${event}`)) ?? event)))
 }
 
 /** A topic the rule's FROM can hold: a valid filter with no double quote (it is written inside one). */

@@ -5,7 +5,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { triggerOf, triggerSql } from '../commands/webhookModel.ts'
+import { splitEvents, triggerOf, triggerSql } from '../commands/webhookModel.ts'
 import { ApiError } from '../contract/api-error.ts'
 import { consoleSuite, invalidArgs, runCommand } from './support/commands.ts'
 import { waitFor } from './support/server.ts'
@@ -58,6 +58,7 @@ describe('the trigger as rule SQL', () => {
   it('quotes topics and event sources into FROM and reads them back from the rule', () => {
     expect(triggerSql({ topics: ['t/#', 'a/+'], events: ['$events/client_connected'] })).toBe('SELECT * FROM "t/#", "a/+", "$events/client_connected"')
     expect(triggerOf(['t/#', '$events/client_connected', '$bridges/mqtt:in'])).toEqual({ topics: ['t/#'], events: ['$events/client_connected', '$bridges/mqtt:in'] })
+    expect(splitEvents('client_connected, alarm_activated $events/message_delivered')).toEqual(['$events/client_connected', '$events/sys/alarm_activated', '$events/message_delivered'])
   })
 })
 

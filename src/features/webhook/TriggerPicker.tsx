@@ -27,7 +27,8 @@ export function TriggerPicker({ topics, events, onChange, errors }: Props) {
   const catalogue = useServerData([], (signal) => api.rules.events(signal), [api])
   const titleOf = (event: string) => {
     const info: RuleEventInfo | undefined = catalogue.data?.find((item) => item.event === event)
-    const title = info ? (i18n.language.startsWith('zh') ? info.title.zh : info.title.en) : event.replace('$events/', '')
+    // EMQX leaves some Chinese titles empty (the alarm events): the English one stands in.
+    const title = (info && ((i18n.language.startsWith('zh') && info.title.zh) || info.title.en)) || event.replace(/^\$events\/(sys\/)?/, '')
     return title.replace(/_/g, ' ')
   }
   const setTopics = (next: string[]) => onChange({ topics: next, events })
