@@ -4,38 +4,21 @@
 // warns 'Changes that you made may not be saved'; the webhook is disabled from its switch (nothing
 // is sent while off) and deleted with its connector, action and rule.
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test'
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { MqttClient } from 'mqtt'
+import { startHttpTarget, type HttpTarget, type ReceivedRequest } from '../tests/support/http-target.ts'
 import { apiHeaders, login } from './support/login.ts'
 import { connectClient } from './support/mqtt.ts'
 
-interface Received {
-  method: string
-  url: string
-  headers: IncomingHttpHeaders
-  body: string
-}
-const received: Received[] = []
-let target: Server
+let target: HttpTarget
 let port = 0
+let received: ReceivedRequest[] = []
 
 test.beforeAll(async () => {
-  target = createServer((req, res) => {
-    let body = ''
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()))
-    req.on('end', () => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body })
-      res.writeHead(200).end()
-    })
-  })
-  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve))
-  port = (target.address() as AddressInfo).port
+  target = await startHttpTarget()
+  port = target.port
+  received = target.received
 })
-test.afterAll(async () => {
-  target.closeAllConnections()
-  await new Promise((resolve) => target.close(resolve))
-})
+test.afterAll(() => target.close())
 
 const clients: MqttClient[] = []
 test.afterEach(async () => {

@@ -2,43 +2,26 @@
 // action and rule `<name>_WH_D` and a real mqtt.js publish reaches a node:http server started here;
 // a failed later part removes what the command made; update, disable, enable, list and delete act
 // on all three; bad arguments are refused before anything is sent.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { splitEvents, triggerOf, triggerSql } from '../commands/webhookModel.ts'
 import { ApiError } from '../contract/api-error.ts'
 import { consoleSuite, invalidArgs, runCommand } from './support/commands.ts'
+import { startHttpTarget, type HttpTarget, type ReceivedRequest } from './support/http-target.ts'
 import { waitFor } from './support/server.ts'
 
 const suite = consoleSuite()
 const run = (id: string, raw: Record<string, unknown> = {}) => runCommand(suite.api, id, raw)
 
-interface Received {
-  method: string
-  url: string
-  headers: IncomingHttpHeaders
-  body: string
-}
-const received: Received[] = []
-let target: Server
+let target: HttpTarget
 let base = ''
+let received: ReceivedRequest[] = []
 
 beforeAll(async () => {
-  target = createServer((req, res) => {
-    let body = ''
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()))
-    req.on('end', () => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body })
-      res.writeHead(200).end()
-    })
-  })
-  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve))
-  base = `http://127.0.0.1:${(target.address() as AddressInfo).port}`
+  target = await startHttpTarget()
+  base = target.base
+  received = target.received
 })
-afterAll(async () => {
-  target.closeAllConnections()
-  await new Promise((resolve) => target.close(resolve))
-})
+afterAll(() => target.close())
 
 const rejected = async (promise: Promise<unknown>) => {
   const error = await promise.then(
