@@ -9,6 +9,7 @@ import { testConnector } from '../../../commands/connectors.ts'
 import { createWebhook, updateWebhook } from '../../../commands/webhooks.ts'
 import { connectorConfig, WEBHOOK_METHODS, WEBHOOK_SUFFIX, WEBHOOK_TYPE, webhookId, type WebhookMethod } from '../../../commands/webhookModel.ts'
 import { useRunCommand } from '../../app/commands/useRunCommand.ts'
+import { FormFooter } from '../../ui/FormFooter.tsx'
 import { useLeaveGuard } from '../../ui/useLeaveGuard.ts'
 import { Field, KeyValueRows, SelectField, TextField } from '../websocket/controls.tsx'
 import { AdvancedSettings } from './AdvancedSettings.tsx'
@@ -121,19 +122,16 @@ export function WebhookForm({ initial, editing = false }: Props) {
         </Field>
         <AdvancedSettings values={values.advanced} errors={errors} onChange={(advanced) => set('advanced', advanced)} />
       </div>
-      {refusal ? (
-        <p className="form-error" role="alert">
-          {refusal}
-        </p>
-      ) : null}
-      <div className="form-actions">
-        <Link to="/webhook/list" className="btn">
-          {t('common.cancel')}
-        </Link>
-        <button type="submit" className="btn btn-primary" disabled={saving}>
-          {t(editing ? 'webhook.update' : 'webhook.save')}
-        </button>
-      </div>
+      <FormFooter
+        refusal={refusal}
+        saving={saving}
+        submitLabel={t(editing ? 'webhook.update' : 'webhook.save')}
+        cancel={
+          <Link to="/webhook/list" className="btn">
+            {t('common.cancel')}
+          </Link>
+        }
+      />
     </form>
   )
 }
