@@ -144,7 +144,9 @@ export const updateWebhook = defineCommand({
   run: async (ctx, { name, url, topics, events, method, headers, body, description, connector, action }) => {
     const current = await getWebhook(ctx.api, name)
     const settings: WebhookSettings = { url, method, headers, body, connector, action }
-    const trigger = topics === undefined && events === undefined ? undefined : triggerFrom({ topics, events }, current.trigger)
+    const given = topics === undefined && events === undefined ? undefined : triggerFrom({ topics, events }, current.trigger)
+    // The same trigger keeps the rule's SQL as it is (a WHERE or fields written by hand, or by EMQX's own screen).
+    const trigger = given && triggerSql(given) !== triggerSql(current.trigger) ? given : undefined
     const id = webhookResourceId(name)
     const api = ctx.api.connectors
     const oldConnector = configOf(current.connector)

@@ -106,6 +106,17 @@ describe('webhook commands', () => {
     expect(JSON.parse(request?.body ?? '{}')).toMatchObject({ topic: 'orders/new', payload: 'x1', clientid: 'shop-2' })
   })
 
+  it("an update with the same trigger keeps the rule's SQL as written (a WHERE added by hand stays)", async () => {
+    const sql = 'SELECT * FROM "orders/new", "$events/client_connected" WHERE clientid =~ \'shop-%\''
+    await suite.api.rules.update('orders_WH_D', { sql })
+    await run('webhook.update', { name: 'orders', topics: 'orders/new', events: 'client_connected', description: 'kept' })
+    expect(await suite.api.rules.get('orders_WH_D')).toMatchObject({ sql, description: 'kept' })
+    await run('webhook.update', { name: 'orders', topics: 'orders/new', events: ' ', description: 'to the order service' })
+    expect((await suite.api.rules.get('orders_WH_D')).sql).toBe('SELECT * FROM "orders/new"')
+    await run('webhook.update', { name: 'orders', events: 'client_connected' })
+    expect((await suite.api.rules.get('orders_WH_D')).sql).toBe('SELECT * FROM "orders/new", "$events/client_connected"')
+  })
+
   it('a refused part of an update puts back what was changed before it', async () => {
     const before = await suite.api.connectors.get('http:orders_WH_D')
     await rejected(run('webhook.update', { name: 'orders', url: `${base}/v3`, action: '{"resource_opts": {"query_mode": "later"}}' }))
