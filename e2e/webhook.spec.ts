@@ -2,11 +2,12 @@
 // started here (the form first says what is wrong, Test connectivity probes the URL), a real
 // mqtt.js client publishes and the request arrives, the list counts it; leaving edited settings
 // warns 'Changes that you made may not be saved'; the webhook is disabled from its switch (nothing
-// is sent while off) and deleted with its connector, action and rule.
+// is sent while off) and deleted with its connector, action and rule. In Chinese, two webhooks are
+// selected and disabled, then deleted, together.
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test'
 import type { MqttClient } from 'mqtt'
 import { startHttpTarget, type HttpTarget, type ReceivedRequest } from '../tests/support/http-target.ts'
-import { apiHeaders, login } from './support/login.ts'
+import { apiHeaders, login, loginIn } from './support/login.ts'
 import { connectClient } from './support/mqtt.ts'
 
 let target: HttpTarget
@@ -112,5 +113,38 @@ test('create a webhook on the form, a real publish reaches a real HTTP server an
   await expect(page.getByText(/No webhooks yet/)).toBeVisible()
   expect(await names(request, 'rules')).toEqual([])
   expect(await names(request, 'actions')).toEqual([])
+  expect(await names(request, 'connectors')).toEqual([])
+})
+
+/** A webhook's three parts over REST, as EMQX's own Webhook screen makes them. */
+async function madeOverRest(request: APIRequestContext, name: string, topic: string) {
+  const headers = await apiHeaders(request)
+  const id = `${name}_WH_D`
+  await request.post('/api/v5/connectors', { headers, data: { type: 'http', name: id, url: `http://127.0.0.1:${port}/${name}` } })
+  await request.post('/api/v5/actions', { headers, data: { type: 'http', name: id, connector: id, parameters: { method: 'post' } } })
+  await request.post('/api/v5/rules', { headers, data: { id, sql: `SELECT * FROM "${topic}"`, actions: [`http:${id}`] } })
+}
+
+test('in Chinese: two webhooks selected, disabled together, then deleted together', async ({ page, request }) => {
+  await madeOverRest(request, 'a1', 'a/#')
+  await madeOverRest(request, 'b2', 'b/#')
+  await loginIn(page, 'zh', '/webhook/list')
+  await expect(page.getByRole('heading', { name: 'Webhook', exact: true })).toBeVisible()
+  for (const name of ['a1', 'b2']) {
+    const row = page.getByRole('row').filter({ hasText: `${name === 'a1' ? 'a' : 'b'}/#` })
+    await expect(row).toContainText('已连接')
+    await row.getByRole('checkbox').check()
+  }
+  await page.getByRole('button', { name: '禁用所选（2）' }).click()
+  await confirm(page, '确认')
+  await expect(page.getByRole('switch', { name: '启用 Webhook a1' })).toHaveAttribute('aria-checked', 'false')
+  await expect(page.getByRole('switch', { name: '启用 Webhook b2' })).toHaveAttribute('aria-checked', 'false')
+  const headers = await apiHeaders(request)
+  for (const name of ['a1', 'b2']) expect((await (await request.get(`/api/v5/rules/${name}_WH_D`, { headers })).json()).enable).toBe(false)
+
+  for (const topic of ['a/#', 'b/#']) await page.getByRole('row').filter({ hasText: topic }).getByRole('checkbox').check()
+  await page.getByRole('button', { name: '删除所选（2）' }).click()
+  await confirm(page, '确认')
+  await expect(page.getByText(/暂无 Webhook/)).toBeVisible()
   expect(await names(request, 'connectors')).toEqual([])
 })

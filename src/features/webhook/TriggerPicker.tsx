@@ -47,6 +47,12 @@ export function TriggerPicker({ topics, events, onChange, errors }: Props) {
   return (
     <fieldset className="webhook-trigger" aria-describedby={errors.trigger ? `${id}-error` : undefined}>
       <legend className="field-label">{t('webhook.trigger')}</legend>
+      <div>
+        {/* EMQX's "All messages and events": every topic and every event source. */}
+        <button type="button" className="btn btn-sm" onClick={() => onChange({ topics: ['#'], events: [...WEBHOOK_EVENTS, ...extra] })}>
+          {t('webhook.allMessagesAndEvents')}
+        </button>
+      </div>
       <div className="webhook-trigger-group">
         <h3 className="webhook-trigger-title">{t('webhook.messages')}</h3>
         <ul className="webhook-topics" aria-label={t('webhook.field.topics')}>

@@ -1,20 +1,23 @@
 // The webhooks (/webhook/list): each joined from its connector, action and rule `<name>_WH_D`, with
 // its trigger (topics and events), URL, the action's status, the enable switch (webhook.enable /
 // webhook.disable), how many messages matched, succeeded and failed (the action's metrics, read
-// again every few seconds), and its actions: settings and delete (webhook.delete).
+// again every few seconds), and its actions: settings and delete (webhook.delete). Selected rows
+// (x or Space) are what webhook commands from the palette act on, and the bulk buttons'.
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useCallback, useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
-import { deleteWebhook } from '../../../commands/webhooks.ts'
+import { deleteWebhook, disableWebhook, enableWebhook } from '../../../commands/webhooks.ts'
 import { listWebhooks, webhookResourceId, type Webhook } from '../../../commands/webhookModel.ts'
 import type { BridgeMetricsResponse } from '../../../contract/connectors.ts'
-import { useRunCommand } from '../../app/commands/useRunCommand.ts'
+import { useRunBulk, useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
 import { useServerData } from '../../app/useServerData.ts'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
 import { escapeControl } from '../../ui/escapeControl.ts'
 import { PageHeader } from '../../ui/PageHeader.tsx'
+import { useTableSelection, type TableSelection } from '../../state/commandContext.ts'
 import { useRowBusy } from '../../ui/useRowBusy.ts'
+import { useRowSelection } from '../../ui/useRowSelection.ts'
 import { TriggerTags } from './TriggerTags.tsx'
 import { StatusTag } from '../integration/parts.tsx'
 import { WebhookEnableSwitch } from './webhookParts.tsx'
@@ -49,6 +52,24 @@ export function WebhookList() {
   const data = list.data ?? EMPTY
   const { busy, during } = useRowBusy()
   const remove = useCallback((name: string) => during(name, () => run(deleteWebhook, { name })), [during, run])
+
+  const { selection, setSelection, selected, unselect } = useRowSelection(data, rowKey)
+  const tableSelection = useMemo<TableSelection | null>(
+    () => (selected.length === 0 ? null : { field: 'name', ids: selected.map(rowKey), entity: 'webhook.entity', onDone: unselect }),
+    [selected, unselect],
+  )
+  useTableSelection(tableSelection)
+  const runBulk = useRunBulk()
+  const onSelected = useCallback(
+    async (command: typeof deleteWebhook | typeof enableWebhook | typeof disableWebhook) => {
+      const results = await runBulk(
+        command,
+        selected.map((row) => ({ key: rowKey(row), args: { name: row.webhook.name } })),
+      )
+      unselect(results.filter((r) => r.result.ok).map((r) => r.key))
+    },
+    [runBulk, selected, unselect],
+  )
 
   const columns = useMemo(() => {
     const col = dataTableColumns<Row>()
@@ -145,6 +166,23 @@ export function WebhookList() {
         columns={columns}
         data={data}
         getRowId={rowKey}
+        rowSelection={selection}
+        onRowSelectionChange={setSelection}
+        caption={
+          selected.length > 0 ? (
+            <span className="webhook-row-actions">
+              <button type="button" className="btn btn-sm" onClick={() => void onSelected(enableWebhook)}>
+                {t('webhook.enableSelected', { count: selected.length })}
+              </button>
+              <button type="button" className="btn btn-sm" onClick={() => void onSelected(disableWebhook)}>
+                {t('webhook.disableSelected', { count: selected.length })}
+              </button>
+              <button type="button" className="btn btn-danger btn-sm" onClick={() => void onSelected(deleteWebhook)}>
+                {t('webhook.deleteSelected', { count: selected.length })}
+              </button>
+            </span>
+          ) : null
+        }
         onRowOpen={(row) => void navigate({ to: '/webhook/$name', params: { name: row.webhook.name } })}
         pageKeys
         loading={list.loading && list.data === null}
