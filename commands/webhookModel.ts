@@ -83,13 +83,24 @@ export function splitEvents(text: string): string[] {
     .map((event) => (event.startsWith('$') ? event : (WEBHOOK_EVENTS.find((topic) => topic.endsWith(`/${event}`)) ?? event)))
 }
 
-/** A topic the rule's FROM can hold: a valid filter with no double quote (it is written inside one). */
-export const isTriggerTopic = (topic: string): boolean => isTopicFilter(topic) && !topic.includes('"')
+/** A topic the rule's SQL can hold: no quote of either kind (it is written inside them). */
+export const hasNoQuote = (topic: string): boolean => !/["']/.test(topic)
 export const isWebhookEvent = (event: string): boolean => WEBHOOK_EVENTS.includes(event)
 
-/** The rule's SQL: `SELECT * FROM "t/#", "$events/client_connected"`. */
+/** `$events/client_connected` → `client.connected`, `$events/sys/alarm_activated` → `alarm.activated`: the `event` column's value. */
+const eventColumn = (source: string) => (source.split('/').at(-1) ?? '').replace('_', '.')
+
+/**
+ * The rule's SQL: `SELECT * FROM "t/#", "$events/client_connected"`. Message events chosen beside
+ * topics follow those topics, as on EMQX's screen (`WHERE topic =~ 't/#'`); the other events are let
+ * through by their `event` first, since `or` stops at the first true side and they have no topic.
+ */
 export function triggerSql({ topics, events }: WebhookTrigger): string {
-  return `SELECT * FROM ${[...topics, ...events].map((from) => `"${from}"`).join(', ')}`
+  const select = `SELECT * FROM ${[...topics, ...events].map((from) => `"${from}"`).join(', ')}`
+  const scoped = topics.length > 0 && events.some((event) => MESSAGE_EVENTS.includes(event)) && events.every(isWebhookEvent)
+  if (!scoped) return select
+  const others = events.filter((event) => !MESSAGE_EVENTS.includes(event)).map((event) => `event = '${eventColumn(event)}'`)
+  return `${select} WHERE ${[...others, ...topics.map((topic) => `topic =~ '${topic}'`)].join(' or ')}`
 }
 
 /** A rule's FROM list as a trigger: event sources (and `$bridges/…`, `$sources/…`) apart from topics. */

@@ -11,8 +11,8 @@ import {
   DEFAULT_WEBHOOK_HEADERS,
   getWebhook,
   hasNoHostTemplate,
+  hasNoQuote,
   isHttpUrl,
-  isTriggerTopic,
   isWebhookEvent,
   isWebhookName,
   listWebhooks,
@@ -27,6 +27,7 @@ import {
   type WebhookTrigger,
 } from './webhookModel.ts'
 import { ApiError } from '../contract/api-error.ts'
+import { isTopicFilter } from './clients.ts'
 import type { Api } from '../src/api/index.ts'
 
 const completeWebhook =
@@ -48,7 +49,13 @@ const urlArg = () =>
     v.check(hasNoHostTemplate, 'webhook.err.urlTemplate'),
   )
 const topicsArg = () =>
-  v.pipe(v.string(), v.title('webhook.field.topics'), v.description('webhook.hint.topics'), v.check((text) => splitTopics(text).every(isTriggerTopic), 'err.topicFilter'))
+  v.pipe(
+    v.string(),
+    v.title('webhook.field.topics'),
+    v.description('webhook.hint.topics'),
+    v.check((text) => splitTopics(text).every(isTopicFilter), 'err.topicFilter'),
+    v.check((text) => splitTopics(text).every(hasNoQuote), 'webhook.err.topicQuote'),
+  )
 const eventsArg = () =>
   v.pipe(v.string(), v.title('webhook.field.events'), v.description('webhook.hint.events'), v.check((text) => splitEvents(text).every(isWebhookEvent), 'webhook.err.events'))
 const methodArg = () => v.pipe(v.picklist(WEBHOOK_METHODS, 'err.oneOf'), v.title('webhook.field.method'))

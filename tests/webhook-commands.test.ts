@@ -40,6 +40,12 @@ const parts = async () => ({
 describe('the trigger as rule SQL', () => {
   it('quotes topics and event sources into FROM and reads them back from the rule', () => {
     expect(triggerSql({ topics: ['t/#', 'a/+'], events: ['$events/client_connected'] })).toBe('SELECT * FROM "t/#", "a/+", "$events/client_connected"')
+    // Message events beside topics follow the topics; other events pass by their event name first.
+    expect(triggerSql({ topics: ['t/#'], events: ['$events/message_delivered'] })).toBe('SELECT * FROM "t/#", "$events/message_delivered" WHERE topic =~ \'t/#\'')
+    expect(triggerSql({ topics: ['t/#', 'a/+'], events: ['$events/message_acked', '$events/sys/alarm_activated'] })).toBe(
+      'SELECT * FROM "t/#", "a/+", "$events/message_acked", "$events/sys/alarm_activated" WHERE event = \'alarm.activated\' or topic =~ \'t/#\' or topic =~ \'a/+\'',
+    )
+    expect(triggerSql({ topics: [], events: ['$events/message_delivered'] })).toBe('SELECT * FROM "$events/message_delivered"')
     expect(triggerOf(['t/#', '$events/client_connected', '$bridges/mqtt:in'])).toEqual({ topics: ['t/#'], events: ['$events/client_connected', '$bridges/mqtt:in'] })
     expect(splitEvents('client_connected, alarm_activated $events/message_delivered')).toEqual(['$events/client_connected', '$events/sys/alarm_activated', '$events/message_delivered'])
   })
@@ -144,6 +150,28 @@ describe('webhook commands', () => {
     expect(received.some((r) => r.body.includes('while-off'))).toBe(false)
   })
 
+  it('message events chosen beside topics fire for those topics only; a client event beside them still fires', async () => {
+    await run('webhook.create', { name: 'deliveries', url: `${base}/d`, topics: 'd/#', events: 'message_delivered, client_disconnected' })
+    expect((await suite.api.rules.get('deliveries_WH_D')).sql).toBe(
+      'SELECT * FROM "d/#", "$events/message_delivered", "$events/client_disconnected" WHERE event = \'client.disconnected\' or topic =~ \'d/#\'',
+    )
+    await waitFor(async () => (await suite.api.connectors.get('http:deliveries_WH_D')).status === 'connected', 'connector connected')
+    received.length = 0
+    const subscriber = await suite.ts.connect({ clientId: 'd-sub' })
+    await subscriber.subscribeAsync(['d/#', 'x/#'], { qos: 1 })
+    const publisher = await suite.ts.connect({ clientId: 'd-pub' })
+    await publisher.publishAsync('x/1', 'not-this', { qos: 1 })
+    await publisher.publishAsync('d/1', 'this-one', { qos: 1 })
+    const bodies = () => received.filter((r) => r.url === '/d').map((r) => JSON.parse(r.body) as { event: string; topic?: string; payload?: string })
+    // d/1's publish and its delivery to d-sub; x/1's delivery is not sent.
+    await waitFor(() => bodies().filter((b) => b.topic === 'd/1').length === 2, 'the publish and the delivery on d/1')
+    await publisher.endAsync()
+    await waitFor(() => bodies().some((b) => b.event === 'client.disconnected'), 'the disconnect event')
+    expect(bodies().filter((b) => b.topic === 'x/1')).toEqual([])
+    expect(bodies().find((b) => b.event === 'message.delivered')).toMatchObject({ topic: 'd/1', payload: 'this-one' })
+    await run('webhook.delete', { name: 'deliveries' })
+  })
+
   it('webhook.create removes the connector and action it made when the rule is refused', async () => {
     // A rule with the id exists already: the connector and action are made, the rule is refused.
     await suite.api.rules.create({ id: 'taken_WH_D', sql: 'SELECT * FROM "x"', actions: [] })
@@ -169,6 +197,7 @@ describe('webhook commands', () => {
     expect(invalidArgs('webhook.create', { name: 'a', url: 'ftp://x', topics: 't' })).toEqual(['url:webhook.err.url'])
     expect(invalidArgs('webhook.create', { name: 'a', url: 'http://${host}:80/x', topics: 't' })).toEqual(['url:webhook.err.urlTemplate'])
     expect(invalidArgs('webhook.create', { name: 'a', url: 'http://h/${clientid}', topics: 't/#/x' })).toEqual(['topics:err.topicFilter'])
+    expect(invalidArgs('webhook.create', { name: 'a', url: 'http://h/${clientid}', topics: "t/'x'" })).toEqual(['topics:webhook.err.topicQuote'])
     expect(invalidArgs('webhook.create', { name: 'a', url: 'http://h/${clientid}', events: 'client_jumped' })).toEqual(['events:webhook.err.events'])
     expect(invalidArgs('webhook.create', { name: 'a', url: 'http://h/${clientid}', topics: 't', method: 'patch' })).toEqual(['method:err.oneOf'])
     const error = await rejected(run('webhook.create', { name: 'notrigger', url: base }))

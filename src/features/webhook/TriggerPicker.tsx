@@ -88,6 +88,7 @@ export function TriggerPicker({ topics, events, onChange, errors }: Props) {
         <div className="webhook-events" role="group" aria-label={t('webhook.messageEvents')}>
           {checkboxes(MESSAGE_EVENTS)}
         </div>
+        <p className="field-hint webhook-trigger-note">{t('webhook.messageEventsNote')}</p>
       </div>
       <div className="webhook-trigger-group">
         <h3 className="webhook-trigger-title">{t('webhook.events')}</h3>

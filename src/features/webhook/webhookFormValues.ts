@@ -4,7 +4,8 @@
 import { validateArgs } from '../../../commands/args.ts'
 import type { Text } from '../../../commands/define.ts'
 import { createWebhook } from '../../../commands/webhooks.ts'
-import { DEFAULT_WEBHOOK_HEADERS, isTriggerTopic, type Webhook, type WebhookMethod } from '../../../commands/webhookModel.ts'
+import { isTopicFilter } from '../../../commands/clients.ts'
+import { DEFAULT_WEBHOOK_HEADERS, hasNoQuote, type Webhook, type WebhookMethod } from '../../../commands/webhookModel.ts'
 import { advancedSettings, advancedValues, type AdvancedValues } from './advancedFields.ts'
 
 export interface WebhookFormValues {
@@ -103,7 +104,8 @@ export function webhookFormErrors(values: WebhookFormValues): WebhookFormErrors 
   delete errors.topics
   values.topics.forEach((topic, index) => {
     const trimmed = topic.trim()
-    const key = trimmed === '' ? 'err.topicRequired' : !isTriggerTopic(trimmed) ? 'err.topicFilter' : values.topics.slice(0, index).some((other) => other.trim() === trimmed) ? 'webhook.err.topicRepeated' : undefined
+    const repeated = values.topics.slice(0, index).some((other) => other.trim() === trimmed)
+    const key = trimmed === '' ? 'err.topicRequired' : !isTopicFilter(trimmed) ? 'err.topicFilter' : !hasNoQuote(trimmed) ? 'webhook.err.topicQuote' : repeated ? 'webhook.err.topicRepeated' : undefined
     if (key) errors[`topics.${index}`] = { key }
   })
   if (filledTopics(values).length + values.events.length === 0) errors.trigger = { key: 'webhook.err.trigger' }
