@@ -77,7 +77,7 @@ export function WebhookList() {
       col.accessor((row) => row.metrics?.[key], {
         id: key,
         header,
-        size: 90,
+        size: 80,
         meta: { numeric: true, align: 'end' },
         cell: ({ getValue }) => <span data-metric={key}>{getValue()?.toLocaleString() ?? '—'}</span>,
       })
@@ -85,7 +85,7 @@ export function WebhookList() {
       col.accessor((row) => row.webhook.name, {
         id: 'name',
         header: t('webhook.col.name'),
-        size: 150,
+        size: 130,
         enableHiding: false,
         meta: { mono: true },
         cell: ({ getValue }) => (
@@ -97,15 +97,15 @@ export function WebhookList() {
       col.display({
         id: 'trigger',
         header: t('webhook.col.trigger'),
-        size: 280,
-        meta: { label: t('webhook.col.trigger') },
+        size: 260,
+        meta: { grow: true, label: t('webhook.col.trigger') },
         cell: ({ row }) => <TriggerTags trigger={row.original.webhook.trigger} shown={2} />,
       }),
       col.accessor((row) => row.webhook.url, {
         id: 'url',
         header: t('webhook.col.url'),
         size: 220,
-        meta: { grow: true, mono: true },
+        meta: { mono: true },
         cell: ({ row }) => (
           <span className="webhook-url" title={row.original.webhook.url}>
             <span className="webhook-method-tag">{row.original.webhook.method.toUpperCase()}</span> {escapeControl(row.original.webhook.url)}
@@ -115,7 +115,7 @@ export function WebhookList() {
       col.display({
         id: 'status',
         header: t('webhook.col.status'),
-        size: 110,
+        size: 100,
         meta: { label: t('webhook.col.status') },
         cell: ({ row }) => <StatusTag status={row.original.webhook.action.status} reason={row.original.webhook.action.status_reason} nodes={row.original.webhook.action.node_status} />,
       }),
@@ -132,7 +132,7 @@ export function WebhookList() {
       col.display({
         id: 'actions',
         header: t('webhook.col.actions'),
-        size: 170,
+        size: 150,
         enableHiding: false,
         meta: { label: t('webhook.col.actions'), align: 'center', stickyEnd: true },
         cell: ({ row }) => {
