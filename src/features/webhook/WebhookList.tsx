@@ -9,15 +9,15 @@ import { useTranslation } from 'react-i18next'
 import { deleteWebhook, disableWebhook, enableWebhook } from '../../../commands/webhooks.ts'
 import { listWebhooks, webhookResourceId, type Webhook } from '../../../commands/webhookModel.ts'
 import type { BridgeMetricsResponse } from '../../../contract/connectors.ts'
-import { useRunBulk, useRunCommand } from '../../app/commands/useRunCommand.ts'
+import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
 import { useServerData } from '../../app/useServerData.ts'
+import { BulkButtons } from '../../ui/BulkButtons.tsx'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
 import { escapeControl } from '../../ui/escapeControl.ts'
 import { PageHeader } from '../../ui/PageHeader.tsx'
-import { useTableSelection, type TableSelection } from '../../state/commandContext.ts'
 import { useRowBusy } from '../../ui/useRowBusy.ts'
-import { useRowSelection } from '../../ui/useRowSelection.ts'
+import { useBulkSelection } from '../../ui/useBulkSelection.ts'
 import { TriggerTags } from './TriggerTags.tsx'
 import { StatusTag } from '../integration/parts.tsx'
 import { WebhookEnableSwitch } from './webhookParts.tsx'
@@ -53,23 +53,7 @@ export function WebhookList() {
   const { busy, during } = useRowBusy()
   const remove = useCallback((name: string) => during(name, () => run(deleteWebhook, { name })), [during, run])
 
-  const { selection, setSelection, selected, unselect } = useRowSelection(data, rowKey)
-  const tableSelection = useMemo<TableSelection | null>(
-    () => (selected.length === 0 ? null : { field: 'name', ids: selected.map(rowKey), entity: 'webhook.entity', onDone: unselect }),
-    [selected, unselect],
-  )
-  useTableSelection(tableSelection)
-  const runBulk = useRunBulk()
-  const onSelected = useCallback(
-    async (command: typeof deleteWebhook | typeof enableWebhook | typeof disableWebhook) => {
-      const results = await runBulk(
-        command,
-        selected.map((row) => ({ key: rowKey(row), args: { name: row.webhook.name } })),
-      )
-      unselect(results.filter((r) => r.result.ok).map((r) => r.key))
-    },
-    [runBulk, selected, unselect],
-  )
+  const { selection, setSelection, selected, runOnSelected } = useBulkSelection(data, rowKey, 'name', 'webhook.entity')
 
   const columns = useMemo(() => {
     const col = dataTableColumns<Row>()
@@ -170,17 +154,14 @@ export function WebhookList() {
         onRowSelectionChange={setSelection}
         caption={
           selected.length > 0 ? (
-            <span className="webhook-row-actions">
-              <button type="button" className="btn btn-sm" onClick={() => void onSelected(enableWebhook)}>
-                {t('webhook.enableSelected', { count: selected.length })}
-              </button>
-              <button type="button" className="btn btn-sm" onClick={() => void onSelected(disableWebhook)}>
-                {t('webhook.disableSelected', { count: selected.length })}
-              </button>
-              <button type="button" className="btn btn-danger btn-sm" onClick={() => void onSelected(deleteWebhook)}>
-                {t('webhook.deleteSelected', { count: selected.length })}
-              </button>
-            </span>
+            <BulkButtons
+              className="webhook-row-actions"
+              buttons={[
+                { label: t('webhook.enableSelected', { count: selected.length }), onClick: () => void runOnSelected(enableWebhook) },
+                { label: t('webhook.disableSelected', { count: selected.length }), onClick: () => void runOnSelected(disableWebhook) },
+                { label: t('webhook.deleteSelected', { count: selected.length }), danger: true, onClick: () => void runOnSelected(deleteWebhook) },
+              ]}
+            />
           ) : null
         }
         onRowOpen={(row) => void navigate({ to: '/webhook/$name', params: { name: row.webhook.name } })}
