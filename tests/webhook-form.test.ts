@@ -65,8 +65,10 @@ describe('webhook form values', () => {
     expect(values.advanced.connector.pool_size).toBe('2')
     expect(advancedSettings(values.advanced).settings.action).toMatchObject({ parameters: { max_retries: 0 } })
 
-    const args = updateArgs({ ...values, body: '', events: [], description: '' })
+    const args = updateArgs({ ...values, body: '', events: [], description: '', advanced: { ...values.advanced, connector: { ...values.advanced.connector, pool_size: '' } } })
     expect(args).toMatchObject({ topics: 'orders/#', events: ' ', description: ' ', action: { parameters: { body: null, max_retries: 0 } } })
+    // Emptied and hidden advanced fields are removed from the saved config, not kept.
+    expect(args.connector).toMatchObject({ pool_size: null, ssl: { enable: false, verify: null, server_name_indication: null } })
     expect(validateArgs(getCommand('webhook.update')!, args).ok).toBe(true)
   })
 })

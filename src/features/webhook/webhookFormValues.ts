@@ -80,12 +80,12 @@ export function createArgs(values: WebhookFormValues): Record<string, unknown> {
 
 /**
  * webhook.update's arguments: every field, so what was cleared is cleared. An empty trigger part or
- * note is sent as a blank (an empty argument would keep the current one); an empty body as null in
- * the action's settings (none: EMQX sends the whole selected row).
+ * note is sent as a blank (an empty argument would keep the current one); an empty body, and an
+ * advanced field left empty or hidden, as null in the settings (removed from the saved config).
  */
 export function updateArgs(values: WebhookFormValues): Record<string, unknown> {
-  const args = createArgs(values)
-  const action = args.action as Record<string, unknown>
+  const { connector, action } = advancedSettings(values.advanced, true).settings
+  const args: Record<string, unknown> = { ...createArgs(values), connector }
   const parameters = { ...(action.parameters as Record<string, unknown> | undefined), ...(values.body === '' ? { body: null } : {}) }
   return {
     ...args,
