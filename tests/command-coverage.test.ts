@@ -194,6 +194,13 @@ const operations: Record<string, string> = {
   'start a source (POST /sources/{id}/start)': 'source.start',
   "reset a source's metrics (PUT /sources/{id}/metrics/reset)": 'source.resetMetrics',
   'delete a source, optionally out of its rules first (DELETE /sources/{id}?also_delete_dep_actions)': 'source.delete',
+  // Issue 16: webhooks, each an HTTP connector, an HTTP action and a rule named <name>_WH_D.
+  'list webhooks (GET /connectors, GET /actions, GET /rules joined)': 'webhooks.list',
+  'create a webhook: connector, action and rule, undone when a part is refused (POST /connectors, /actions, /rules)': 'webhook.create',
+  'change a webhook (PUT /connectors/{id}, /actions/{id}, /rules/{id})': 'webhook.update',
+  'enable a webhook (PUT /connectors/{id}/enable/true, /actions/{id}/enable/true, PUT /rules/{id} enable=true)': 'webhook.enable',
+  'disable a webhook (PUT /rules/{id} enable=false, /actions/{id}/enable/false, /connectors/{id}/enable/false)': 'webhook.disable',
+  'delete a webhook: rule, then action, then connector (DELETE /rules/{id}, /actions/{id}, /connectors/{id})': 'webhook.delete',
 }
 
 /**

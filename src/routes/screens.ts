@@ -58,5 +58,8 @@ export const screenComponents: Record<string, RouteComponent> = {
   '/rule/actions/$id': lazyRouteComponent(() => import('../features/integration/IntegrationDetail.tsx'), 'ActionDetail'),
   '/rule/sources': lazyRouteComponent(() => import('../features/integration/IntegrationList.tsx'), 'SourceList'),
   '/rule/sources/$id': lazyRouteComponent(() => import('../features/integration/IntegrationDetail.tsx'), 'SourceDetail'),
+  '/webhook/list': lazyRouteComponent(() => import('../features/webhook/WebhookList.tsx'), 'WebhookList'),
+  '/webhook/create': lazyRouteComponent(() => import('../features/webhook/WebhookCreate.tsx'), 'WebhookCreate'),
+  '/webhook/$name': lazyRouteComponent(() => import('../features/webhook/WebhookDetail.tsx'), 'WebhookDetail'),
   '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
 }

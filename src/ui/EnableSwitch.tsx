@@ -10,14 +10,16 @@ export function EnableSwitch<E extends ArgsSchema, D extends ArgsSchema>({
   label,
   enable,
   disable,
+  arg = 'id',
 }: {
   id: string
   enabled: boolean
   /** Translated accessible name ('Enable rule r1'). */
   label: string
-  /** Commands taking `id`. */
+  /** Commands taking `id` (or the argument `arg` names: a webhook's `name`). */
   enable: Command<E, unknown>
   disable: Command<D, unknown>
+  arg?: string
 }) {
   const run = useRunCommand()
   const { busy, during } = useRowBusy()
@@ -30,7 +32,7 @@ export function EnableSwitch<E extends ArgsSchema, D extends ArgsSchema>({
       aria-checked={enabled}
       aria-label={label}
       disabled={busy.has(id)}
-      onClick={() => void during(id, () => (enabled ? run(disable, { id }) : run(enable, { id })))}
+      onClick={() => void during(id, () => (enabled ? run(disable, { [arg]: id }) : run(enable, { [arg]: id })))}
     />
   )
 }

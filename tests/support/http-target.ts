@@ -1,20 +1,23 @@
-// A real HTTP server for data-integration tests to send to (the http connector's target): it
-// answers 200 and keeps each request, its body as text in `received` and whole in `requests`.
-import { createServer } from 'node:http'
+// A real HTTP server for data-integration tests to send to (the http connector's, an HTTP action's or
+// a webhook's target): it answers 200 to everything and keeps each request, its body as text in
+// `received` and whole (method, path, headers, body) in `requests`.
+import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 export interface ReceivedRequest {
+  method: string
   path: string
+  headers: IncomingHttpHeaders
   body: string
-  headers: Record<string, string | string[] | undefined>
 }
 
 export interface HttpTarget {
   /** `http://127.0.0.1:<port>` */
   url: string
+  port: number
   /** The bodies received, in arrival order. */
   received: string[]
-  /** The requests received (path, body, headers), in arrival order. */
+  /** The requests received, in arrival order; empty it to start counting again. */
   requests: ReceivedRequest[]
   close(): Promise<void>
 }
@@ -27,13 +30,15 @@ export async function startHttpTarget(): Promise<HttpTarget> {
     req.on('data', (chunk: Buffer) => (body += chunk.toString()))
     req.on('end', () => {
       received.push(body)
-      requests.push({ path: req.url ?? '', body, headers: req.headers })
+      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body })
       res.writeHead(200).end()
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as AddressInfo).port
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://127.0.0.1:${port}`,
+    port,
     received,
     requests,
     close: async () => {

@@ -6,6 +6,7 @@ import { lazy, Suspense, useMemo, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { createRule, updateRule } from '../../../commands/rules.ts'
 import { useRunCommand } from '../../app/commands/useRunCommand.ts'
+import { FormFooter } from '../../ui/FormFooter.tsx'
 import { SwitchField, TextField } from '../websocket/controls.tsx'
 import { OutputsEditor } from './OutputsEditor.tsx'
 import { comparable, createArgs, ruleFormErrors, updateArgs, type RuleFormErrors, type RuleFormValues } from './ruleFormValues.ts'
@@ -87,19 +88,16 @@ export function RuleForm({ initial, editing = false }: Props) {
       <div className="card">
         <OutputsEditor outputs={values.outputs} errors={errors} onChange={(outputs) => set('outputs', outputs)} />
       </div>
-      {refusal ? (
-        <p className="form-error" role="alert">
-          {refusal}
-        </p>
-      ) : null}
-      <div className="form-actions">
-        <Link to="/rule/rules" className="btn">
-          {t('common.cancel')}
-        </Link>
-        <button type="submit" className="btn btn-primary" disabled={saving}>
-          {t(editing ? 'rules.update' : 'rules.save')}
-        </button>
-      </div>
+      <FormFooter
+        refusal={refusal}
+        saving={saving}
+        submitLabel={t(editing ? 'rules.update' : 'rules.save')}
+        cancel={
+          <Link to="/rule/rules" className="btn">
+            {t('common.cancel')}
+          </Link>
+        }
+      />
     </form>
   )
 }

@@ -9,17 +9,17 @@ import { useTranslation } from 'react-i18next'
 import { deleteRule, disableRule, enableRule, resetRuleMetrics } from '../../../commands/rules.ts'
 import type { RuleInfo, RuleMetrics } from '../../../contract/rules.ts'
 import { rulesSearch } from '../../api/rules.ts'
-import { useRunBulk, useRunCommand } from '../../app/commands/useRunCommand.ts'
+import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
 import { listPaging, useServerList } from '../../app/useServerList.ts'
 import { useListSearch } from '../../routes/searchValues.ts'
-import { useTableSelection, type TableSelection } from '../../state/commandContext.ts'
+import { BulkButtons } from '../../ui/BulkButtons.tsx'
 import { DataTable, dataTableColumns } from '../../ui/DataTable.tsx'
 import { escapeControl } from '../../ui/escapeControl.ts'
 import { FilterBar, useFilterForm } from '../../ui/FilterBar.tsx'
 import { PageHeader } from '../../ui/PageHeader.tsx'
 import { useRowBusy } from '../../ui/useRowBusy.ts'
-import { useRowSelection } from '../../ui/useRowSelection.ts'
+import { useBulkSelection } from '../../ui/useBulkSelection.ts'
 import { formatTime } from '../clients/clientFields.ts'
 import { formatRate, RuleEnableSwitch, RuleStatusTag } from './ruleParts.tsx'
 import './rules.css'
@@ -60,23 +60,7 @@ export function RuleList() {
   const filterRef = useRef<HTMLInputElement>(null)
 
   // Selected rows (x or Space) are what rule commands run from the palette act on, and the bulk buttons.
-  const { selection, setSelection, selected, unselect } = useRowSelection(data, rowKey)
-  const tableSelection = useMemo<TableSelection | null>(
-    () => (selected.length === 0 ? null : { field: 'id', ids: selected.map(rowKey), entity: 'rules.entity', onDone: unselect }),
-    [selected, unselect],
-  )
-  useTableSelection(tableSelection)
-  const runBulk = useRunBulk()
-  const onSelected = useCallback(
-    async (command: typeof deleteRule | typeof enableRule | typeof disableRule) => {
-      const results = await runBulk(
-        command,
-        selected.map((row) => ({ key: rowKey(row), args: { id: row.rule.id } })),
-      )
-      unselect(results.filter((r) => r.result.ok).map((r) => r.key))
-    },
-    [runBulk, selected, unselect],
-  )
+  const { selection, setSelection, selected, runOnSelected } = useBulkSelection(data, rowKey, 'id', 'rules.entity')
 
   const act = useCallback(
     (id: string, command: typeof deleteRule | typeof resetRuleMetrics) => during(id, () => run(command, { id })),
@@ -213,17 +197,14 @@ export function RuleList() {
         onRowSelectionChange={setSelection}
         caption={
           selected.length > 0 ? (
-            <span className="rules-row-actions">
-              <button type="button" className="btn btn-sm" onClick={() => void onSelected(enableRule)}>
-                {t('rules.enableSelected', { count: selected.length })}
-              </button>
-              <button type="button" className="btn btn-sm" onClick={() => void onSelected(disableRule)}>
-                {t('rules.disableSelected', { count: selected.length })}
-              </button>
-              <button type="button" className="btn btn-danger btn-sm" onClick={() => void onSelected(deleteRule)}>
-                {t('rules.deleteSelected', { count: selected.length })}
-              </button>
-            </span>
+            <BulkButtons
+              className="rules-row-actions"
+              buttons={[
+                { label: t('rules.enableSelected', { count: selected.length }), onClick: () => void runOnSelected(enableRule) },
+                { label: t('rules.disableSelected', { count: selected.length }), onClick: () => void runOnSelected(disableRule) },
+                { label: t('rules.deleteSelected', { count: selected.length }), danger: true, onClick: () => void runOnSelected(deleteRule) },
+              ]}
+            />
           ) : null
         }
         onRowOpen={(row) => void navigate({ to: '/rule/rules/$id', params: { id: row.rule.id } })}
