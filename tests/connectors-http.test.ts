@@ -86,4 +86,16 @@ describe('http connector and action over REST', () => {
     expect(probe.body.code).toBe('TEST_FAILED')
     expect(probe.body.message).toMatch(/econnrefused/i)
   })
+
+  it('refuses an action whose parameters its type refuses (a method outside post, put, get, delete) with a 400, on create and update, saving nothing', async () => {
+    await suite.api.post('/connectors', { type: 'http', name: 'methods', url: 'http://127.0.0.1:1' })
+    const refused = await suite.api.post('/actions', { type: 'http', name: 'patchy', connector: 'methods', parameters: { method: 'patch' } })
+    expect(refused.status).toBe(400)
+    expect(refused.body).toMatchObject({ code: 'BAD_REQUEST' })
+    expect(refused.body.message).toMatch(/method/)
+    expect((await suite.api.get('/actions/http:patchy')).status).toBe(404)
+    expect((await suite.api.post('/actions', { type: 'http', name: 'fine', connector: 'methods', parameters: { method: 'put' } })).status).toBe(201)
+    expect((await suite.api.request('PUT', '/actions/http:fine', { connector: 'methods', parameters: { method: 'patch' } })).status).toBe(400)
+    expect((await suite.api.get('/actions/http:fine')).body.parameters.method).toBe('put')
+  })
 })

@@ -256,13 +256,17 @@ export class IntegrationFeature {
   checkEntry(kind: ResourceKind, type: string, name: string, config: Config): Config {
     this.checkIdentity(kind, type, name)
     const checked = this.checkConfig(kind, type, config, this.repository.get(kind, type, name))
-    if (kind === 'connectors') return checked
+    if (kind !== 'connectors') this.checkParameters(kind, type, name, checked)
+    return checked
+  }
+
+  /** The driver's check of a bridge's `parameters` (EMQX's schema: an HTTP method outside its enum): a 400, nothing saved. */
+  private checkParameters(kind: BridgeKind, type: string, name: string, config: Config): void {
     try {
-      prepareBridge(kind, this.drivers.get(type)!, checked, this.driverContext(type, name))
+      prepareBridge(kind, this.drivers.get(type)!, config, this.driverContext(type, name))
     } catch (error) {
       throw badRequest(errorText(error))
     }
-    return checked
   }
 
   /**
@@ -384,6 +388,7 @@ export class IntegrationFeature {
     this.checkIdentity(kind, type, name)
     if (this.repository.get(kind, type, name)) throw new ApiError(400, 'ALREADY_EXISTS', msg.bridgeExists)
     const config = this.checkConfig(kind, type, body, undefined)
+    this.checkParameters(kind, type, name, config)
     const now = Date.now()
     const stored: StoredResource = { kind, type, name, config: { ...config, created_at: now, last_modified_at: now }, createdAt: now, updatedAt: now }
     this.runBridge(stored)
@@ -395,6 +400,7 @@ export class IntegrationFeature {
     const previous = this.find(kind, type, name)
     const now = Date.now()
     const config = this.checkConfig(kind, type, body, previous)
+    this.checkParameters(kind, type, name, config)
     const stored: StoredResource = { ...previous, config: { ...config, created_at: previous.createdAt, last_modified_at: now }, updatedAt: now }
     this.runBridge(stored)
     this.repository.put(stored)
