@@ -21,8 +21,14 @@ function subOpts(options: SubOptions | undefined): TraceFields {
   return opts
 }
 
-function messageEvent(tag: string, msg: string, message: Message, fields: TraceFields = {}): TraceEvent {
-  return { tag, msg, clientid: message.from || undefined, peername: message.peerhost, topic: message.topic, fields: { ...fields, payload: message.payload } }
+/** The publisher's `host:port` when it is still connected from there (a message keeps only the host). */
+function publisherPeer(broker: Broker, message: Message): string | undefined {
+  const info = message.from ? broker.getSession(message.from)?.info : undefined
+  return info && info.peerhost === message.peerhost ? peername(info) : message.peerhost
+}
+
+function messageEvent(broker: Broker, tag: string, msg: string, message: Message, fields: TraceFields = {}): TraceEvent {
+  return { tag, msg, clientid: message.from || undefined, peername: publisherPeer(broker, message), topic: message.topic, fields: { ...fields, payload: message.payload } }
 }
 
 /** Hooks the trace events on; returns the function that takes them off. */
@@ -50,11 +56,11 @@ export function brokerTraceHooks(broker: Broker, out: Emitter): () => void {
       out.emit({ tag: 'UNSUBSCRIBE', msg: 'unsubscribe', clientid: info.clientid, peername: peername(info), topic: filter, fields: { sub_opts: subOpts(options) } })
     }, HP.LOWEST),
     hooks.add('message.publish', (message) => {
-      if (!message.topic.startsWith('$SYS/')) out.emit(messageEvent('PUBLISH', 'publish_to', message))
+      if (!message.topic.startsWith('$SYS/')) out.emit(messageEvent(broker, 'PUBLISH', 'publish_to', message))
       return undefined
     }, HP.HIGHEST + 1),
     hooks.add('message.dropped', (message, reason) => {
-      if (!message.topic.startsWith('$SYS/')) out.emit(messageEvent('PUBLISH', 'message_dropped', message, { reason }))
+      if (!message.topic.startsWith('$SYS/')) out.emit(messageEvent(broker, 'PUBLISH', 'message_dropped', message, { reason }))
     }, HP.LOWEST),
     hooks.add('delivery.dropped', (info, message, reason) => {
       out.emit({ tag: 'MQTT', msg: 'delivery_dropped', clientid: info.clientid, peername: peername(info), topic: message.topic, fields: { reason, from: message.from, payload: message.payload } })

@@ -18,6 +18,19 @@ function dosTime(ms: number): { time: number; date: number } {
   }
 }
 
+/** What the local and the central header of an entry both hold, from "version needed" to the name's length: 24 bytes. */
+function writeCommon(header: Buffer, at: number, fields: { time: number; date: number; crc: number; packed: number; size: number; nameLength: number }): void {
+  header.writeUInt16LE(20, at) // version needed: 2.0 (deflate)
+  header.writeUInt16LE(0x0800, at + 2) // UTF-8 names
+  header.writeUInt16LE(8, at + 4) // deflate
+  header.writeUInt16LE(fields.time, at + 6)
+  header.writeUInt16LE(fields.date, at + 8)
+  header.writeUInt32LE(fields.crc, at + 10)
+  header.writeUInt32LE(fields.packed, at + 14)
+  header.writeUInt32LE(fields.size, at + 18)
+  header.writeUInt16LE(fields.nameLength, at + 22)
+}
+
 export function zipArchive(entries: ZipEntry[]): Buffer {
   const locals: Buffer[] = []
   const centrals: Buffer[] = []
@@ -25,32 +38,14 @@ export function zipArchive(entries: ZipEntry[]): Buffer {
   for (const entry of entries) {
     const name = Buffer.from(entry.name, 'utf8')
     const packed = deflateRawSync(entry.data)
-    const crc = crc32(entry.data)
-    const { time, date } = dosTime(entry.mtime)
+    const fields = { ...dosTime(entry.mtime), crc: crc32(entry.data), packed: packed.length, size: entry.data.length, nameLength: name.length }
     const local = Buffer.alloc(30)
     local.writeUInt32LE(0x04034b50, 0)
-    local.writeUInt16LE(20, 4) // version needed
-    local.writeUInt16LE(0x0800, 6) // UTF-8 names
-    local.writeUInt16LE(8, 8) // deflate
-    local.writeUInt16LE(time, 10)
-    local.writeUInt16LE(date, 12)
-    local.writeUInt32LE(crc, 14)
-    local.writeUInt32LE(packed.length, 18)
-    local.writeUInt32LE(entry.data.length, 22)
-    local.writeUInt16LE(name.length, 26)
-    local.writeUInt16LE(0, 28)
+    writeCommon(local, 4, fields)
     const central = Buffer.alloc(46)
     central.writeUInt32LE(0x02014b50, 0)
     central.writeUInt16LE(20, 4) // made by
-    central.writeUInt16LE(20, 6)
-    central.writeUInt16LE(0x0800, 8)
-    central.writeUInt16LE(8, 10)
-    central.writeUInt16LE(time, 12)
-    central.writeUInt16LE(date, 14)
-    central.writeUInt32LE(crc, 16)
-    central.writeUInt32LE(packed.length, 20)
-    central.writeUInt32LE(entry.data.length, 24)
-    central.writeUInt16LE(name.length, 28)
+    writeCommon(central, 6, fields)
     central.writeUInt32LE(offset, 42)
     locals.push(local, name, packed)
     centrals.push(central, name)
