@@ -41,6 +41,9 @@ export class TraceHub implements PacketTracer, TraceEmitter {
   private readonly running = new Map<string, RunningTrace>()
   private readonly attachments: TraceAttachment[]
   private unhook: (() => void) | undefined
+  /** What packet events can match (they carry no topic or rule): client ids and address prefixes. */
+  private packetClientids = new Set<string>()
+  private packetAddresses: string[] = []
 
   constructor(broker: Broker, attachments: TraceAttachment[] = []) {
     this.broker = broker
@@ -59,6 +62,7 @@ export class TraceHub implements PacketTracer, TraceEmitter {
   start(spec: RunningTraceSpec, path: string, maxBytes: number): void {
     if (this.running.has(spec.name)) return
     this.running.set(spec.name, { spec, file: new TraceFile(path, maxBytes) })
+    this.indexPackets()
     if (this.running.size === 1) this.attach()
   }
 
@@ -67,6 +71,7 @@ export class TraceHub implements PacketTracer, TraceEmitter {
     if (!trace) return
     trace.file.close()
     this.running.delete(name)
+    this.indexPackets()
     if (this.running.size === 0) this.detach()
   }
 
@@ -87,11 +92,25 @@ export class TraceHub implements PacketTracer, TraceEmitter {
   }
 
   received(peer: TracedPeer, packet: Packet): void {
-    this.emit(packetEvent('mqtt_packet_received', peer, packet))
+    if (this.wantsPacketsOf(peer)) this.emit(packetEvent('mqtt_packet_received', peer, packet))
   }
 
   sent(peer: TracedPeer, packet: Packet): void {
-    this.emit(packetEvent('mqtt_packet_sent', peer, packet))
+    if (this.wantsPacketsOf(peer)) this.emit(packetEvent('mqtt_packet_sent', peer, packet))
+  }
+
+  /** A trace on one client among many: the others' packets are passed over without building an event. */
+  private wantsPacketsOf(peer: TracedPeer): boolean {
+    if (peer.clientid !== undefined && this.packetClientids.has(peer.clientid)) return true
+    if (this.packetAddresses.length === 0) return false
+    const peername = `${peer.peerhost}:${peer.peerport}`
+    return this.packetAddresses.some((prefix) => peername.startsWith(prefix))
+  }
+
+  private indexPackets(): void {
+    const specs = [...this.running.values()].map((trace) => trace.spec)
+    this.packetClientids = new Set(specs.filter((spec) => spec.type === 'clientid').map((spec) => spec.filter))
+    this.packetAddresses = specs.filter((spec) => spec.type === 'ip_address').map((spec) => spec.filter)
   }
 
   private attach(): void {
