@@ -143,6 +143,26 @@ describe('log trace', () => {
     await client.publishAsync('nobody/here', 'lost', { qos: 1 })
     const text = await logContaining('drops', 'message_dropped')
     expect(text).toContain('msg: message_dropped, payload_encode: text, reason: no_subscribers, topic: nobody/here, payload: lost')
+    // A No Local subscriber is not sent its own message: a delivery dropped, in its own client's trace.
+    await createTrace({ name: 'ownDrop', type: 'clientid', clientid: 'no-local' })
+    const self = await suite.t.connect({ clientId: 'no-local', protocolVersion: 5 })
+    await self.subscribeAsync('nl/t', { qos: 0, nl: true })
+    await self.publishAsync('nl/t', 'to-myself', { qos: 1 })
+    const own = await logContaining('ownDrop', 'delivery_dropped')
+    expect(own).toMatch(/\[MQTT\] no-local@127\.0\.0\.1:\d+ msg: delivery_dropped, from: no-local, payload_encode: text, reason: no_local, topic: nl\/t, payload: to-myself\n/)
+  })
+
+  it('a rule trace writes an action that is not there as discarded, and a failing SQL by its clause', async () => {
+    expect((await suite.api.post('/rules', { id: 'missing_action', sql: 'SELECT * FROM "ma/#"', actions: ['mqtt:nowhere'] })).status).toBe(201)
+    expect((await suite.api.post('/rules', { id: 'failing_sql', sql: 'SELECT nth(5, payload.list) as x FROM "ma/#"' })).status).toBe(201)
+    await createTrace({ name: 'missing', type: 'ruleid', ruleid: 'missing_action' })
+    await createTrace({ name: 'failing', type: 'ruleid', ruleid: 'failing_sql' })
+    const client = await suite.t.connect({ clientId: 'rule-fail' })
+    await client.publishAsync('ma/1', JSON.stringify({ list: [1] }), { qos: 1 })
+    expect(await logContaining('missing', 'discarded')).toMatch(/\[ACTION\] rule-fail@127\.0\.0\.1:\d+ msg: discarded, action_id: mqtt:nowhere, cause: bridge_not_found, rule_id: missing_action\n/)
+    expect(await logContaining('failing', 'clause_exception')).toMatch(/\[RULE\] rule-fail@127\.0\.0\.1:\d+ msg: SELECT_clause_exception, reason: .+, rule_id: failing_sql\n/)
+    await suite.api.delete('/rules/missing_action')
+    await suite.api.delete('/rules/failing_sql')
   })
 
   it('paging by position reads the file exactly once, and the download is a zip of it', async () => {
