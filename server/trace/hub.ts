@@ -4,7 +4,6 @@
 import type { Packet } from 'mqtt-packet'
 import type { TraceFormatter, TracePayloadEncode, TraceType } from '../../contract/trace.ts'
 import type { Broker } from '../broker/broker.ts'
-import type { ClientInfo } from '../broker/hooks.ts'
 import type { PacketTracer, TracedPeer } from '../broker/trace.ts'
 import type { TraceEvent, TraceFields } from './event.ts'
 import { TraceFile } from './file.ts'
@@ -131,9 +130,3 @@ function packetEvent(msg: string, peer: TracedPeer, packet: Packet): TraceEvent 
   const fields: TraceFields = { packet: { packet } }
   return { tag: 'MQTT', msg, clientid: peer.clientid, peername: `${peer.peerhost}:${peer.peerport}`, fields }
 }
-
-/** `host:port` of a client as the hooks describe it. */
-export function peernameOf(info: ClientInfo): string {
-  return `${info.peerhost}:${info.peerport}`
-}
-
