@@ -1,0 +1,158 @@
+// What bench/integration.bench.ts sends to and how it counts arrivals: a node:http sink in the bench
+// process (stopped and started again on the same port), an MQTT subscriber on the far broker, a
+// Redis set, a pair of Debian mosquittos joined by mosquitto's own bridge, and the publisher that
+// feeds the embedded broker. Every counter counts distinct sequence numbers, so "lost" means a
+// message that never arrived, and a duplicate is not mistaken for one.
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { writeFileSync } from 'node:fs'
+import mqtt, { type MqttClient } from 'mqtt'
+import { createClient } from 'redis'
+import { freePort, run, stopChild, tempDir, waitForPort, type DbServer } from '../tests/support/db-servers.ts'
+
+/** Distinct sequence numbers seen, out of the ones a run published. */
+export class SeqSet {
+  private seen = new Uint8Array(0)
+  count = 0
+
+  reset(size: number): void {
+    this.seen = new Uint8Array(size)
+    this.count = 0
+  }
+
+  add(seq: number): void {
+    if (seq >= 0 && seq < this.seen.length && this.seen[seq] === 0) {
+      this.seen[seq] = 1
+      this.count++
+    }
+  }
+
+  /** How many of [from, to) arrived. */
+  countIn(from: number, to: number): number {
+    let n = 0
+    for (let seq = from; seq < to; seq++) n += this.seen[seq]
+    return n
+  }
+}
+
+/** A payload's sequence number: the bare number an action's template made, or the published JSON's `seq`. */
+export function seqOf(text: string): number {
+  return text.startsWith('{"seq":') ? parseInt(text.slice(7), 10) : parseInt(text, 10)
+}
+
+/** A counter the bench polls: how many distinct messages of the run have arrived. */
+export interface Arrivals {
+  reset(size: number): Promise<void> | void
+  count(): Promise<number> | number
+}
+
+/** A real HTTP server answering 200 to every request; the body is the row's sequence number. */
+export class HttpSink implements Arrivals {
+  readonly seqs = new SeqSet()
+  port = 0
+  private server: Server | undefined
+
+  reset(size: number): void {
+    this.seqs.reset(size)
+  }
+
+  count(): number {
+    return this.seqs.count
+  }
+
+  async up(): Promise<void> {
+    const server = createServer({ keepAlive: true }, (req, res) => {
+      let body = ''
+      req.setEncoding('utf8')
+      req.on('data', (chunk: string) => (body += chunk))
+      req.on('end', () => {
+        this.seqs.add(seqOf(body))
+        res.writeHead(200, { 'content-length': '0' }).end()
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve))
+    this.port = (server.address() as AddressInfo).port
+    this.server = server
+  }
+
+  async down(): Promise<void> {
+    const server = this.server
+    this.server = undefined
+    if (!server) return
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  }
+}
+
+/** An mqtt.js subscriber on the far broker counting what arrives on `filter`. */
+export async function mqttArrivals(port: number, filter: string, qos: 0 | 1): Promise<Arrivals & { end(): Promise<void> }> {
+  const seqs = new SeqSet()
+  const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { clientId: `bench-sub-${port}`, reconnectPeriod: 0 })
+  client.on('message', (_topic, payload) => seqs.add(seqOf(payload.toString())))
+  await client.subscribeAsync(filter, { qos })
+  return {
+    reset: (size) => seqs.reset(size),
+    count: () => seqs.count,
+    end: () => client.endAsync(),
+  }
+}
+
+/** The members of one Redis set (the action SADDs each row's sequence number). */
+export async function redisArrivals(db: DbServer, key: string): Promise<Arrivals & { end(): Promise<void> }> {
+  const client = createClient({ socket: { host: db.host, port: db.port }, password: db.password })
+  await client.connect()
+  return {
+    reset: async () => void (await client.del(key)),
+    count: () => client.sCard(key),
+    end: async () => void (await client.quit()),
+  }
+}
+
+/** Two mosquittos, `near` bridging `topic` out to `far` with mosquitto's own bridge at `qos`. */
+export async function startMosquittoBridge(topic: string, qos: 0 | 1): Promise<{ near: number; far: number; stop(): Promise<void> }> {
+  const started: Array<{ child: ReturnType<typeof run>['child']; dir: string }> = []
+  const start = async (lines: string[]) => {
+    const dir = tempDir('bench-mosquitto')
+    const port = await freePort()
+    const config = join(dir, 'mosquitto.conf')
+    // As root mosquitto would switch to its own user, away from the directory that is ours.
+    const asRoot = process.getuid?.() === 0 ? ['user root'] : []
+    // The default queue (1000 messages) would drop a burst the bridge has not forwarded yet.
+    writeFileSync(config, [...asRoot, 'allow_anonymous true', 'persistence false', 'log_dest none', 'max_queued_messages 1000000', `listener ${port} 127.0.0.1`, ...lines].join('\n') + '\n')
+    const server = run('/usr/sbin/mosquitto', ['-c', config])
+    started.push({ child: server.child, dir })
+    await waitForPort(port, server.child, 'mosquitto', server.output)
+    return port
+  }
+  const far = await start([])
+  const near = await start(['connection bench-peer', `address 127.0.0.1:${far}`, `topic ${topic} out ${qos}`, 'cleansession true'])
+  return { near, far, stop: async () => void (await Promise.all(started.map(({ child, dir }) => stopChild(child, dir)))) }
+}
+
+/** A publisher on one broker: `count` messages `{"seq":n,"data":…}` of about `bytes`, at most `window` unacknowledged. */
+export async function publisher(port: number): Promise<{ publish(topic: string, from: number, count: number, qos: 0 | 1, bytes: number): Promise<number>; end(): Promise<void> }> {
+  const client: MqttClient = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { clientId: `bench-pub-${port}-${Date.now()}`, reconnectPeriod: 0 })
+  const window = 1000
+  return {
+    /** Resolves with the seconds it took once the last message was written (QoS 0) or acknowledged (QoS 1). */
+    async publish(topic, from, count, qos, bytes) {
+      const pad = 'x'.repeat(Math.max(0, bytes - 30))
+      const started = performance.now()
+      let inflight = 0
+      let wake: (() => void) | undefined
+      const settled = () => {
+        inflight--
+        if (wake && inflight < window / 2) (wake(), (wake = undefined))
+      }
+      for (let seq = from; seq < from + count; seq++) {
+        if (inflight >= window) await new Promise<void>((resolve) => (wake = resolve))
+        inflight++
+        client.publish(topic, `{"seq":${seq},"data":"${pad}"}`, { qos }, settled)
+      }
+      while (inflight > 0) await new Promise<void>((resolve) => (wake = resolve))
+      return (performance.now() - started) / 1000
+    },
+    end: () => client.endAsync(),
+  }
+}

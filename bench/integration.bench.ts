@@ -1,0 +1,269 @@
+// `npm run bench integration`: data integration end to end. Messages per second from a rule on the
+// embedded server (its own process, the server's Node flags) to a real target: the HTTP action to a
+// node:http server in this process (query_mode sync and async), the Redis action to Debian's
+// redis-server (sync and async, batch 1 and 100: 5.8's HTTP action has no batch fields), the MQTT
+// action to a mosquitto beside mosquitto's own bridge to a second mosquitto. Each case publishes a
+// fixed number of messages to the broker and counts distinct arrivals at the target: "delivered/s"
+// is the messages over the time from the first publish to the last arrival.
+// Then memory while the HTTP target is down and the action's buffer fills past max_buffer_bytes (the
+// broker's RSS and heap after a full GC), and the drain once the target is back, counting what was
+// lost of what the buffer held.
+//   BENCH_MESSAGES=<n>     messages per throughput case (default 20000, after a 2000-message warm-up)
+//   BENCH_BUFFERS=1,16,64  the max_buffer_bytes limits of the memory table, in MB
+//   BENCH_NO_MOSQUITTO=1   skips the MQTT cases
+import { hasDbServer, startRedis } from '../tests/support/db-servers.ts'
+import { cpuSeconds, mosquittoInstalled, startNodeBroker, type Target } from './broker-targets.ts'
+import { HttpSink, mqttArrivals, publisher, redisArrivals, startMosquittoBridge, type Arrivals } from './integration-targets.ts'
+import { restOf, type Rest } from './rest.ts'
+
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000)
+const WARMUP = Math.min(2000, MESSAGES)
+const BUFFERS_MB = (process.env.BENCH_BUFFERS ?? '1,16,64').split(',').map(Number)
+const PAYLOAD = 100
+const MB = 1024 * 1024
+
+interface Throughput {
+  case: string
+  'delivered msg/s': number
+  'published msg/s': number
+  lost: number
+  'broker CPU': number | string
+  'CPU µs / msg': number | string
+  note: string
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Waits until `arrivals` counts `expected`, or nothing arrived for `quietMs`; the count it ended on. */
+async function settle(arrivals: Arrivals, expected: number, quietMs = 5000): Promise<number> {
+  let last = -1
+  let lastChange = performance.now()
+  for (;;) {
+    const count = await arrivals.count()
+    if (count >= expected) return count
+    if (count !== last) (last = count), (lastChange = performance.now())
+    else if (performance.now() - lastChange > quietMs) return count
+    await sleep(5)
+  }
+}
+
+/** Publishes `MESSAGES` to `topic` on `port` after a warm-up, and times them to their last arrival. */
+async function measure(label: string, note: string, port: number, topic: string, qos: 0 | 1, arrivals: Arrivals, brokerPid?: number): Promise<Throughput> {
+  const pub = await publisher(port)
+  try {
+    await arrivals.reset(WARMUP)
+    await pub.publish(topic, 0, WARMUP, qos, PAYLOAD)
+    await settle(arrivals, WARMUP)
+    await arrivals.reset(MESSAGES)
+    const cpuBefore = brokerPid ? cpuSeconds(brokerPid) : 0
+    const started = performance.now()
+    const publishSeconds = await pub.publish(topic, 0, MESSAGES, qos, PAYLOAD)
+    const arrived = await settle(arrivals, MESSAGES)
+    const seconds = (performance.now() - started) / 1000
+    const cpu = brokerPid ? (cpuSeconds(brokerPid) - cpuBefore) / seconds : undefined
+    return {
+      case: label,
+      'delivered msg/s': Math.round(arrived / seconds),
+      'published msg/s': Math.round(MESSAGES / publishSeconds),
+      lost: MESSAGES - arrived,
+      'broker CPU': cpu === undefined ? '-' : +cpu.toFixed(2),
+      'CPU µs / msg': cpu === undefined || arrived === 0 ? '-' : +((cpu * seconds * 1e6) / arrived).toFixed(1),
+      note,
+    }
+  } finally {
+    await pub.end()
+  }
+}
+
+/** A connector, one action on it and a rule from `from` selecting the payload's `seq` (and the payload itself with `whole`). */
+async function route(rest: Rest, type: string, name: string, connector: Record<string, unknown>, action: Record<string, unknown>, from: string, whole = false): Promise<void> {
+  await rest('POST', '/connectors', { type, name, ...connector })
+  await rest('POST', '/actions', { type, name, connector: name, ...action })
+  await rest('POST', '/rules', { id: `bench_${name}`, sql: `SELECT payload.seq AS seq${whole ? ', payload' : ''} FROM "${from}"`, actions: [`${type}:${name}`] })
+}
+
+async function unroute(rest: Rest, type: string, name: string): Promise<void> {
+  await rest('DELETE', `/rules/bench_${name}`)
+  await rest('DELETE', `/actions/${type}:${name}`)
+  await rest('DELETE', `/connectors/${type}:${name}`)
+}
+
+async function httpCases(broker: Target, rest: Rest): Promise<Throughput[]> {
+  const sink = new HttpSink()
+  await sink.up()
+  const rows: Throughput[] = []
+  try {
+    for (const mode of ['sync', 'async'] as const) {
+      const name = `http_${mode}`
+      await route(rest, 'http', name, { url: `http://127.0.0.1:${sink.port}/hook` }, { parameters: { method: 'post', body: '${seq}' }, resource_opts: { query_mode: mode } }, `bench/${name}`)
+      rows.push(await measure(`HTTP, ${mode}, batch 1`, 'pool_size 8, worker_pool_size 16', broker.port, `bench/${name}`, 0, sink, broker.pid))
+      await unroute(rest, 'http', name)
+    }
+  } finally {
+    await sink.down()
+  }
+  rows.push(...(['sync', 'async'] as const).map((mode) => notMeasured(`HTTP, ${mode}, batch 100`, "5.8's HTTP action has no batch_size (one request a row)")))
+  return rows
+}
+
+function notMeasured(label: string, note: string): Throughput {
+  return { case: label, 'delivered msg/s': NaN, 'published msg/s': NaN, lost: NaN, 'broker CPU': '-', 'CPU µs / msg': '-', note }
+}
+
+async function redisCases(broker: Target, rest: Rest): Promise<Throughput[]> {
+  if (!hasDbServer('redis')) return [notMeasured('Redis', 'redis-server is not installed (apt-get install -y redis-server)')]
+  const db = await startRedis()
+  const rows: Throughput[] = []
+  try {
+    const connector = { parameters: { redis_type: 'single', server: `${db.host}:${db.port}`, password: db.password } }
+    for (const mode of ['sync', 'async'] as const) {
+      for (const batch of [1, 100]) {
+        const name = `redis_${mode}_${batch}`
+        const arrivals = await redisArrivals(db, name)
+        try {
+          const opts = { query_mode: mode, batch_size: batch, batch_time: batch > 1 ? '10ms' : '0ms' }
+          await route(rest, 'redis', name, connector, { parameters: { command_template: ['SADD', name, '${seq}'] }, resource_opts: opts }, `bench/${name}`)
+          const note = batch > 1 ? 'batch_time 10ms; a batch is one pipeline' : 'one command a row'
+          rows.push(await measure(`Redis, ${mode}, batch ${batch}`, note, broker.port, `bench/${name}`, 0, arrivals, broker.pid))
+          await unroute(rest, 'redis', name)
+        } finally {
+          await arrivals.end()
+        }
+      }
+    }
+  } finally {
+    await db.stop()
+  }
+  return rows
+}
+
+/** The MQTT action to mosquitto, beside mosquitto bridging to a second mosquitto, at QoS 0 and 1. */
+async function mqttCases(broker: Target, rest: Rest): Promise<Throughput[]> {
+  if (!mosquittoInstalled()) return [notMeasured('MQTT', 'mosquitto is not installed (apt-get install -y mosquitto)')]
+  const rows: Throughput[] = []
+  for (const qos of [0, 1] as const) {
+    const pair = await startMosquittoBridge('bench/out', qos)
+    try {
+      const far = await mqttArrivals(pair.far, 'bench/out', qos)
+      try {
+        const name = `mqtt_qos${qos}`
+        await route(rest, 'mqtt', name, { server: `127.0.0.1:${pair.far}` }, { parameters: { topic: 'bench/out', qos, payload: '${seq}' } }, `bench/${name}`)
+        rows.push(await measure(`MQTT action -> mosquitto, QoS ${qos}`, 'connector pool_size 8, max_inflight 32', broker.port, `bench/${name}`, qos, far, broker.pid))
+        await unroute(rest, 'mqtt', name)
+        rows.push(await measure(`mosquitto bridge -> mosquitto, QoS ${qos}`, 'the peer: mosquitto 2 bridging at its defaults', pair.near, 'bench/out', qos, far))
+      } finally {
+        await far.end()
+      }
+    } finally {
+      await pair.stop()
+    }
+  }
+  return rows
+}
+
+interface BufferRow {
+  'max_buffer_bytes': string
+  published: number
+  'queued rows': number
+  'queuing MB': number
+  'dropped queue_full': number
+  'RSS MB empty / full': string
+  'heap MB empty / full': string
+  'reconnect s': number
+  'drain s': number
+  'drain msg/s': number
+  'lost of queued': number
+}
+
+interface ActionMetrics {
+  metrics: Record<string, number>
+}
+
+const mb = (bytes: number | undefined) => (bytes === undefined ? '-' : (bytes / MB).toFixed(1))
+
+/** Fills the HTTP action's buffer while its target is down (twice the limit in rows of 1 KB), then brings the target back. */
+async function bufferCase(limitMb: number): Promise<BufferRow> {
+  const broker = await startNodeBroker('embedded')
+  const sink = new HttpSink()
+  await sink.up()
+  try {
+    const rest = await restOf(broker)
+    const quick = { health_check_interval: '1s' }
+    await route(
+      rest,
+      'http',
+      'buffer',
+      { url: `http://127.0.0.1:${sink.port}/hook`, resource_opts: quick },
+      { parameters: { method: 'post', body: '${seq}' }, resource_opts: { ...quick, max_buffer_bytes: `${limitMb}MB`, request_ttl: 'infinity', resume_interval: '200ms' } },
+      'bench/buffer',
+      true,
+    )
+    const empty = await broker.memory()
+    await sink.down()
+    const connector = async () => (await rest('GET', '/connectors/http:buffer')) as { status: string }
+    while ((await connector()).status !== 'disconnected') await sleep(100)
+
+    // A row is the seq and the 1 KB payload's text (its quotes escaped): about 1.1 KB as the buffer counts it.
+    const published = Math.ceil((2 * limitMb * MB) / 1100)
+    const metrics = async () => ((await rest('GET', '/actions/http:buffer/metrics')) as ActionMetrics).metrics
+    const pub = await publisher(broker.port)
+    try {
+      await pub.publish('bench/buffer', 0, published, 1, 1024)
+    } finally {
+      await pub.end()
+    }
+    while ((await metrics()).matched < published) await sleep(100)
+    const full = await metrics()
+    const memory = await broker.memory()
+
+    sink.reset(published)
+    const restarted = performance.now()
+    await sink.up()
+    while ((await connector()).status !== 'connected') await sleep(20)
+    const reconnected = performance.now()
+    const queued = full.queuing
+    await settle(sink, queued)
+    const drained = performance.now()
+    // The buffer drops its oldest rows: what it held are the last `queued` published.
+    const arrivedOfQueued = sink.seqs.countIn(published - queued, published)
+    return {
+      'max_buffer_bytes': `${limitMb} MB`,
+      published,
+      'queued rows': queued,
+      'queuing MB': +mb(full.queuing_bytes),
+      'dropped queue_full': full['dropped.queue_full'],
+      'RSS MB empty / full': `${mb(empty.rss)} / ${mb(memory.rss)}`,
+      'heap MB empty / full': `${mb(empty.heapUsed)} / ${mb(memory.heapUsed)}`,
+      'reconnect s': +((reconnected - restarted) / 1000).toFixed(2),
+      'drain s': +((drained - reconnected) / 1000).toFixed(2),
+      'drain msg/s': Math.round(queued / ((drained - reconnected) / 1000)),
+      'lost of queued': queued - arrivedOfQueued,
+    }
+  } finally {
+    await sink.down()
+    await broker.stop()
+  }
+}
+
+export default async function integrationBench(): Promise<void> {
+  console.log(`Rule -> action throughput: ${MESSAGES} messages of ${PAYLOAD} B per case (QoS 0 publish unless the case says), after ${WARMUP} to warm up; delivered/s from the first publish to the last distinct arrival at the target`)
+  const broker = await startNodeBroker('embedded')
+  const rows: Throughput[] = []
+  try {
+    const rest = await restOf(broker)
+    rows.push(...(await httpCases(broker, rest)))
+    rows.push(...(await redisCases(broker, rest)))
+    rows.push(...(await mqttCases(broker, rest)))
+  } finally {
+    await broker.stop()
+  }
+  console.table(rows)
+
+  console.log(
+    'HTTP action buffer while the target is down: 2x max_buffer_bytes published in 1 KB messages (QoS 1), the oldest rows dropped as queue_full; ' +
+      'memory of the broker process after a full GC; health_check_interval 1s, so reconnect takes up to a second; drain from connected to the last arrival',
+  )
+  const buffers: BufferRow[] = []
+  for (const limit of BUFFERS_MB) buffers.push(await bufferCase(limit))
+  console.table(buffers)
+}
