@@ -1,15 +1,17 @@
 // What bench/integration.bench.ts sends to and how it counts arrivals: a node:http sink in the bench
 // process (stopped and started again on the same port), an MQTT subscriber on the far broker, a
 // Redis set, a pair of Debian mosquittos joined by mosquitto's own bridge, and the publisher that
-// feeds the embedded broker. Every counter counts distinct sequence numbers, so "lost" means a
+// feeds a broker (bench/integration-publisher.ts, a process of its own). Every counter counts distinct sequence numbers, so "lost" means a
 // message that never arrived, and a duplicate is not mistaken for one.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { writeFileSync } from 'node:fs'
-import mqtt, { type MqttClient } from 'mqtt'
+import { fork } from 'node:child_process'
+import mqtt from 'mqtt'
 import { createClient } from 'redis'
 import { freePort, run, stopChild, tempDir, waitForPort, type DbServer } from '../tests/support/db-servers.ts'
+import { here, message, nodeFlags } from './broker-targets.ts'
 
 /** Distinct sequence numbers seen, out of the ones a run published. */
 export class SeqSet {
@@ -130,29 +132,21 @@ export async function startMosquittoBridge(topic: string, qos: 0 | 1): Promise<{
   return { near, far, stop: async () => void (await Promise.all(started.map(({ child, dir }) => stopChild(child, dir)))) }
 }
 
-/** A publisher on one broker: `count` messages `{"seq":n,"data":…}` of about `bytes`, at most `window` unacknowledged. */
+/** A publisher on one broker, in a process of its own so that it never holds up the counting here. */
 export async function publisher(port: number): Promise<{ publish(topic: string, from: number, count: number, qos: 0 | 1, bytes: number): Promise<number>; end(): Promise<void> }> {
-  const client: MqttClient = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { clientId: `bench-pub-${port}-${Date.now()}`, reconnectPeriod: 0 })
-  const window = 1000
+  const child = fork(new URL('integration-publisher.ts', here), [String(port)], { execArgv: nodeFlags, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  await message(child, 'ready')
   return {
     /** Resolves with the seconds it took once the last message was written (QoS 0) or acknowledged (QoS 1). */
     async publish(topic, from, count, qos, bytes) {
-      const pad = 'x'.repeat(Math.max(0, bytes - 30))
-      const started = performance.now()
-      let inflight = 0
-      let wake: (() => void) | undefined
-      const settled = () => {
-        inflight--
-        if (wake && inflight < window / 2) (wake(), (wake = undefined))
-      }
-      for (let seq = from; seq < from + count; seq++) {
-        if (inflight >= window) await new Promise<void>((resolve) => (wake = resolve))
-        inflight++
-        client.publish(topic, `{"seq":${seq},"data":"${pad}"}`, { qos }, settled)
-      }
-      while (inflight > 0) await new Promise<void>((resolve) => (wake = resolve))
-      return (performance.now() - started) / 1000
+      const done = message<{ seconds: number }>(child, 'published')
+      child.send({ type: 'publish', topic, from, count, qos, bytes })
+      return (await done).seconds
     },
-    end: () => client.endAsync(),
+    async end() {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.send({ type: 'end' })
+      await exited
+    },
   }
 }
