@@ -1,15 +1,15 @@
-// What bench/integration.bench.ts sends to and how it counts arrivals: a node:http sink in the bench
-// process (stopped and started again on the same port), an MQTT subscriber on the far broker, a
-// Redis set, a pair of Debian mosquittos joined by mosquitto's own bridge, and the publisher that
-// feeds a broker (bench/integration-publisher.ts, a process of its own). Every counter counts distinct sequence numbers, so "lost" means a
-// message that never arrived, and a duplicate is not mistaken for one.
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { join } from 'node:path'
-import { writeFileSync } from 'node:fs'
+// What bench/integration.bench.ts sends to and how it counts arrivals: the HTTP sink of
+// tests/support/http-sink.ts in the bench process (stopped and started again on the same port), an
+// MQTT subscriber on the far broker, a Redis set, a pair of Debian mosquittos joined by mosquitto's
+// own bridge, and the publisher that feeds a broker (bench/integration-publisher.ts, a process of
+// its own). Every counter counts distinct sequence numbers, so "lost" means a message that never
+// arrived, and a duplicate is not mistaken for one.
 import { fork } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import mqtt from 'mqtt'
 import { createClient } from 'redis'
+import { HttpSink } from '../tests/support/http-sink.ts'
 import { freePort, run, stopChild, tempDir, waitForPort, type DbServer } from '../tests/support/db-servers.ts'
 import { here, message, nodeFlags } from './broker-targets.ts'
 
@@ -49,42 +49,10 @@ export interface Arrivals {
   count(): Promise<number> | number
 }
 
-/** A real HTTP server answering 200 to every request; the body is the row's sequence number. */
-export class HttpSink implements Arrivals {
-  readonly seqs = new SeqSet()
-  port = 0
-  private server: Server | undefined
-
-  reset(size: number): void {
-    this.seqs.reset(size)
-  }
-
-  count(): number {
-    return this.seqs.count
-  }
-
-  async up(): Promise<void> {
-    const server = createServer({ keepAlive: true }, (req, res) => {
-      let body = ''
-      req.setEncoding('utf8')
-      req.on('data', (chunk: string) => (body += chunk))
-      req.on('end', () => {
-        this.seqs.add(seqOf(body))
-        res.writeHead(200, { 'content-length': '0' }).end()
-      })
-    })
-    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve))
-    this.port = (server.address() as AddressInfo).port
-    this.server = server
-  }
-
-  async down(): Promise<void> {
-    const server = this.server
-    this.server = undefined
-    if (!server) return
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
-  }
+/** The HTTP sink (tests/support/http-sink.ts) counting the sequence numbers it is sent: each body is one. */
+export function httpArrivals(): { sink: HttpSink; seqs: SeqSet } & Arrivals {
+  const seqs = new SeqSet()
+  return { sink: new HttpSink((body) => seqs.add(seqOf(body))), seqs, reset: (size) => seqs.reset(size), count: () => seqs.count }
 }
 
 /** An mqtt.js subscriber on the far broker counting what arrives on `filter`. */

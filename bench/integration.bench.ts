@@ -1,10 +1,11 @@
 // `npm run bench integration`: data integration end to end. Messages per second from a rule on the
 // embedded server (its own process, the server's Node flags) to a real target: the HTTP action to a
-// node:http server in this process (query_mode sync and async), the Redis action to Debian's
-// redis-server (sync and async, batch 1 and 100: 5.8's HTTP action has no batch fields), the MQTT
-// action to a mosquitto beside mosquitto's own bridge to a second mosquitto. Each case publishes a
-// fixed number of messages to the broker and counts distinct arrivals at the target: "delivered/s"
-// is the messages over the time from the first publish to the last arrival.
+// node:http server in this process (tests/support/http-sink.ts; query_mode sync and async), the
+// Redis action to Debian's redis-server (sync and async, batch 1 and 100: 5.8's HTTP action has no
+// batch fields), the MQTT action to a mosquitto beside mosquitto's own bridge to a second mosquitto.
+// Each case publishes a fixed number of messages to the broker (from a process of its own) and
+// counts distinct arrivals at the target: "delivered/s" is the messages over the time from the
+// first publish to the last arrival.
 // Then memory while the HTTP target is down and the action's buffer fills past max_buffer_bytes (the
 // broker's RSS and heap after a full GC), and the drain once the target is back, counting what was
 // lost of what the buffer held.
@@ -13,7 +14,7 @@
 //   BENCH_NO_MOSQUITTO=1   skips the MQTT cases
 import { hasDbServer, startRedis } from '../tests/support/db-servers.ts'
 import { cpuSeconds, mosquittoInstalled, startNodeBroker, type Target } from './broker-targets.ts'
-import { HttpSink, mqttArrivals, publisher, redisArrivals, startMosquittoBridge, type Arrivals } from './integration-targets.ts'
+import { httpArrivals, mqttArrivals, publisher, redisArrivals, startMosquittoBridge, type Arrivals } from './integration-targets.ts'
 import { restOf, type Rest } from './rest.ts'
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000)
@@ -89,14 +90,15 @@ async function unroute(rest: Rest, type: string, name: string): Promise<void> {
 }
 
 async function httpCases(broker: Target, rest: Rest): Promise<Throughput[]> {
-  const sink = new HttpSink()
+  const http = httpArrivals()
+  const { sink } = http
   await sink.up()
   const rows: Throughput[] = []
   try {
     for (const mode of ['sync', 'async'] as const) {
       const name = `http_${mode}`
       await route(rest, 'http', name, { url: `http://127.0.0.1:${sink.port}/hook` }, { parameters: { method: 'post', body: '${seq}' }, resource_opts: { query_mode: mode } }, `bench/${name}`)
-      rows.push(await measure(`HTTP, ${mode}, batch 1`, 'pool_size 8, worker_pool_size 16', broker.port, `bench/${name}`, 0, sink, broker.pid))
+      rows.push(await measure(`HTTP, ${mode}, batch 1`, 'pool_size 8, worker_pool_size 16', broker.port, `bench/${name}`, 0, http, broker.pid))
       await unroute(rest, 'http', name)
     }
   } finally {
@@ -139,7 +141,7 @@ async function redisCases(broker: Target, rest: Rest): Promise<Throughput[]> {
 
 /** The MQTT action to mosquitto, beside mosquitto bridging to a second mosquitto, at QoS 0 and 1. */
 async function mqttCases(broker: Target, rest: Rest): Promise<Throughput[]> {
-  if (!mosquittoInstalled()) return [notMeasured('MQTT', 'mosquitto is not installed (apt-get install -y mosquitto)')]
+  if (!mosquittoInstalled()) return [notMeasured('MQTT', 'BENCH_NO_MOSQUITTO, or mosquitto is not installed (apt-get install -y mosquitto)')]
   const rows: Throughput[] = []
   for (const qos of [0, 1] as const) {
     const pair = await startMosquittoBridge('bench/out', qos)
@@ -184,7 +186,8 @@ const mb = (bytes: number | undefined) => (bytes === undefined ? '-' : (bytes / 
 /** Fills the HTTP action's buffer while its target is down (twice the limit in rows of 1 KB), then brings the target back. */
 async function bufferCase(limitMb: number): Promise<BufferRow> {
   const broker = await startNodeBroker('embedded')
-  const sink = new HttpSink()
+  const http = httpArrivals()
+  const { sink } = http
   await sink.up()
   try {
     const rest = await restOf(broker)
@@ -216,16 +219,16 @@ async function bufferCase(limitMb: number): Promise<BufferRow> {
     const full = await metrics()
     const memory = await broker.memory()
 
-    sink.reset(published)
+    http.reset(published)
     const restarted = performance.now()
     await sink.up()
     while ((await connector()).status !== 'connected') await sleep(20)
     const reconnected = performance.now()
     const queued = full.queuing
-    await settle(sink, queued)
+    await settle(http, queued)
     const drained = performance.now()
     // The buffer drops its oldest rows: what it held are the last `queued` published.
-    const arrivedOfQueued = sink.seqs.countIn(published - queued, published)
+    const arrivedOfQueued = http.seqs.countIn(published - queued, published)
     return {
       'max_buffer_bytes': `${limitMb} MB`,
       published,

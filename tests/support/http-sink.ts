@@ -1,0 +1,44 @@
+// A real HTTP server for the data-integration benches and e2e journeys to send to: it answers 200 to
+// every request and hands each request's body to `take`. It can be stopped and started again on
+// the same port, as a webhook target that goes away and comes back.
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export class HttpSink {
+  port = 0
+  private server: Server | undefined
+
+  private readonly take: (body: string, path: string) => void
+
+  constructor(take: (body: string, path: string) => void) {
+    this.take = take
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`
+  }
+
+  async up(): Promise<void> {
+    const server = createServer({ keepAlive: true }, (req, res) => {
+      let body = ''
+      req.setEncoding('utf8')
+      req.on('data', (chunk: string) => (body += chunk))
+      req.on('end', () => {
+        this.take(body, req.url ?? '/')
+        res.writeHead(200, { 'content-length': '0' }).end()
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve))
+    this.port = (server.address() as AddressInfo).port
+    this.server = server
+  }
+
+  /** Closes the server and every connection to it: senders see the connection refused. */
+  async down(): Promise<void> {
+    const server = this.server
+    this.server = undefined
+    if (!server) return
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  }
+}
