@@ -35,6 +35,9 @@ import { helpCommands } from './help.ts'
 import { historyCommands } from './history.ts'
 import { ruleTestCommands } from './ruleTest.ts'
 import { ruleTapCommands } from './ruleTap.ts'
+import { connectorCommands } from './connectors.ts'
+import { actionCommands } from './actions.ts'
+import { sourceCommands } from './sources.ts'
 
 // A command's argument type appears both in and out (`args`, `describe`), which makes
 // Command<S> invariant in S; the list holds them by their common shape.
@@ -67,6 +70,9 @@ export const allCommands: AnyCommand[] = [
   ...erase(autoSubscribeCommands),
   ...erase(ruleCommands),
   ...erase(ruleTestCommands),
+  ...erase(connectorCommands),
+  ...erase(actionCommands),
+  ...erase(sourceCommands),
   ...erase(apiKeyCommands),
   ...erase(userCommands),
   ...erase(clusterCommands),

@@ -166,6 +166,34 @@ const operations: Record<string, string> = {
   'run a rule SQL or a saved rule against one event (POST /rule_test, POST /rules/{id}/test)': 'rule.test',
   // Issue 15: develop a rule against live traffic (a temporary rule republishing to a private topic).
   'run rule SQL against the next live messages or events, unsaved (POST/DELETE /rules, MQTT subscribe)': 'rule.tap',
+
+  // Issue 16: data integration, one factory for connectors, actions and sources (commands/integration.ts).
+  'list connectors (GET /connectors)': 'connectors.list',
+  'create a connector from its type, name and JSON config (POST /connectors)': 'connector.create',
+  'change a connector, the whole config (PUT /connectors/{id})': 'connector.update',
+  "test a connector's connectivity without saving (POST /connectors_probe)": 'connector.test',
+  'enable a connector (PUT /connectors/{id}/enable/true)': 'connector.enable',
+  'disable a connector (PUT /connectors/{id}/enable/false)': 'connector.disable',
+  'start (reconnect) a connector (POST /connectors/{id}/start)': 'connector.start',
+  'delete a connector (DELETE /connectors/{id})': 'connector.delete',
+  'list actions (GET /actions)': 'actions.list',
+  'create an action on a connector (POST /actions)': 'action.create',
+  'change an action, the whole config (PUT /actions/{id})': 'action.update',
+  "test an action's connectivity without saving (POST /actions_probe)": 'action.test',
+  'enable an action (PUT /actions/{id}/enable/true)': 'action.enable',
+  'disable an action (PUT /actions/{id}/enable/false)': 'action.disable',
+  'start an action (POST /actions/{id}/start)': 'action.start',
+  "reset an action's metrics (PUT /actions/{id}/metrics/reset)": 'action.resetMetrics',
+  'delete an action, optionally out of its rules first (DELETE /actions/{id}?also_delete_dep_actions)': 'action.delete',
+  'list sources (GET /sources)': 'sources.list',
+  'create a source on a connector (POST /sources)': 'source.create',
+  'change a source, the whole config (PUT /sources/{id})': 'source.update',
+  "test a source's connectivity without saving (POST /sources_probe)": 'source.test',
+  'enable a source (PUT /sources/{id}/enable/true)': 'source.enable',
+  'disable a source (PUT /sources/{id}/enable/false)': 'source.disable',
+  'start a source (POST /sources/{id}/start)': 'source.start',
+  "reset a source's metrics (PUT /sources/{id}/metrics/reset)": 'source.resetMetrics',
+  'delete a source, optionally out of its rules first (DELETE /sources/{id}?also_delete_dep_actions)': 'source.delete',
 }
 
 /**
