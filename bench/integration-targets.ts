@@ -1,6 +1,6 @@
 // What bench/integration.bench.ts sends to and how it counts arrivals: the HTTP sink of
 // tests/support/http-sink.ts in the bench process (stopped and started again on the same port), an
-// MQTT subscriber on the far broker, a Redis set, a pair of Debian mosquittos joined by mosquitto's
+// MQTT subscriber on the far broker, a Redis set, a PostgreSQL table, a pair of Debian mosquittos joined by mosquitto's
 // own bridge, and the publisher that feeds a broker (bench/integration-publisher.ts, a process of
 // its own). Every counter counts distinct sequence numbers, so "lost" means a message that never
 // arrived, and a duplicate is not mistaken for one.
@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import mqtt from 'mqtt'
 import { createClient } from 'redis'
+import { PostgresBackend } from '../server/backends/postgresql.ts'
 import { HttpSink } from '../tests/support/http-sink.ts'
 import { freePort, run, stopChild, tempDir, waitForPort, type DbServer } from '../tests/support/db-servers.ts'
 import { here, message, nodeFlags } from './broker-targets.ts'
@@ -76,6 +77,17 @@ export async function redisArrivals(db: DbServer, key: string): Promise<Arrivals
     reset: async () => void (await client.del(key)),
     count: () => client.sCard(key),
     end: async () => void (await client.quit()),
+  }
+}
+
+/** The distinct `n` in one PostgreSQL table (the action INSERTs each row's sequence number). */
+export async function pgsqlArrivals(db: DbServer, table: string): Promise<Arrivals & { end(): Promise<void> }> {
+  const pg = new PostgresBackend({ server: `${db.host}:${db.port}`, database: db.database, username: db.user, password: db.password })
+  await pg.execute(`CREATE TABLE ${table} (n INT)`, [])
+  return {
+    reset: async () => void (await pg.execute(`TRUNCATE ${table}`, [])),
+    count: async () => Number((await pg.query({ text: `SELECT count(DISTINCT n) AS c FROM ${table}`, params: [] }, {}))[0].c),
+    end: () => pg.close(),
   }
 }
 

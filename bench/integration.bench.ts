@@ -1,8 +1,8 @@
 // `npm run bench integration`: data integration end to end. Messages per second from a rule on the
 // embedded server (its own process, the server's Node flags) to a real target: the HTTP action to a
 // node:http server in this process (tests/support/http-sink.ts; query_mode sync and async), the
-// Redis action to Debian's redis-server (sync and async, batch 1 and 100: 5.8's HTTP action has no
-// batch fields), the MQTT action to a mosquitto beside mosquitto's own bridge to a second mosquitto.
+// Redis and PostgreSQL actions to Debian's servers (sync and async, batch 1 and 100: 5.8's HTTP
+// action has no batch fields), the MQTT action to a mosquitto beside mosquitto's own bridge to a second mosquitto.
 // Each case publishes a fixed number of messages to the broker (from a process of its own) and
 // counts distinct arrivals at the target: "delivered/s" is the messages over the time from the
 // first publish to the last arrival.
@@ -12,9 +12,9 @@
 //   BENCH_MESSAGES=<n>     messages per throughput case (default 20000, after a 2000-message warm-up)
 //   BENCH_BUFFERS=1,16,64  the max_buffer_bytes limits of the memory table, in MB
 //   BENCH_NO_MOSQUITTO=1   skips the MQTT cases
-import { hasDbServer, startRedis } from '../tests/support/db-servers.ts'
+import { hasDbServer, startPostgres, startRedis, type DbKind, type DbServer } from '../tests/support/db-servers.ts'
 import { cpuSeconds, mosquittoInstalled, startNodeBroker, type Target } from './broker-targets.ts'
-import { httpArrivals, mqttArrivals, publisher, redisArrivals, startMosquittoBridge, type Arrivals } from './integration-targets.ts'
+import { httpArrivals, mqttArrivals, pgsqlArrivals, publisher, redisArrivals, startMosquittoBridge, type Arrivals } from './integration-targets.ts'
 import { restOf, type Rest } from './rest.ts'
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000)
@@ -44,7 +44,8 @@ async function settle(arrivals: Arrivals, expected: number, quietMs = 5000): Pro
     if (count >= expected) return count
     if (count !== last) (last = count), (lastChange = performance.now())
     else if (performance.now() - lastChange > quietMs) return count
-    await sleep(5)
+    // Often enough for seconds-long runs, rarely enough that counting in a database does not compete with the inserts.
+    await sleep(20)
   }
 }
 
@@ -112,29 +113,69 @@ function notMeasured(label: string, note: string): Throughput {
   return { case: label, 'delivered msg/s': NaN, 'published msg/s': NaN, lost: NaN, 'broker CPU': '-', 'CPU µs / msg': '-', note }
 }
 
-async function redisCases(broker: Target, rest: Rest): Promise<Throughput[]> {
-  if (!hasDbServer('redis')) return [notMeasured('Redis', 'redis-server is not installed (apt-get install -y redis-server)')]
-  const db = await startRedis()
+/** A type that batches, on Debian's server: the connector, the action's parameters for one case, and how to count what arrived. */
+interface BatchingType {
+  label: string
+  type: string
+  kind: DbKind
+  start(): Promise<DbServer>
+  connector(db: DbServer): Record<string, unknown>
+  parameters(name: string): Record<string, unknown>
+  arrivals(db: DbServer, name: string): Promise<Arrivals & { end(): Promise<void> }>
+  batchNote: string
+}
+
+const BATCHING_TYPES: BatchingType[] = [
+  {
+    label: 'Redis',
+    type: 'redis',
+    kind: 'redis',
+    start: startRedis,
+    connector: (db) => ({ parameters: { redis_type: 'single', server: `${db.host}:${db.port}`, password: db.password } }),
+    parameters: (name) => ({ command_template: ['SADD', name, '${seq}'] }),
+    arrivals: redisArrivals,
+    batchNote: 'a batch is one pipeline',
+  },
+  {
+    label: 'PostgreSQL',
+    type: 'pgsql',
+    kind: 'postgresql',
+    start: startPostgres,
+    connector: (db) => ({ server: `${db.host}:${db.port}`, database: db.database, username: db.user, password: db.password }),
+    parameters: (name) => ({ sql: `insert into ${name}(n) values (\${seq})` }),
+    arrivals: pgsqlArrivals,
+    batchNote: 'a batch is one INSERT',
+  },
+]
+
+/** Each batching type in query_mode sync and async, with batch_size 1 and 100. */
+async function batchingCases(broker: Target, rest: Rest): Promise<Throughput[]> {
   const rows: Throughput[] = []
-  try {
-    const connector = { parameters: { redis_type: 'single', server: `${db.host}:${db.port}`, password: db.password } }
-    for (const mode of ['sync', 'async'] as const) {
-      for (const batch of [1, 100]) {
-        const name = `redis_${mode}_${batch}`
-        const arrivals = await redisArrivals(db, name)
-        try {
-          const opts = { query_mode: mode, batch_size: batch, batch_time: batch > 1 ? '10ms' : '0ms' }
-          await route(rest, 'redis', name, connector, { parameters: { command_template: ['SADD', name, '${seq}'] }, resource_opts: opts }, `bench/${name}`)
-          const note = batch > 1 ? 'batch_time 10ms; a batch is one pipeline' : 'one command a row'
-          rows.push(await measure(`Redis, ${mode}, batch ${batch}`, note, broker.port, `bench/${name}`, 0, arrivals, broker.pid))
-          await unroute(rest, 'redis', name)
-        } finally {
-          await arrivals.end()
+  for (const kind of BATCHING_TYPES) {
+    if (!hasDbServer(kind.kind)) {
+      rows.push(notMeasured(kind.label, `${kind.kind} is not installed`))
+      continue
+    }
+    const db = await kind.start()
+    try {
+      for (const mode of ['sync', 'async'] as const) {
+        for (const batch of [1, 100]) {
+          const name = `${kind.type}_${mode}_${batch}`
+          const arrivals = await kind.arrivals(db, name)
+          try {
+            const opts = { query_mode: mode, batch_size: batch, batch_time: batch > 1 ? '10ms' : '0ms' }
+            await route(rest, kind.type, name, kind.connector(db), { parameters: kind.parameters(name), resource_opts: opts }, `bench/${name}`)
+            const note = batch > 1 ? `batch_time 10ms; ${kind.batchNote}` : 'one statement a row'
+            rows.push(await measure(`${kind.label}, ${mode}, batch ${batch}`, note, broker.port, `bench/${name}`, 0, arrivals, broker.pid))
+            await unroute(rest, kind.type, name)
+          } finally {
+            await arrivals.end()
+          }
         }
       }
+    } finally {
+      await db.stop()
     }
-  } finally {
-    await db.stop()
   }
   return rows
 }
@@ -255,7 +296,7 @@ export default async function integrationBench(): Promise<void> {
   try {
     const rest = await restOf(broker)
     rows.push(...(await httpCases(broker, rest)))
-    rows.push(...(await redisCases(broker, rest)))
+    rows.push(...(await batchingCases(broker, rest)))
     rows.push(...(await mqttCases(broker, rest)))
   } finally {
     await broker.stop()
