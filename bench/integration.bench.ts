@@ -2,10 +2,10 @@
 // embedded server (its own process, the server's Node flags) to a real target: the HTTP action to a
 // node:http server in this process (tests/support/http-sink.ts; query_mode sync and async), the
 // Redis and PostgreSQL actions to Debian's servers (sync and async, batch 1 and 100: 5.8's HTTP
-// action has no batch fields), the MQTT action to a mosquitto beside mosquitto's own bridge to a second mosquitto.
-// Each case publishes a fixed number of messages to the broker (from a process of its own) and
-// counts distinct arrivals at the target: "delivered/s" is the messages over the time from the
-// first publish to the last arrival.
+// action has no batch fields), the MQTT action to a mosquitto beside mosquitto's own bridge to a
+// second mosquitto. Each case publishes a fixed number of messages to the broker (from a process of
+// its own) and counts distinct arrivals at the target: "delivered/s" is the messages over the time
+// from the first publish to the last arrival.
 // Then memory while the HTTP target is down and the action's buffer fills past max_buffer_bytes (the
 // broker's RSS and heap after a full GC), and the drain once the target is back, counting what was
 // lost of what the buffer held.

@@ -62,31 +62,18 @@ async function redisTarget(): Promise<Target> {
 const SQL_INSERT = 'insert into e2e_msgs(n, topic) values (${n}, ${topic})'
 const sqlLogin = (db: DbServer) => ({ server: `${db.host}:${db.port}`, database: db.database, username: db.user, password: db.password })
 
-async function pgsqlTarget(): Promise<Target> {
-  const db = await started(startPostgres)
-  const pg = new PostgresBackend(sqlLogin(db))
-  stops.unshift(() => pg.close())
-  await pg.execute('CREATE TABLE e2e_msgs (n TEXT, topic TEXT)', [])
+/** PostgreSQL or MySQL: a table the action INSERTs each message's `n` and topic into. */
+async function sqlTarget(type: 'pgsql' | 'mysql'): Promise<Target> {
+  const db = await started(type === 'pgsql' ? startPostgres : startMariadb)
+  const backend = type === 'pgsql' ? new PostgresBackend(sqlLogin(db)) : new MysqlBackend(sqlLogin(db))
+  stops.unshift(() => backend.close())
+  await backend.execute('CREATE TABLE e2e_msgs (n VARCHAR(16), topic VARCHAR(255))', [])
   return {
-    type: 'pgsql',
-    name: 'e2e_pgsql',
+    type,
+    name: `e2e_${type}`,
     connector: { ...sqlLogin(db), resource_opts: HEALTH },
     action: { parameters: { sql: SQL_INSERT } },
-    arrived: async () => (await pg.query({ text: 'SELECT n FROM e2e_msgs', params: [] }, {})).map((row) => Number((row as { n: string }).n)),
-  }
-}
-
-async function mysqlTarget(): Promise<Target> {
-  const db = await started(startMariadb)
-  const my = new MysqlBackend(sqlLogin(db))
-  stops.unshift(() => my.close())
-  await my.execute('CREATE TABLE e2e_msgs (n VARCHAR(16), topic VARCHAR(255))', [])
-  return {
-    type: 'mysql',
-    name: 'e2e_mysql',
-    connector: { ...sqlLogin(db), resource_opts: HEALTH },
-    action: { parameters: { sql: SQL_INSERT } },
-    arrived: async () => (await my.query({ text: 'SELECT n FROM e2e_msgs', params: [] }, {})).map((row) => Number((row as { n: string }).n)),
+    arrived: async () => (await backend.query({ text: 'SELECT n FROM e2e_msgs', params: [] }, {})).map((row) => Number((row as { n: string }).n)),
   }
 }
 
@@ -123,15 +110,15 @@ async function mqttTarget(): Promise<Target> {
 test.beforeAll(async () => {
   await http.up()
   stops.push(() => http.down())
-  const wanted: Array<[boolean, () => Promise<Target>]> = [
-    [hasDbServer('redis'), redisTarget],
-    [hasDbServer('postgresql'), pgsqlTarget],
-    [hasDbServer('mariadb'), mysqlTarget],
-    [hasDbServer('influxdb'), influxdbTarget],
-    [hasMosquitto(), mqttTarget],
+  const wanted: Array<[boolean, () => Promise<Target>, string]> = [
+    [hasDbServer('redis'), redisTarget, 'Redis'],
+    [hasDbServer('postgresql'), () => sqlTarget('pgsql'), 'PostgreSQL'],
+    [hasDbServer('mariadb'), () => sqlTarget('mysql'), 'MySQL (MariaDB)'],
+    [hasDbServer('influxdb'), influxdbTarget, 'InfluxDB'],
+    [hasMosquitto(), mqttTarget, 'MQTT (mosquitto)'],
   ]
   targets.push(...(await Promise.all(wanted.filter(([installed]) => installed).map(([, start]) => start()))))
-  for (const [installed, start] of wanted) if (!installed) test.info().annotations.push({ type: 'left out', description: `${start.name}: its Debian package is not installed` })
+  for (const [installed, , what] of wanted) if (!installed) test.info().annotations.push({ type: 'left out', description: `${what}: its Debian package is not installed` })
 })
 
 test.afterAll(async ({ request }) => {

@@ -1,11 +1,13 @@
-// A real HTTP server for the data-integration benches and e2e journeys to send to: it answers 200 to
-// every request and hands each request's body to `take`. It can be stopped and started again on
-// the same port, as a webhook target that goes away and comes back.
+// A real HTTP server for the data-integration tests, benches and e2e journeys to send to: it answers
+// `status()` (200 unless told otherwise) and hands the body of each request it took (a 2xx answer)
+// to `take`. It can be stopped and started again on the same port, as a webhook target that goes
+// away and comes back.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 export class HttpSink {
   port = 0
+  status: () => number = () => 200
   private server: Server | undefined
 
   private readonly take: (body: string, path: string) => void
@@ -24,8 +26,9 @@ export class HttpSink {
       req.setEncoding('utf8')
       req.on('data', (chunk: string) => (body += chunk))
       req.on('end', () => {
-        this.take(body, req.url ?? '/')
-        res.writeHead(200, { 'content-length': '0' }).end()
+        const status = this.status()
+        if (status >= 200 && status < 300) this.take(body, req.url ?? '/')
+        res.writeHead(status, { 'content-length': '0' }).end()
       })
     })
     await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve))
