@@ -112,12 +112,17 @@ export async function startMosquittoBridge(topic: string, qos: 0 | 1): Promise<{
   return { near, far, stop: async () => void (await Promise.all(started.map(({ child, dir }) => stopChild(child, dir)))) }
 }
 
+export interface Publisher {
+  /** `count` messages `{"seq":n,"data":…}` of about `bytes`; the seconds until the last was written (QoS 0) or acknowledged (QoS 1). */
+  publish(topic: string, from: number, count: number, qos: 0 | 1, bytes: number): Promise<number>
+  end(): Promise<void>
+}
+
 /** A publisher on one broker, in a process of its own so that it never holds up the counting here. */
-export async function publisher(port: number): Promise<{ publish(topic: string, from: number, count: number, qos: 0 | 1, bytes: number): Promise<number>; end(): Promise<void> }> {
+export async function publisher(port: number): Promise<Publisher> {
   const child = fork(new URL('integration-publisher.ts', here), [String(port)], { execArgv: nodeFlags, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   await message(child, 'ready')
   return {
-    /** Resolves with the seconds it took once the last message was written (QoS 0) or acknowledged (QoS 1). */
     async publish(topic, from, count, qos, bytes) {
       const done = message<{ seconds: number }>(child, 'published')
       child.send({ type: 'publish', topic, from, count, qos, bytes })

@@ -9,16 +9,18 @@
 // Then memory while the HTTP target is down and the action's buffer fills past max_buffer_bytes (the
 // broker's RSS and heap after a full GC), and the drain once the target is back, counting what was
 // lost of what the buffer held.
-//   BENCH_MESSAGES=<n>     messages per throughput case (default 20000, after a 2000-message warm-up)
+//   BENCH_MESSAGES=<n>     messages per throughput run (default 20000, after a 2000-message warm-up)
+//   BENCH_RUNS=<n>         runs per case (default 3): the median's figures, with the slowest and fastest
 //   BENCH_BUFFERS=1,16,64  the max_buffer_bytes limits of the memory table, in MB
 //   BENCH_NO_MOSQUITTO=1   skips the MQTT cases
 import { hasDbServer, startPostgres, startRedis, type DbKind, type DbServer } from '../tests/support/db-servers.ts'
 import { cpuSeconds, mosquittoInstalled, startNodeBroker, type Target } from './broker-targets.ts'
-import { httpArrivals, mqttArrivals, pgsqlArrivals, publisher, redisArrivals, startMosquittoBridge, type Arrivals } from './integration-targets.ts'
+import { httpArrivals, mqttArrivals, pgsqlArrivals, publisher, redisArrivals, startMosquittoBridge, type Arrivals, type Publisher } from './integration-targets.ts'
 import { restOf, type Rest } from './rest.ts'
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000)
 const WARMUP = Math.min(2000, MESSAGES)
+const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const BUFFERS_MB = (process.env.BENCH_BUFFERS ?? '1,16,64').split(',').map(Number)
 const PAYLOAD = 100
 const MB = 1024 * 1024
@@ -26,6 +28,7 @@ const MB = 1024 * 1024
 interface Throughput {
   case: string
   'delivered msg/s': number
+  'min / max': string
   'published msg/s': number
   lost: number
   'broker CPU': number | string
@@ -49,27 +52,38 @@ async function settle(arrivals: Arrivals, expected: number, quietMs = 5000): Pro
   }
 }
 
-/** Publishes `MESSAGES` to `topic` on `port` after a warm-up, and times them to their last arrival. */
+/** One measured run: `MESSAGES` published, timed to their last arrival. */
+async function run(pub: Publisher, topic: string, qos: 0 | 1, arrivals: Arrivals, brokerPid?: number) {
+  await arrivals.reset(MESSAGES)
+  const cpuBefore = brokerPid ? cpuSeconds(brokerPid) : 0
+  const started = performance.now()
+  const publishSeconds = await pub.publish(topic, 0, MESSAGES, qos, PAYLOAD)
+  const arrived = await settle(arrivals, MESSAGES)
+  const seconds = (performance.now() - started) / 1000
+  return { arrived, seconds, publishSeconds, cpuSeconds: brokerPid ? cpuSeconds(brokerPid) - cpuBefore : undefined }
+}
+
+/** Publishes to `topic` on `port` after a warm-up, RUNS times; the run of the median delivery rate, and the spread. */
 async function measure(label: string, note: string, port: number, topic: string, qos: 0 | 1, arrivals: Arrivals, brokerPid?: number): Promise<Throughput> {
   const pub = await publisher(port)
   try {
     await arrivals.reset(WARMUP)
     await pub.publish(topic, 0, WARMUP, qos, PAYLOAD)
     await settle(arrivals, WARMUP)
-    await arrivals.reset(MESSAGES)
-    const cpuBefore = brokerPid ? cpuSeconds(brokerPid) : 0
-    const started = performance.now()
-    const publishSeconds = await pub.publish(topic, 0, MESSAGES, qos, PAYLOAD)
-    const arrived = await settle(arrivals, MESSAGES)
-    const seconds = (performance.now() - started) / 1000
-    const cpu = brokerPid ? (cpuSeconds(brokerPid) - cpuBefore) / seconds : undefined
+    const runs: Array<Awaited<ReturnType<typeof run>>> = []
+    for (let i = 0; i < RUNS; i++) runs.push(await run(pub, topic, qos, arrivals, brokerPid))
+    const rate = (r: (typeof runs)[number]) => r.arrived / r.seconds
+    runs.sort((a, b) => rate(a) - rate(b))
+    const median = runs[Math.floor(runs.length / 2)]
+    const cpu = median.cpuSeconds === undefined ? undefined : median.cpuSeconds / median.seconds
     return {
       case: label,
-      'delivered msg/s': Math.round(arrived / seconds),
-      'published msg/s': Math.round(MESSAGES / publishSeconds),
-      lost: MESSAGES - arrived,
+      'delivered msg/s': Math.round(rate(median)),
+      'min / max': `${Math.round(rate(runs[0]))} / ${Math.round(rate(runs[runs.length - 1]))}`,
+      'published msg/s': Math.round(MESSAGES / median.publishSeconds),
+      lost: Math.max(...runs.map((r) => MESSAGES - r.arrived)),
       'broker CPU': cpu === undefined ? '-' : +cpu.toFixed(2),
-      'CPU µs / msg': cpu === undefined || arrived === 0 ? '-' : +((cpu * seconds * 1e6) / arrived).toFixed(1),
+      'CPU µs / msg': median.cpuSeconds === undefined || median.arrived === 0 ? '-' : +((median.cpuSeconds * 1e6) / median.arrived).toFixed(1),
       note,
     }
   } finally {
@@ -110,7 +124,7 @@ async function httpCases(broker: Target, rest: Rest): Promise<Throughput[]> {
 }
 
 function notMeasured(label: string, note: string): Throughput {
-  return { case: label, 'delivered msg/s': NaN, 'published msg/s': NaN, lost: NaN, 'broker CPU': '-', 'CPU µs / msg': '-', note }
+  return { case: label, 'delivered msg/s': NaN, 'min / max': '-', 'published msg/s': NaN, lost: NaN, 'broker CPU': '-', 'CPU µs / msg': '-', note }
 }
 
 /** A type that batches, on Debian's server: the connector, the action's parameters for one case, and how to count what arrived. */
@@ -290,7 +304,10 @@ async function bufferCase(limitMb: number): Promise<BufferRow> {
 }
 
 export default async function integrationBench(): Promise<void> {
-  console.log(`Rule -> action throughput: ${MESSAGES} messages of ${PAYLOAD} B per case (QoS 0 publish unless the case says), after ${WARMUP} to warm up; delivered/s from the first publish to the last distinct arrival at the target`)
+  console.log(
+    `Rule -> action throughput: ${MESSAGES} messages of ${PAYLOAD} B a run (QoS 0 publish unless the case says), ${RUNS} runs a case after ${WARMUP} to warm up; ` +
+      'delivered/s from the first publish to the last distinct arrival at the target (the median run; min / max of the runs)',
+  )
   const broker = await startNodeBroker('embedded')
   const rows: Throughput[] = []
   try {
