@@ -324,6 +324,20 @@ const HTTP_HEADERS = {
 }
 const NO_TLS = { enable: false }
 
+/** The actions' default statements (emqx_bridge_pgsql:default_sql/0, emqx_bridge_mysql ?DEFAULT_SQL). */
+export const PGSQL_DEFAULT_SQL =
+  'insert into t_mqtt_msg(msgid, topic, qos, payload, arrived) values (${id}, ${topic}, ${qos}, ${payload}, TO_TIMESTAMP((${timestamp} :: bigint)/1000))'
+export const MYSQL_DEFAULT_SQL =
+  'insert into t_mqtt_msg(msgid, topic, qos, payload, arrived) values (${id}, ${topic}, ${qos}, ${payload}, FROM_UNIXTIME(${timestamp}/1000))'
+/** Both Kafka connectors (emqx_bridge_kafka:kafka_connector_config_fields/0). */
+const KAFKA_CONNECTOR = {
+  connect_timeout: '5s',
+  min_metadata_refresh_interval: '3s',
+  metadata_request_timeout: '5s',
+  authentication: 'none',
+  ssl: NO_TLS,
+}
+
 export const TYPE_DEFAULTS: Readonly<Record<string, { connector?: Record<string, unknown>; action?: Record<string, unknown>; source?: Record<string, unknown> }>> = {
   http: {
     connector: { headers: HTTP_HEADERS, connect_timeout: '15s', pool_type: 'random', pool_size: 8, enable_pipelining: 100, ssl: NO_TLS },
@@ -346,9 +360,55 @@ export const TYPE_DEFAULTS: Readonly<Record<string, { connector?: Record<string,
     source: { parameters: { qos: 1, no_local: false } },
   },
   redis: { connector: { ssl: NO_TLS } },
-  pgsql: { connector: { pool_size: 8, disable_prepared_statements: false, ssl: NO_TLS } },
-  mysql: { connector: { username: 'root', pool_size: 8, ssl: NO_TLS }, action: { parameters: { undefined_vars_as_null: false } } },
+  pgsql: {
+    connector: { pool_size: 8, disable_prepared_statements: false, ssl: NO_TLS },
+    action: { parameters: { sql: PGSQL_DEFAULT_SQL } },
+  },
+  mysql: {
+    connector: { username: 'root', pool_size: 8, ssl: NO_TLS },
+    action: { parameters: { sql: MYSQL_DEFAULT_SQL, undefined_vars_as_null: false } },
+  },
   influxdb: { connector: { server: '127.0.0.1:8086', pool_size: 8, ssl: NO_TLS }, action: { parameters: { precision: 'ms' } } },
+  mongodb: {
+    connector: { srv_record: false, pool_size: 8, use_legacy_protocol: 'auto', ssl: NO_TLS },
+    action: { parameters: { collection: 'mqtt' } },
+  },
+  kafka_producer: {
+    connector: KAFKA_CONNECTOR,
+    action: {
+      parameters: {
+        message: { key: '${.clientid}', value: '${.}', timestamp: '${.timestamp}' },
+        max_linger_time: '0ms',
+        max_linger_bytes: '10MB',
+        max_batch_bytes: '896KB',
+        compression: 'no_compression',
+        partition_strategy: 'random',
+        required_acks: 'all_isr',
+        kafka_header_value_encode_mode: 'none',
+        partition_count_refresh_interval: '60s',
+        partitions_limit: 'all_partitions',
+        max_inflight: 10,
+        buffer: { mode: 'memory', per_partition_limit: '256MB', segment_bytes: '10MB', memory_overload_protection: true },
+        query_mode: 'async',
+        sync_query_timeout: '5s',
+      },
+    },
+  },
+  kafka_consumer: {
+    connector: KAFKA_CONNECTOR,
+    source: {
+      parameters: {
+        max_batch_bytes: '896KB',
+        max_wait_time: '1s',
+        max_rejoin_attempts: 5,
+        offset_reset_policy: 'latest',
+        offset_commit_interval_seconds: '5s',
+        key_encoding_mode: 'none',
+        value_encoding_mode: 'none',
+        topic_mapping: [],
+      },
+    },
+  },
 }
 
 /** `defaults` under `given`: objects merged key by key (a map of headers is taken whole), anything else given wins. */

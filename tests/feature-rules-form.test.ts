@@ -8,7 +8,6 @@ import type { RuleInfo } from '../contract/rules.ts'
 import {
   comparable,
   createArgs,
-  duplicateName,
   moveOutput,
   newOutput,
   newRuleValues,
@@ -19,6 +18,7 @@ import {
   type RepublishDraft,
   type RuleFormValues,
 } from '../src/features/rules/ruleFormValues.ts'
+import { duplicateName } from '../src/ui/duplicateName.ts'
 
 const saved: RuleInfo = {
   id: 'hot',

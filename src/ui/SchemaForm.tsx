@@ -98,6 +98,38 @@ export function SchemaForm(props: SchemaFormProps) {
   )
 }
 
+export interface SchemaFieldsProps {
+  fields: FieldDescriptor[]
+  values: FormValues
+  onChange(name: string, value: string): void
+  errors?: FieldError[]
+  /** Submits the form the fields sit in (Enter in a select or a switch). */
+  onSubmit(): void
+  variant?: 'command' | 'settings'
+}
+
+/** Fields without a form of their own: one section of a longer form (a data-integration form's connection, TLS, advanced). */
+export function SchemaFields({ fields, values, onChange, errors = [], onSubmit, variant = 'settings' }: SchemaFieldsProps) {
+  const idBase = useId()
+  return (
+    <>
+      {fields.map((field) => (
+        <Field
+          key={field.name}
+          id={`${idBase}-${field.name}`}
+          field={field}
+          value={values[field.name] ?? ''}
+          error={errors.find((e) => e.field === field.name)}
+          onChange={(value) => onChange(field.name, value)}
+          onSubmit={onSubmit}
+          values={values}
+          variant={variant}
+        />
+      ))}
+    </>
+  )
+}
+
 function FormLevelError({ error }: { error: FieldError }) {
   const { t } = useTranslation()
   return (

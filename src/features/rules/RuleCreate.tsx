@@ -7,7 +7,8 @@ import { useApi } from '../../app/useApi.ts'
 import { errorText } from '../../ui/errorText.ts'
 import { searchText } from '../../routes/searchValues.ts'
 import { RuleForm } from './RuleForm.tsx'
-import { duplicateName, newRuleValues, ruleFormValues, type RuleFormValues } from './ruleFormValues.ts'
+import { duplicateName } from '../../ui/duplicateName.ts'
+import { newRuleValues, ruleFormValues, type RuleFormValues } from './ruleFormValues.ts'
 import './rules.css'
 
 type Start = { kind: 'ready'; values: RuleFormValues } | { kind: 'loading' } | { kind: 'failed'; message: string }

@@ -11,6 +11,7 @@ import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
 import { useServerData } from '../../app/useServerData.ts'
 import { useCommandDefaults } from '../../state/commandContext.ts'
+import { DetailHeader } from '../../ui/DetailHeader.tsx'
 import { DetailLoadState, type DetailLoadKind } from '../../ui/DetailLoadState.tsx'
 import { errorText } from '../../ui/errorText.ts'
 import { TabPanel, Tabs } from '../../ui/Tabs.tsx'
@@ -73,22 +74,21 @@ export function RuleDetail() {
 
   return (
     <div className="page rules-page rules-detail">
-      <div className="page-header">
-        <h1>
-          <span className="mono">{rule.id}</span>
-          {rule.name ? <span className="muted rules-detail-name"> {rule.name}</span> : null} <RuleStatusTag enabled={rule.enable} />
-        </h1>
-        <div>
-          <RuleEnableSwitch id={rule.id} enabled={rule.enable} />
-          <button type="button" className="btn" onClick={loaded.refresh}>
-            {t('common.refresh')}
-          </button>
-          <button type="button" className="btn btn-danger" onClick={() => void remove()}>
-            {t('rules.delete')}
-          </button>
-        </div>
-      </div>
-      <p className="muted">{back}</p>
+      <DetailHeader
+        title={
+          <>
+            <span className="mono">{rule.id}</span>
+            {rule.name ? <span className="muted rules-detail-name"> {rule.name}</span> : null} <RuleStatusTag enabled={rule.enable} />
+          </>
+        }
+        before={<RuleEnableSwitch id={rule.id} enabled={rule.enable} />}
+        onRefresh={loaded.refresh}
+        back={back}
+      >
+        <button type="button" className="btn btn-danger" onClick={() => void remove()}>
+          {t('rules.delete')}
+        </button>
+      </DetailHeader>
       <Tabs tabs={TABS} selected={tab} onSelect={showTab} label={t('rules.tabsLabel')} idPrefix="rules" text={(name) => t(`rules.tab.${name}`)} />
       <TabPanel idPrefix="rules" selected={tab}>
         {tab === 'overview' ? <RuleOverview id={rule.id} /> : <RuleForm key={rule.id} initial={initial} editing />}

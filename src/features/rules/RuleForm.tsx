@@ -9,7 +9,7 @@ import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { SwitchField, TextField } from '../websocket/controls.tsx'
 import { OutputsEditor } from './OutputsEditor.tsx'
 import { comparable, createArgs, ruleFormErrors, updateArgs, type RuleFormErrors, type RuleFormValues } from './ruleFormValues.ts'
-import { useLeaveGuard } from './useLeaveGuard.ts'
+import { useLeaveGuard } from '../../ui/useLeaveGuard.ts'
 
 // CodeMirror and the function reference load when a rule form is first shown, not with the shell.
 const RuleSqlWorkbench = lazy(() => import('./sql/RuleSqlWorkbench.tsx'))

@@ -62,16 +62,6 @@ export function newRuleValues(): RuleFormValues {
   return { id: `rule_${randomId(4)}`, name: '', description: '', enable: true, sql: 'SELECT\n  *\nFROM\n  "t/#"', outputs: [] }
 }
 
-const COPY_SUFFIX = '_duplication'
-
-/** SPEC 4's copy name: `_duplication` added, or the counter after it raised (`x_duplication_1`, `_2`...). */
-export function duplicateName(name: string): string {
-  if (name.endsWith(COPY_SUFFIX)) return `${name}_1`
-  const counted = new RegExp(`${COPY_SUFFIX}_(\\d+)$`).exec(name)
-  if (counted) return name.slice(0, counted.index) + `${COPY_SUFFIX}_${Number(counted[1]) + 1}`
-  return `${name}${COPY_SUFFIX}`
-}
-
 const text = (value: unknown, fallback = ''): string => (value === undefined || value === null ? fallback : typeof value === 'string' ? value : JSON.stringify(value))
 
 export function emptyMqttProperties(): Record<MqttPropertyName, string> {

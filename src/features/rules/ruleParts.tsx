@@ -14,7 +14,4 @@ export function RuleEnableSwitch({ id, enabled }: { id: string; enabled: boolean
   return <EnableSwitch id={id} enabled={enabled} label={t('rules.enableLabel', { id })} enable={enableRule} disable={disableRule} />
 }
 
-/** Messages per second with two decimals, as EMQX's dashboard shows rule rates. */
-export function formatRate(rate: number | undefined): string {
-  return rate === undefined ? '—' : rate.toFixed(2)
-}
+export { formatRate } from '../../ui/RateChart.tsx'

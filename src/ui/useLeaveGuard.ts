@@ -4,13 +4,15 @@
 import { useBlocker } from '@tanstack/react-router'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useConfirm } from '../../ui/Confirm.tsx'
+import { useConfirm } from './Confirm.tsx'
 
 /** Guards the page while `dirty`; `release()` lets the next navigation through (after a save). */
 export function useLeaveGuard(dirty: boolean): { release(): void } {
   const { t } = useTranslation()
   const confirm = useConfirm()
   const released = useRef(false)
+  // A form saved and shown again as stored (a settings tab) guards its next edits again.
+  if (!dirty) released.current = false
   const guarding = dirty && !released.current
   useBlocker({
     shouldBlockFn: async () => {
