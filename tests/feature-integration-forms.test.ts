@@ -63,7 +63,7 @@ describe('the form of a catalogue', () => {
     const kinds = Object.fromEntries(fields.map((f) => [f.path, descriptorOf(f).kind]))
     expect(kinds).toMatchObject({ 'parameters.method': 'enum', 'parameters.headers': 'keyValues', 'parameters.body': 'json', 'resource_opts.request_ttl': 'duration', 'resource_opts.max_buffer_bytes': 'size' })
     const sections = Object.fromEntries(fields.map((f) => [f.path, sectionOf(f, 'action')]))
-    expect(sections).toMatchObject({ description: 'connection', 'parameters.path': 'parameters', 'parameters.max_retries': 'advanced', 'resource_opts.query_mode': 'advanced' })
+    expect(sections).toMatchObject({ description: 'basic', 'parameters.path': 'parameters', 'parameters.max_retries': 'advanced', 'resource_opts.query_mode': 'advanced' })
     const connector = formFields('connector', 'mysql') ?? []
     expect(Object.fromEntries(connector.map((f) => [f.path, sectionOf(f, 'connector')]))).toMatchObject({
       server: 'connection',

@@ -30,21 +30,24 @@ export function IntegrationFields({ role, form, withName, connector, onSubmit }:
   const shown = fields ? fields.filter((field) => isShown(field, values)) : []
   const shownKey = shown.map((field) => field.path).join()
   const bySection = useMemo(() => {
-    const out = new Map<FormSection, FieldDescriptor[]>(SECTIONS.map((section) => [section, []]))
+    const out = new Map<FormSection, FieldDescriptor[]>(['basic' as const, ...SECTIONS].map((section) => [section, []]))
     for (const field of shown) out.get(sectionOf(field, role))?.push(descriptorOf(field))
     return out
     // The shown fields change only with the values their conditions read.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [shownKey, role])
   const common = { values, onChange, errors, onSubmit }
+  const basic = bySection.get('basic') ?? []
 
   return (
     <div className="integration-fields">
-      {withName || connector ? (
-        <div className="integration-section">
+      {withName || connector || basic.length ? (
+        <fieldset className="integration-section">
+          <legend>{t('integrationForms.section.basic')}</legend>
           {withName ? <SchemaFields fields={[NAME_FIELD]} {...common} /> : null}
           {connector}
-        </div>
+          {basic.length ? <SchemaFields fields={basic} {...common} /> : null}
+        </fieldset>
       ) : null}
       {fields ? (
         SECTIONS.map((section) => {

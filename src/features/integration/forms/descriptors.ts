@@ -1,10 +1,11 @@
 // The catalogue's fields as the generated form's descriptors, split into the form's sections:
-// connection (a connector's own fields), parameters (an action's or source's), TLS, and advanced
+// basic (the description, beside the name and connector), connection (a connector's own fields), parameters (an action's or source's), TLS, and advanced
 // (advanced fields and the resource options, collapsed).
 import type { FieldDescriptor, FieldKind } from '../../../../commands/args.ts'
 import type { IntegrationField, IntegrationFieldKind, IntegrationRole } from '../../../../contract/integration-fields/index.ts'
 
-export type FormSection = 'connection' | 'parameters' | 'tls' | 'advanced'
+export type FormSection = 'basic' | 'connection' | 'parameters' | 'tls' | 'advanced'
+/** The titled sections after the basic one (name, connector, description). */
 export const SECTIONS: readonly FormSection[] = ['connection', 'parameters', 'tls', 'advanced']
 
 const KINDS: Record<Exclude<IntegrationFieldKind, 'tls'>, FieldKind> = {
@@ -44,8 +45,9 @@ export function descriptorOf(field: IntegrationField): FieldDescriptor {
 }
 
 export function sectionOf(field: IntegrationField, role: IntegrationRole): FormSection {
+  if (field.path === 'description') return 'basic'
   if (field.path.startsWith('ssl.')) return field.path === 'ssl.enable' || !field.advanced ? 'tls' : 'advanced'
   if (field.advanced || field.path.startsWith('resource_opts.')) return 'advanced'
-  if (role !== 'connector' && field.path !== 'description') return 'parameters'
+  if (role !== 'connector') return 'parameters'
   return 'connection'
 }
