@@ -14,7 +14,7 @@
 //   BENCH_BUFFERS=1,16,64  the max_buffer_bytes limits of the memory table, in MB
 //   BENCH_NO_MOSQUITTO=1   skips the MQTT cases
 import { hasDbServer, startPostgres, startRedis, type DbKind, type DbServer } from '../tests/support/db-servers.ts'
-import { cpuSeconds, mosquittoInstalled, startNodeBroker, type Target } from './broker-targets.ts'
+import { cpuSeconds, mosquittoInstalled, rssOf, startNodeBroker, type Target } from './broker-targets.ts'
 import { httpArrivals, mqttArrivals, pgsqlArrivals, publisher, redisArrivals, startMosquittoBridge, type Arrivals, type Publisher } from './integration-targets.ts'
 import { restOf, type Rest } from './rest.ts'
 
@@ -225,7 +225,9 @@ interface BufferRow {
   'queuing MB': number
   'dropped queue_full': number
   'RSS MB empty / full': string
+  'peak RSS MB filling': number
   'heap MB empty / full': string
+  'heap reserved / external MB full': string
   'reconnect s': number
   'drain s': number
   'drain msg/s': number
@@ -264,13 +266,17 @@ async function bufferCase(limitMb: number): Promise<BufferRow> {
     // A row is the seq and the 1 KB payload's text (its quotes escaped): about 1.1 KB as the buffer counts it.
     const published = Math.ceil((2 * limitMb * MB) / 1100)
     const metrics = async () => ((await rest('GET', '/actions/http:buffer/metrics')) as ActionMetrics).metrics
+    // Resident memory sampled while the buffer fills: its peak, garbage included.
+    let peakRss = 0
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssOf(broker.pid))), 50)
     const pub = await publisher(broker.port)
     try {
       await pub.publish('bench/buffer', 0, published, 1, 1024)
+      while ((await metrics()).matched < published) await sleep(100)
     } finally {
+      clearInterval(sampler)
       await pub.end()
     }
-    while ((await metrics()).matched < published) await sleep(100)
     const full = await metrics()
     const memory = await broker.memory()
 
@@ -291,7 +297,9 @@ async function bufferCase(limitMb: number): Promise<BufferRow> {
       'queuing MB': +mb(full.queuing_bytes),
       'dropped queue_full': full['dropped.queue_full'],
       'RSS MB empty / full': `${mb(empty.rss)} / ${mb(memory.rss)}`,
+      'peak RSS MB filling': +mb(peakRss),
       'heap MB empty / full': `${mb(empty.heapUsed)} / ${mb(memory.heapUsed)}`,
+      'heap reserved / external MB full': `${mb(memory.heapTotal)} / ${mb(memory.external)}`,
       'reconnect s': +((reconnected - restarted) / 1000).toFixed(2),
       'drain s': +((drained - reconnected) / 1000).toFixed(2),
       'drain msg/s': Math.round(queued / ((drained - reconnected) / 1000)),
@@ -322,7 +330,7 @@ export default async function integrationBench(): Promise<void> {
 
   console.log(
     'HTTP action buffer while the target is down: 2x max_buffer_bytes published in 1 KB messages (QoS 1), the oldest rows dropped as queue_full; ' +
-      'memory of the broker process after a full GC; health_check_interval 1s, so reconnect takes up to a second; drain from connected to the last arrival',
+      'memory of the broker process after a full GC (and its resident peak while filling); health_check_interval 1s, so reconnect takes up to a second; drain from connected to the last arrival',
   )
   const buffers: BufferRow[] = []
   for (const limit of BUFFERS_MB) buffers.push(await bufferCase(limit))
