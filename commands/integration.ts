@@ -126,8 +126,11 @@ async function explainInUse(kind: IntegrationKind, api: ReturnType<typeof kindAp
   if (!(error instanceof ApiError) || error.status !== 400) throw error
   const users = await api.usedBy(id).catch(() => [])
   if (users.length === 0) throw error
-  throw new CommandError({ key: `integration.err.${KIND_ONE[kind]}InUse`, values: { id, users: users.join(', '), message: error.message } })
+  throw new CommandError({ key: inUseKey(kind), values: { id, users: users.join(', '), message: error.message } })
 }
+
+/** The error key of a delete refused because something uses it. */
+export const inUseKey = (kind: IntegrationKind) => `integration.err.${KIND_ONE[kind]}InUse`
 
 /** What a probe says: 'Test success, your configuration works fine', or 'Test failed' with the reason. */
 async function probe(api: ReturnType<typeof kindApi>, body: Body): Promise<void> {
@@ -229,7 +232,7 @@ export function integrationCommands(kind: IntegrationKind) {
     danger: true,
     aliases: [`remove ${one}`],
     complete: { id: completeId(kind) },
-    describe: ({ id }) => ({ key: cmd('deleteDescribe'), values: { id } }),
+    describe: ({ id, alsoDeleteDepActions }) => ({ key: cmd(alsoDeleteDepActions ? 'deleteAlsoDescribe' : 'deleteDescribe'), values: { id } }),
     run: async (ctx, args) => {
       const api = kindApi(ctx.api, kind)
       try {
@@ -248,6 +251,8 @@ export function integrationCommands(kind: IntegrationKind) {
       changes,
       args: v.object({ id: idArg(kind) }),
       positional: ['id'],
+      // Disabling a connector stops every action and source on it: asked first, as EMQX's dashboard does.
+      ...(name === 'disable' && kind === 'connectors' ? { confirm: true } : {}),
       aliases: [`${name} ${one}`, ...(name === 'start' ? [`reconnect ${one}`] : [])],
       complete: { id: complete },
       describe: ({ id }) => ({ key: cmd(`${name}Describe`), values: { id } }),

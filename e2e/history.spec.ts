@@ -2,6 +2,7 @@ import { test, expect, type Page } from '@playwright/test'
 import type { MqttClient } from 'mqtt'
 import { login } from './support/login.ts'
 import { closed, connectClient } from './support/mqtt.ts'
+import { runFromPalette } from './support/palette.ts'
 
 let clients: MqttClient[] = []
 test.afterEach(() => {
@@ -12,20 +13,6 @@ test.afterEach(() => {
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] })
 
 const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText())
-
-/** Runs a command from the palette: search, choose, fill its fields by label, Enter (and confirm when asked). */
-async function runFromPalette(page: Page, search: string, option: RegExp, fields: [RegExp, string][] = [], confirm = false) {
-  // The shell (and with it the palette's Ctrl+K listener) is up once its header is.
-  await expect(page.getByRole('button', { name: 'Open the command palette' })).toBeVisible()
-  await page.keyboard.press('Control+k')
-  const palette = page.getByRole('dialog')
-  await palette.getByPlaceholder('Type a command or search…').fill(search)
-  await palette.getByRole('option', { name: option }).first().click()
-  for (const [label, value] of fields) await palette.getByLabel(label).first().fill(value)
-  if (fields.length) await palette.getByLabel(fields[0][0]).first().press('Enter')
-  if (confirm) await palette.getByRole('button', { name: 'Confirm' }).click()
-  await expect(palette).toHaveCount(0)
-}
 
 async function openHistory(page: Page) {
   // The shell (and with it the palette's Ctrl+K listener) is up once its header is.

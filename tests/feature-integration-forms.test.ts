@@ -38,6 +38,8 @@ describe("SPEC 5's bridge rules", () => {
     const others = [{ kind: 'sources' as const, name: 'a', topic: 'remote/t' }]
     expect(mqttBridgeErrors({ ...base, name: 'b', topic: 'remote/t', others })[0]?.key).toBe('integrationForms.err.repeatedTopic')
     expect(mqttBridgeErrors({ ...base, name: 'a', topic: 'remote/t', others })).toEqual([])
+    // A duplicated action publishing where the first one does is fine.
+    expect(mqttBridgeErrors({ ...base, kind: 'actions', name: 'b', topic: 'remote/t', others: [{ kind: 'actions', name: 'a', topic: 'remote/t' }] })).toEqual([])
   })
 
   it('wants $share on an ingress topic when the connector is pooled or the cluster has more than one node', () => {

@@ -2,30 +2,27 @@
 // through integrationSearch, the name and type filters, each kind's rows (a connector with the
 // actions and sources on it, an action with its rules and created time, a source), one item with
 // its connector or users, metrics, and when a row offers Reconnect.
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readListSearch } from '../src/routes/searchValues.ts'
 import { canReconnect, integrationSearch, KIND_INFO, matchesSearch, readItem, readItems, readMetrics } from '../src/features/integration/kinds.ts'
 import { screens, detailPaths, menu } from '../commands/routes.ts'
 import { consoleSuite, runCommand } from './support/commands.ts'
+import { startHttpTarget, type HttpTarget } from './support/http-target.ts'
 import { startTestServer, waitFor, type TestServer } from './support/server.ts'
 
 const suite = consoleSuite()
-let http: Server
+let target: HttpTarget
 let url = ''
 let remote: TestServer
 
 beforeAll(async () => {
-  http = createServer((_req, res) => res.writeHead(200).end())
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
-  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`
+  target = await startHttpTarget()
+  url = target.url
   remote = await startTestServer()
 })
 
 afterAll(async () => {
-  http.closeAllConnections()
-  await new Promise((resolve) => http.close(resolve))
+  await target.close()
   await remote.close()
 })
 

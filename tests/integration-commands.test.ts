@@ -3,8 +3,6 @@
 // real node:http server that a rule's messages reach, an MQTT source on a second real broker; test
 // (the probe) success and failure in SPEC 8's words; a delete refused while rules use the action,
 // said with the rules; enable, disable, start, reset metrics; live completers.
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getCommand } from '../commands/registry.ts'
 import { tableLines, type IntegrationRow } from '../commands/integration.ts'
@@ -12,6 +10,7 @@ import { CommandError } from '../commands/commandError.ts'
 import { lineWriterOutput } from '../commands/liveOutput.ts'
 import { parseScript, rawArgs } from '../commands/script/parse.ts'
 import { consoleSuite, invalidArgs, runCommand } from './support/commands.ts'
+import { startHttpTarget, type HttpTarget } from './support/http-target.ts'
 import { startTestServer, waitFor, type TestServer } from './support/server.ts'
 
 const suite = consoleSuite()
@@ -19,28 +18,19 @@ const run = (id: string, raw: Record<string, unknown> = {}) => runCommand(suite.
 const signal = () => new AbortController().signal
 const complete = (id: string, arg: string, query = '', args?: Record<string, string>) => getCommand(id)!.complete![arg]!(suite.api, query, signal(), args)
 
-const received: string[] = []
-let http: Server
+let target: HttpTarget
 let url = ''
+let received: string[] = []
 let remote: TestServer
 
 beforeAll(async () => {
-  http = createServer((req, res) => {
-    let body = ''
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()))
-    req.on('end', () => {
-      received.push(body)
-      res.writeHead(200).end()
-    })
-  })
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
-  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`
+  target = await startHttpTarget()
+  ;({ url, received } = target)
   remote = await startTestServer()
 })
 
 afterAll(async () => {
-  http.closeAllConnections()
-  await new Promise((resolve) => http.close(resolve))
+  await target.close()
   await remote.close()
 })
 
@@ -92,7 +82,10 @@ describe('data integration commands', () => {
   })
 
   it('action.delete is refused while a rule uses it, said with the rule; alsoDeleteDepActions takes it out of the rule first', async () => {
-    expect(getCommand('action.delete')?.danger).toBe(true)
+    const remove = getCommand('action.delete')!
+    expect(remove.danger).toBe(true)
+    expect(remove.describe?.({ id: 'http:hook', alsoDeleteDepActions: false })).toEqual({ key: 'cmd.action.deleteDescribe', values: { id: 'http:hook' } })
+    expect(remove.describe?.({ id: 'http:hook', alsoDeleteDepActions: true })).toEqual({ key: 'cmd.action.deleteAlsoDescribe', values: { id: 'http:hook' } })
     const refused = await run('action.delete', { id: 'http:hook' }).catch((error: unknown) => error)
     expect(said(refused)).toBe(JSON.stringify({ key: 'integration.err.actionInUse', values: { id: 'http:hook', users: 'to-hook', message: 'Cannot delete action while active rules are depending on it' } }))
     const connectorRefused = await run('connector.delete', { id: 'http:hook' }).catch((error: unknown) => error)
@@ -129,6 +122,9 @@ describe('data integration commands', () => {
     expect(await suite.api.connectors.actions.get('http:a2')).toMatchObject({ enable: false, status: 'stopped' })
     expect(await complete('action.enable', 'id', 'a2')).toEqual(['http:a2'])
     await run('action.enable', { id: 'http:a2' })
+    // Disabling a connector stops what is on it: the command asks first; an action's does not.
+    expect(getCommand('connector.disable')?.confirm).toBe(true)
+    expect(getCommand('action.disable')?.confirm).toBeUndefined()
     await run('connector.disable', { id: 'http:h2' })
     await expect(run('connector.start', { id: 'http:h2' })).rejects.toMatchObject({ message: 'Forbidden operation, connector not enabled' })
     await run('connector.enable', { id: 'http:h2' })

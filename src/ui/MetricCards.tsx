@@ -1,19 +1,23 @@
 // Metric cards and a per-node metrics table for a detail screen's overview (a rule's, an action's,
 // a source's): each value under its label, `data-metric` naming it for tests and probes.
 import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
 import './metrics.css'
 
 /** A card of metrics under a title, each a label and its value. */
 export function MetricGroup<K extends string>({
   id,
   title,
+  unit,
   keys,
   label,
   value,
   children,
 }: {
   id: string
-  title: ReactNode
+  title: string
+  /** Shown after the title, muted ('messages/sec'). */
+  unit?: string
   keys: readonly K[]
   /** A key's translated label. */
   label(key: K): string
@@ -24,6 +28,7 @@ export function MetricGroup<K extends string>({
     <section className="card metric-group" aria-labelledby={id}>
       <h2 className="card-title" id={id}>
         {title}
+        {unit ? <span className="muted"> ({unit})</span> : null}
       </h2>
       <dl className="metric-cells">
         {keys.map((key) => (
@@ -35,6 +40,18 @@ export function MetricGroup<K extends string>({
       </dl>
       {children}
     </section>
+  )
+}
+
+/** What an overview shows until its first metrics arrive: why they could not be read, or Loading. */
+export function MetricsPending({ error }: { error: string | null }) {
+  const { t } = useTranslation()
+  return error ? (
+    <p className="field-error" role="alert">
+      {error}
+    </p>
+  ) : (
+    <p className="muted">{t('table.loading')}</p>
   )
 }
 

@@ -60,7 +60,6 @@ const DEBOUNCE_MS = 150
 export function SchemaForm(props: SchemaFormProps) {
   const { fields, values, onChange, onSubmit, errors = [], complete, completable = [], autoFocus, children, label, variant = 'command' } = props
   const formRef = useRef<HTMLFormElement>(null)
-  const idBase = useId()
 
   useEffect(() => {
     if (!autoFocus) return
@@ -74,20 +73,16 @@ export function SchemaForm(props: SchemaFormProps) {
 
   return (
     <form ref={formRef} className="schema-form" onSubmit={submit} noValidate aria-label={label}>
-      {fields.map((field) => (
-        <Field
-          key={field.name}
-          id={`${idBase}-${field.name}`}
-          field={field}
-          value={values[field.name] ?? ''}
-          error={errors.find((e) => e.field === field.name)}
-          onChange={(value) => onChange(field.name, value)}
-          onSubmit={() => formRef.current?.requestSubmit()}
-          complete={complete && completable.includes(field.name) ? complete : undefined}
-          values={values}
-          variant={variant}
-        />
-      ))}
+      <SchemaFields
+        fields={fields}
+        values={values}
+        onChange={onChange}
+        errors={errors}
+        onSubmit={() => formRef.current?.requestSubmit()}
+        complete={complete}
+        completable={completable}
+        variant={variant}
+      />
       {errors
         .filter((e) => !fields.some((f) => f.name === e.field))
         .map((e) => (
@@ -105,11 +100,13 @@ export interface SchemaFieldsProps {
   errors?: FieldError[]
   /** Submits the form the fields sit in (Enter in a select or a switch). */
   onSubmit(): void
+  complete?: CompleteField
+  completable?: readonly string[]
   variant?: 'command' | 'settings'
 }
 
-/** Fields without a form of their own: one section of a longer form (a data-integration form's connection, TLS, advanced). */
-export function SchemaFields({ fields, values, onChange, errors = [], onSubmit, variant = 'settings' }: SchemaFieldsProps) {
+/** The fields alone: SchemaForm's body, and one section of a longer form (a data-integration form's connection, TLS, advanced). */
+export function SchemaFields({ fields, values, onChange, errors = [], onSubmit, complete, completable = [], variant = 'settings' }: SchemaFieldsProps) {
   const idBase = useId()
   return (
     <>
@@ -122,6 +119,7 @@ export function SchemaFields({ fields, values, onChange, errors = [], onSubmit, 
           error={errors.find((e) => e.field === field.name)}
           onChange={(value) => onChange(field.name, value)}
           onSubmit={onSubmit}
+          complete={complete && completable.includes(field.name) ? complete : undefined}
           values={values}
           variant={variant}
         />

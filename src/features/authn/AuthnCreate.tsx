@@ -68,7 +68,7 @@ export function AuthnCreate() {
           </Link>
         </div>
       </div>
-      <ol className="authn-steps" aria-label={t('authn.stepsLabel')}>
+      <ol className="flow-steps" aria-label={t('authn.stepsLabel')}>
         {steps.map((name, index) => (
           <li key={name} aria-current={name === step ? 'step' : undefined}>
             {index + 1}. {t(`authn.step.${name}`)}

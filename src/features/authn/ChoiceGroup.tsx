@@ -33,7 +33,7 @@ export function ChoiceGroup({ label, options, value, onChange, onPick }: ChoiceG
     ref.current?.querySelector<HTMLElement>(`[data-value="${next.value}"]`)?.focus()
   }
   return (
-    <div ref={ref} role="radiogroup" aria-label={label} className="authn-choices" onKeyDown={onKeyDown}>
+    <div ref={ref} role="radiogroup" aria-label={label} className="choice-cards" onKeyDown={onKeyDown}>
       {options.map((option) => (
         <button
           key={option.value}
@@ -42,7 +42,7 @@ export function ChoiceGroup({ label, options, value, onChange, onPick }: ChoiceG
           data-value={option.value}
           aria-checked={option.value === value}
           tabIndex={option.value === value ? 0 : -1}
-          className="authn-choice"
+          className="choice-card"
           autoFocus={option.value === value}
           onClick={() => onChange(option.value)}
           onDoubleClick={onPick}

@@ -7,7 +7,7 @@ import type { BridgeMetricsResponse } from '../../../contract/connectors.ts'
 import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
 import { useServerData } from '../../app/useServerData.ts'
-import { MetricGroup, MetricGroups, NodeMetricsTable } from '../../ui/MetricCards.tsx'
+import { MetricGroup, MetricGroups, MetricsPending, NodeMetricsTable } from '../../ui/MetricCards.tsx'
 import { formatRate, RateChart } from '../../ui/RateChart.tsx'
 import { KIND_INFO } from './kinds.ts'
 
@@ -37,15 +37,7 @@ export function BridgeMetrics({ kind, id }: { kind: 'actions' | 'sources'; id: s
   const answer = loaded.data?.id === id ? loaded.data.answer : null
   const resetMetrics = KIND_INFO[kind].commands.resetMetrics
 
-  if (!answer) {
-    return loaded.error ? (
-      <p className="field-error" role="alert">
-        {loaded.error}
-      </p>
-    ) : (
-      <p className="muted">{t('table.loading')}</p>
-    )
-  }
+  if (!answer) return <MetricsPending error={loaded.error} />
   const { metrics } = answer
   const value = (key: string, from: Record<string, number> = metrics) => (isRate(key) ? formatRate(from[key] ?? 0) : (from[key] ?? 0).toLocaleString())
   const label = (key: string) => t(metricLabel(key))
@@ -66,17 +58,7 @@ export function BridgeMetrics({ kind, id }: { kind: 'actions' | 'sources'; id: s
         <MetricGroup id="integration-counts" title={t('integration.counts')} keys={COUNTS} label={label} value={value} />
         <MetricGroup id="integration-dropped" title={t('integration.droppedTitle')} keys={DROPPED} label={label} value={value} />
         <MetricGroup id="integration-waiting" title={t('integration.waiting')} keys={WAITING} label={label} value={value} />
-        <MetricGroup
-          id="integration-rates"
-          title={
-            <>
-              {t('integration.rates')} <span className="muted">({rateUnit})</span>
-            </>
-          }
-          keys={RATES}
-          label={label}
-          value={value}
-        />
+        <MetricGroup id="integration-rates" title={t('integration.rates')} unit={rateUnit} keys={RATES} label={label} value={value} />
       </MetricGroups>
       <RateChart
         id="integration-rate-chart"

@@ -19,7 +19,7 @@ import { BridgeMetrics } from './BridgeMetrics.tsx'
 import { ConnectorUsers, UsedBy } from './IntegrationList.tsx'
 import { IntegrationSettings } from './IntegrationSettings.tsx'
 import { canReconnect, KIND_INFO, readItem, type IntegrationItem, type IntegrationKind } from './kinds.ts'
-import { IntegrationEnableSwitch, StatusTag, statusLabel, typeLabel } from './parts.tsx'
+import { IntegrationEnableSwitch, StatusTag, statusLabel, typeLabel, useDeleteIntegration } from './parts.tsx'
 import '../../ui/metrics.css'
 import './integration.css'
 
@@ -65,6 +65,7 @@ function IntegrationDetail({ kind }: { kind: IntegrationKind }) {
   )
   const load: Load = loaded.data?.key === key ? loaded.data : { key, kind: 'loading' }
   useCommandDefaults(id ? { id } : null)
+  const deleteItem = useDeleteIntegration(kind)
 
   const back = (
     <Link to={info.listPath} className="link">
@@ -87,7 +88,7 @@ function IntegrationDetail({ kind }: { kind: IntegrationKind }) {
 
   const { item } = load
   const remove = async () => {
-    const outcome = await run(info.commands.remove, { id: item.id })
+    const outcome = await deleteItem(item.id)
     if (outcome.ok) void navigate({ to: info.listPath })
   }
   const showTab = (next: Tab) => void navigate({ to: info.detailPath, params: { id }, search: next === 'overview' ? {} : { tab: next }, replace: true })

@@ -3,7 +3,8 @@
 // the enable switch (the kind's enable / disable commands), for actions and sources what the rules
 // use it for (matched, success, failed, rate from GET /<kind>/{id}/metrics, read again every few
 // seconds) and the rules using it, for connectors the actions and sources on it; row actions:
-// Reconnect (start) when it is down, settings, duplicate (the create screen with ?from=<id>), delete.
+// Reconnect (start) when it is down, settings, duplicate (the create screen with ?from=<id>), delete
+// (refused while rules use it, then offered again taking it out of them).
 // Filters by name and type sit in the URL; the whole list is one virtualised table.
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useCallback, useMemo, useRef } from 'react'
@@ -20,7 +21,7 @@ import { useRowBusy } from '../../ui/useRowBusy.ts'
 import { formatTime } from '../clients/clientFields.ts'
 import { canReconnect, integrationSearch, KIND_INFO, matchesSearch, readItems, type IntegrationItem, type IntegrationKind } from './kinds.ts'
 import { formatRate } from '../../ui/RateChart.tsx'
-import { IntegrationEnableSwitch, StatusTag, typeLabel } from './parts.tsx'
+import { IntegrationEnableSwitch, StatusTag, typeLabel, useDeleteIntegration } from './parts.tsx'
 import './integration.css'
 
 /** Metrics move while messages flow: the list is read again this often. */
@@ -72,7 +73,8 @@ function IntegrationList({ kind }: { kind: IntegrationKind }) {
   const { busy, during } = useRowBusy()
   const filterRef = useRef<HTMLInputElement>(null)
   const start = useCallback((id: string) => during(id, () => run(info.commands.start, { id })), [during, run, info])
-  const remove = useCallback((id: string) => during(id, () => run(info.commands.remove, { id })), [during, run, info])
+  const deleteItem = useDeleteIntegration(kind)
+  const remove = useCallback((id: string) => during(id, () => deleteItem(id)), [during, deleteItem])
 
   const columns = useMemo(() => {
     const col = dataTableColumns<Row>()
@@ -116,9 +118,10 @@ function IntegrationList({ kind }: { kind: IntegrationKind }) {
       ...(bridge
         ? [
             col.accessor((row) => row.item.connector ?? '', { id: 'connector', header: t('integration.col.connector'), size: 120, meta: { mono: true, hidden: true } }),
-            metric('matched', t('integration.metric.matched')),
-            metric('success', t('integration.metric.success')),
-            metric('failed', t('integration.metric.failed')),
+            // A source counts what it received; an action what the rules sent it and how that went.
+            ...(kind === 'sources'
+              ? [metric('received', t('integration.metric.received'))]
+              : [metric('matched', t('integration.metric.matched')), metric('success', t('integration.metric.success')), metric('failed', t('integration.metric.failed'))]),
             metric('rate', t('integration.metric.rate'), true),
             col.accessor((row) => row.item.rules.join(', '), {
               id: 'rules',

@@ -8,7 +8,7 @@ import type { RuleMetricKey, RuleMetricsResponse } from '../../../contract/rules
 import { useRunCommand } from '../../app/commands/useRunCommand.ts'
 import { useApi } from '../../app/useApi.ts'
 import { useServerData } from '../../app/useServerData.ts'
-import { MetricGroup, MetricGroups, NodeMetricsTable } from '../../ui/MetricCards.tsx'
+import { MetricGroup, MetricGroups, MetricsPending, NodeMetricsTable } from '../../ui/MetricCards.tsx'
 import { RateChart } from '../../ui/RateChart.tsx'
 import { formatRate } from './ruleParts.tsx'
 
@@ -31,15 +31,7 @@ export function RuleOverview({ id }: { id: string }) {
   const loaded = useServerData(['rules'], (signal) => api.rules.metrics(id, signal), [api, id], { intervalMs: POLL_MS })
   const answer: RuleMetricsResponse | null = loaded.data?.id === id ? loaded.data : null
 
-  if (!answer) {
-    return loaded.error ? (
-      <p className="field-error" role="alert">
-        {loaded.error}
-      </p>
-    ) : (
-      <p className="muted">{t('table.loading')}</p>
-    )
-  }
+  if (!answer) return <MetricsPending error={loaded.error} />
   const { metrics } = answer
   const value = (key: RuleMetricKey, from: Record<string, number> = metrics) => (isRate(key) ? formatRate(from[key]) : (from[key] ?? 0).toLocaleString())
   const label = (key: RuleMetricKey) => t(metricLabel(key))
@@ -63,17 +55,7 @@ export function RuleOverview({ id }: { id: string }) {
             })}
           </p>
         </MetricGroup>
-        <MetricGroup
-          id="rules-rate-metrics"
-          title={
-            <>
-              {t('rules.rate')} <span className="muted">({rateUnit})</span>
-            </>
-          }
-          keys={RATES}
-          label={label}
-          value={value}
-        />
+        <MetricGroup id="rules-rate-metrics" title={t('rules.rate')} unit={rateUnit} keys={RATES} label={label} value={value} />
       </MetricGroups>
       <RateChart
         id="rules-rate-chart"

@@ -117,7 +117,7 @@ export function IntegrationCreate({ role }: { role: IntegrationRole }) {
           </Link>
         </div>
       </div>
-      <ol className="integration-steps" aria-label={t('integrationForms.stepsLabel')}>
+      <ol className="flow-steps" aria-label={t('integrationForms.stepsLabel')}>
         <li aria-current={step === 'type' && !from ? 'step' : undefined}>1. {t('integrationForms.step.type')}</li>
         <li aria-current={step === 'form' || from ? 'step' : undefined}>
           2. {t('integrationForms.step.form')}

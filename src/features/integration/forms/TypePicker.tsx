@@ -61,7 +61,7 @@ export function TypePicker({ types, value, onChange, onPick }: TypePickerProps) 
         onChange={(event) => setFilter(event.target.value)}
         onKeyDown={(event) => onKeyDown(event, true)}
       />
-      <div ref={groupRef} role="radiogroup" aria-label={t('integrationForms.step.type')} className="integration-types" onKeyDown={(event) => onKeyDown(event, false)}>
+      <div ref={groupRef} role="radiogroup" aria-label={t('integrationForms.step.type')} className="choice-cards" onKeyDown={(event) => onKeyDown(event, false)}>
         {shown.map((type) => (
           <button
             key={type}
@@ -70,7 +70,7 @@ export function TypePicker({ types, value, onChange, onPick }: TypePickerProps) 
             data-value={type}
             aria-checked={type === current}
             tabIndex={type === current ? 0 : -1}
-            className="integration-type"
+            className="choice-card"
             onClick={() => onChange(type)}
             onDoubleClick={() => onPick(type)}
           >

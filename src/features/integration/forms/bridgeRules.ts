@@ -1,6 +1,6 @@
 // SPEC 5's rules for MQTT bridges and HTTP URLs, checked before a save or a test: every bridge has a
 // remote topic; an ingress (source) and an egress (action) on one connector do not share a remote
-// topic; topics do not repeat among the connector's sources or actions; an ingress remote topic is a
+// topic; topics do not repeat among the connector's sources; an ingress remote topic is a
 // shared subscription ($share/...) when the connector is pooled (pool_size > 1) or the cluster has
 // more than one node; URL templates only in the path.
 import type { FormFieldError } from '../../../../contract/integration-fields/index.ts'
@@ -35,7 +35,9 @@ export function mqttBridgeErrors(check: MqttBridgeCheck): FormFieldError[] {
   if (others.some((other) => other.kind === opposite && sameTopic(other.topic, topic))) {
     return [{ field: TOPIC, key: 'integrationForms.err.sharedRemoteTopic' }]
   }
-  if (others.some((other) => other.kind === check.kind && sameTopic(other.topic, topic))) {
+  // Two sources subscribing to one remote topic would bring each message in twice; two actions may
+  // well publish to the same remote topic.
+  if (check.kind === 'sources' && others.some((other) => other.kind === 'sources' && sameTopic(other.topic, topic))) {
     return [{ field: TOPIC, key: 'integrationForms.err.repeatedTopic' }]
   }
   if (check.kind === 'sources' && (check.poolSize > 1 || check.nodes > 1) && !topic.startsWith('$share/')) {

@@ -34,7 +34,8 @@ export interface IntegrationFormSetup {
 /** What the form starts with; `base` is the config the values are written over (unknown keys kept). */
 export function initialForm({ role, type, config, name = '', connector = '' }: IntegrationFormSetup) {
   const fields = formFields(role, type)
-  const base = config ? readConfig(role, type, withoutIdentity(editableConfig(config))) : {}
+  // A new action or source of a type without a form starts with the `parameters` every one needs.
+  const base = config ? readConfig(role, type, withoutIdentity(editableConfig(config))) : !fields && role !== 'connector' ? { parameters: {} } : {}
   const values: FormValues = fields ? (config ? toFormValues(fields, base) : defaultFormValues(fields)) : { [RAW]: JSON.stringify(base, null, 2) }
   const all: FormValues = { ...values, [NAME]: name, ...(role === 'connector' ? {} : { [CONNECTOR]: connector }) }
   return { fields, base, values: all }
@@ -44,6 +45,36 @@ export function initialForm({ role, type, config, name = '', connector = '' }: I
 function withoutIdentity(config: Record<string, unknown>): Record<string, unknown> {
   const { connector: _connector, ...rest } = config
   return rest
+}
+
+/** The config a form's values make (without type and name, with an action's or source's connector), or the errors to show. */
+export function configOfForm(
+  role: IntegrationRole,
+  type: string,
+  start: ReturnType<typeof initialForm>,
+  values: FormValues,
+): { config: Record<string, unknown> } | { errors: FieldError[] } {
+  const found: FieldError[] = []
+  let config: Record<string, unknown>
+  if (start.fields) {
+    const built = fromFormValues(start.fields, values, start.base)
+    found.push(...built.errors)
+    config = writeConfig(role, type, built.config)
+  } else {
+    try {
+      const parsed: unknown = JSON.parse(values[RAW] || '{}')
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object')
+      config = parsed as Record<string, unknown>
+    } catch {
+      found.push({ field: RAW, key: 'err.json' })
+      config = {}
+    }
+  }
+  if (role !== 'connector') {
+    if ((values[CONNECTOR] ?? '') === '') found.push({ field: CONNECTOR, key: 'integrationForms.err.connectorRequired' })
+    else config = { ...config, connector: values[CONNECTOR] }
+  }
+  return found.length ? { errors: found } : { config }
 }
 
 export function useIntegrationForm(setup: IntegrationFormSetup) {
@@ -63,30 +94,7 @@ export function useIntegrationForm(setup: IntegrationFormSetup) {
   }, [])
   const dirty = JSON.stringify(values) !== JSON.stringify(start.values)
 
-  /** The config to send (without type and name), or the errors to show. */
-  const build = (): { config: Record<string, unknown> } | { errors: FieldError[] } => {
-    const found: FieldError[] = []
-    let config: Record<string, unknown>
-    if (start.fields) {
-      const built = fromFormValues(start.fields, values, start.base)
-      found.push(...built.errors)
-      config = writeConfig(setup.role, setup.type, built.config)
-    } else {
-      try {
-        const parsed: unknown = JSON.parse(values[RAW] || '{}')
-        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object')
-        config = parsed as Record<string, unknown>
-      } catch {
-        found.push({ field: RAW, key: 'err.json' })
-        config = {}
-      }
-    }
-    if (setup.role !== 'connector') {
-      if ((values[CONNECTOR] ?? '') === '') found.push({ field: CONNECTOR, key: 'integrationForms.err.connectorRequired' })
-      else config = { ...config, connector: values[CONNECTOR] }
-    }
-    return found.length ? { errors: found } : { config }
-  }
+  const build = () => configOfForm(setup.role, setup.type, start, values)
 
   return { fields: start.fields, values, setValues, onChange, errors, setErrors, dirty, build }
 }
