@@ -120,8 +120,8 @@ export const SourceResourceOptsSchema = v.object({
 })
 export type SourceResourceOpts = v.InferOutput<typeof SourceResourceOptsSchema>
 
-/** Action types whose resource_opts have no batch fields (EMQX hides them for http and mqtt). */
-export const UNBATCHED_ACTION_TYPES: ReadonlySet<string> = new Set(['http', 'mqtt'])
+/** Action types whose resource_opts have no batch fields (EMQX hides them for http and mqtt, and forces mongodb's to 1). */
+export const UNBATCHED_ACTION_TYPES: ReadonlySet<string> = new Set(['http', 'mqtt', 'mongodb'])
 
 /**
  * resume_interval when not set (emqx_resource_manager: health_check_interval, at most request_ttl / 3).
@@ -323,20 +323,51 @@ const HTTP_HEADERS = {
   'keep-alive': 'timeout=5',
 }
 const NO_TLS = { enable: false }
+/** Both Kafka connector types (emqx_bridge_kafka:kafka_connector_config_fields); SNI `auto` is Kafka's own default. */
+export const KAFKA_CONNECTOR_DEFAULTS = {
+  connect_timeout: '5s',
+  min_metadata_refresh_interval: '3s',
+  metadata_request_timeout: '5s',
+  authentication: 'none',
+  socket_opts: { sndbuf: '1MB', recbuf: '1MB', nodelay: true, tcp_keepalive: 'none' },
+  ssl: { enable: false, server_name_indication: 'auto' },
+}
+
+/** The Kafka producer action's parameters (producer_kafka_opts). */
+export const KAFKA_PRODUCER_DEFAULTS = {
+  message: { key: '${.clientid}', value: '${.}', timestamp: '${.timestamp}' },
+  max_linger_time: '0ms',
+  max_linger_bytes: '10MB',
+  max_batch_bytes: '896KB',
+  compression: 'no_compression',
+  partition_strategy: 'random',
+  required_acks: 'all_isr',
+  kafka_header_value_encode_mode: 'none',
+  partition_count_refresh_interval: '60s',
+  partitions_limit: 'all_partitions',
+  max_inflight: 10,
+  buffer: { mode: 'memory', per_partition_limit: '256MB', segment_bytes: '10MB', memory_overload_protection: true },
+  query_mode: 'async',
+  sync_query_timeout: '5s',
+}
+
+/** The Kafka consumer source's parameters (emqx_bridge_kafka_consumer_schema:source_parameters). */
+export const KAFKA_SOURCE_DEFAULTS = {
+  max_batch_bytes: '896KB',
+  max_rejoin_attempts: 5,
+  offset_reset_policy: 'latest',
+  offset_commit_interval_seconds: '5s',
+  topic_mapping: [] as unknown[],
+  key_encoding_mode: 'none',
+  value_encoding_mode: 'none',
+  max_wait_time: '1s',
+}
 
 /** The actions' default statements (emqx_bridge_pgsql:default_sql/0, emqx_bridge_mysql ?DEFAULT_SQL). */
 export const PGSQL_DEFAULT_SQL =
   'insert into t_mqtt_msg(msgid, topic, qos, payload, arrived) values (${id}, ${topic}, ${qos}, ${payload}, TO_TIMESTAMP((${timestamp} :: bigint)/1000))'
 export const MYSQL_DEFAULT_SQL =
   'insert into t_mqtt_msg(msgid, topic, qos, payload, arrived) values (${id}, ${topic}, ${qos}, ${payload}, FROM_UNIXTIME(${timestamp}/1000))'
-/** Both Kafka connectors (emqx_bridge_kafka:kafka_connector_config_fields/0). */
-const KAFKA_CONNECTOR = {
-  connect_timeout: '5s',
-  min_metadata_refresh_interval: '3s',
-  metadata_request_timeout: '5s',
-  authentication: 'none',
-  ssl: NO_TLS,
-}
 
 export const TYPE_DEFAULTS: Readonly<Record<string, { connector?: Record<string, unknown>; action?: Record<string, unknown>; source?: Record<string, unknown> }>> = {
   http: {
@@ -370,45 +401,11 @@ export const TYPE_DEFAULTS: Readonly<Record<string, { connector?: Record<string,
   },
   influxdb: { connector: { server: '127.0.0.1:8086', pool_size: 8, ssl: NO_TLS }, action: { parameters: { precision: 'ms' } } },
   mongodb: {
-    connector: { srv_record: false, pool_size: 8, use_legacy_protocol: 'auto', ssl: NO_TLS },
+    connector: { srv_record: false, pool_size: 8, use_legacy_protocol: 'auto', ssl: NO_TLS, parameters: { w_mode: 'unsafe' } },
     action: { parameters: { collection: 'mqtt' } },
   },
-  kafka_producer: {
-    connector: KAFKA_CONNECTOR,
-    action: {
-      parameters: {
-        message: { key: '${.clientid}', value: '${.}', timestamp: '${.timestamp}' },
-        max_linger_time: '0ms',
-        max_linger_bytes: '10MB',
-        max_batch_bytes: '896KB',
-        compression: 'no_compression',
-        partition_strategy: 'random',
-        required_acks: 'all_isr',
-        kafka_header_value_encode_mode: 'none',
-        partition_count_refresh_interval: '60s',
-        partitions_limit: 'all_partitions',
-        max_inflight: 10,
-        buffer: { mode: 'memory', per_partition_limit: '256MB', segment_bytes: '10MB', memory_overload_protection: true },
-        query_mode: 'async',
-        sync_query_timeout: '5s',
-      },
-    },
-  },
-  kafka_consumer: {
-    connector: KAFKA_CONNECTOR,
-    source: {
-      parameters: {
-        max_batch_bytes: '896KB',
-        max_wait_time: '1s',
-        max_rejoin_attempts: 5,
-        offset_reset_policy: 'latest',
-        offset_commit_interval_seconds: '5s',
-        key_encoding_mode: 'none',
-        value_encoding_mode: 'none',
-        topic_mapping: [],
-      },
-    },
-  },
+  kafka_producer: { connector: KAFKA_CONNECTOR_DEFAULTS, action: { parameters: KAFKA_PRODUCER_DEFAULTS } },
+  kafka_consumer: { connector: KAFKA_CONNECTOR_DEFAULTS, source: { parameters: KAFKA_SOURCE_DEFAULTS } },
 }
 
 /** `defaults` under `given`: objects merged key by key (a map of headers is taken whole), anything else given wins. */

@@ -252,3 +252,57 @@ describe('action health', () => {
     expect(act.health?.status).toBe('connected')
   })
 })
+
+// EMQX's buffer workers: a row goes to the worker its pick key hashes to (the publishing client),
+// and each worker has its own buffer, inflight window and retry pause. Keys `a` and `b` land on the
+// two workers of a pool of two.
+describe('buffer workers', () => {
+  it('each worker buffers up to max_buffer_bytes on its own: one busy client does not push out another', async () => {
+    const target = new Target()
+    target.up = false
+    const conn = connector(target, 1000)
+    await conn.start()
+    const act = action(conn, { worker_pool_size: 2, max_buffer_bytes: '200B' })
+    act.query({ n: 'b' }, 'b')
+    for (let i = 0; i < 20; i++) act.query({ n: i, pad: 'xxxxxxxxxxxxxxxxxxxx' }, 'a')
+    const m = act.metrics.snapshot()
+    expect(m['dropped.queue_full']).toBeGreaterThan(0)
+    target.up = true
+    await conn.start()
+    await waitFor(() => target.rows.length === m.queuing, 'all buffered rows delivered')
+    expect(target.rows.map((row) => row.n)).toContain('b')
+  })
+
+  it('a worker waiting to retry does not hold up the others', async () => {
+    const target = new Target()
+    const conn = connector(target, 1000)
+    await conn.start()
+    const act = action(conn, { worker_pool_size: 2, resume_interval: '10s' })
+    target.failures.push(new RecoverableError('busy'))
+    act.query({ n: 'a1' }, 'a')
+    await waitFor(() => act.metrics.snapshot().retried === 1, 'a1 waits to be retried')
+    act.query({ n: 'b1' }, 'b')
+    act.query({ n: 'a2' }, 'a')
+    await waitFor(() => target.rows.length === 1, 'b1 sent')
+    expect(target.rows).toEqual([{ n: 'b1' }])
+    expect(act.metrics.snapshot().queuing).toBe(2)
+  })
+
+  it('inflight_window is per worker; one client keeps its order', async () => {
+    const target = new Target()
+    target.delayMs = 20
+    const conn = connector(target, 1000)
+    await conn.start()
+    const act = action(conn, { worker_pool_size: 2, inflight_window: 1 })
+    for (let i = 0; i < 3; i++) {
+      act.query({ key: 'a', n: i }, 'a')
+      act.query({ key: 'b', n: i }, 'b')
+    }
+    expect(act.metrics.snapshot().inflight).toBe(2)
+    await waitFor(() => target.rows.length === 6, 'all sent')
+    for (const key of ['a', 'b']) expect(target.rows.filter((row) => row.key === key).map((row) => row.n)).toEqual([0, 1, 2])
+    // Rows with no pick key all go to one worker, as one caller's do.
+    for (let i = 0; i < 3; i++) act.query({ n: i })
+    expect(act.metrics.snapshot().inflight).toBe(1)
+  })
+})

@@ -19,7 +19,7 @@ describe('redis connector configuration', () => {
   it('takes single, sentinel and cluster parameters as EMQX names them, and refuses others', () => {
     expect(() => redisConnector.start({ parameters: { redis_type: 'single' } }, ctx('redis:x'))).toThrow('parameters.server: required field')
     expect(() => redisConnector.start({ parameters: { redis_type: 'master', server: 'h' } }, ctx('redis:x'))).toThrow(/redis_type/)
-    expect(() => redisConnector.start({ parameters: { redis_type: 'single', server: 'h' }, ssl: { enable: true } }, ctx('redis:x'))).toThrow('ssl: TLS to Redis is not supported by this server yet')
+    expect(() => redisConnector.start({ parameters: { redis_type: 'single', server: 'h' }, ssl: { enable: true, verify: 'sometimes' } }, ctx('redis:x'))).toThrow('ssl.verify must be verify_peer or verify_none')
     expect(() => redisAction.prepare({ command_template: [] }, ctx('redis:x'))).toThrow(/should be a nonempty list of strings/)
     expect(() => redisAction.prepare({ command_template: ['LPUSH', 1] }, ctx('redis:x'))).toThrow(/should be a nonempty list of strings/)
   })

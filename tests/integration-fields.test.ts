@@ -47,6 +47,8 @@ describe('the catalogue', () => {
     expect(field(formFields('action', 'mysql'), 'parameters.sql')?.default).toBe(MYSQL_DEFAULT_SQL)
     expect(field(formFields('connector', 'mqtt'), 'keepalive')?.default).toBe('160s')
     expect(field(formFields('action', 'kafka_producer'), 'parameters.message.key')?.default).toBe('${.clientid}')
+    expect(field(formFields('connector', 'mongodb'), 'parameters.w_mode')?.default).toBe('unsafe')
+    expect(field(formFields('connector', 'kafka_consumer'), 'ssl.server_name_indication')?.default).toBe('auto')
     expect(field(formFields('action', 'mqtt'), 'resource_opts.request_ttl')?.default).toBe('45s')
   })
 
@@ -59,15 +61,15 @@ describe('the catalogue', () => {
     expect(isShown(field(fields, 'ssl.verify') as IntegrationField, { ...values, 'ssl.enable': 'true' })).toBe(true)
   })
 
-  it('gives each role its own resource options; http and mqtt actions have no batch fields', () => {
+  it('gives each role its own resource options; http, mqtt and mongodb actions have no batch fields', () => {
     expect(paths(formFields('connector', 'http')).filter((p) => p.startsWith('resource_opts.'))).toEqual([
       'resource_opts.health_check_interval',
       'resource_opts.start_after_created',
       'resource_opts.start_timeout',
     ])
     expect(paths(formFields('source', 'mqtt')).filter((p) => p.startsWith('resource_opts.'))).toEqual(['resource_opts.health_check_interval'])
-    for (const type of ['http', 'mqtt']) expect(paths(formFields('action', type))).not.toContain('resource_opts.batch_size')
-    for (const type of ['pgsql', 'mysql', 'redis', 'influxdb']) expect(paths(formFields('action', type))).toContain('resource_opts.batch_size')
+    for (const type of ['http', 'mqtt', 'mongodb']) expect(paths(formFields('action', type))).not.toContain('resource_opts.batch_size')
+    for (const type of ['pgsql', 'mysql', 'redis', 'influxdb', 'kafka_producer']) expect(paths(formFields('action', type))).toContain('resource_opts.batch_size')
     expect(formFields('action', 'pgsql')?.filter((f) => f.path.startsWith('resource_opts.')).every((f) => f.advanced)).toBe(true)
   })
 

@@ -52,7 +52,7 @@ export const CONNECTOR_RESOURCE_OPTS: readonly IntegrationField[] = [
   resource('start_timeout', { kind: 'duration' }),
 ]
 
-/** An action's options; batch_size and batch_time only for the types that batch (not http, not mqtt). */
+/** An action's options; batch_size and batch_time only for the types that batch (not UNBATCHED_ACTION_TYPES: http, mqtt, mongodb). */
 export function actionResourceOpts(batching: boolean): IntegrationField[] {
   return [
     resource('health_check_interval', { kind: 'duration' }),

@@ -64,8 +64,6 @@ export interface TypeCatalogue {
   connector: readonly IntegrationField[]
   action?: readonly IntegrationField[]
   source?: readonly IntegrationField[]
-  /** Action types whose resource_opts have batch_size and batch_time. */
-  batching?: boolean
   /** A connector config whose shape differs from its form's paths, turned into the form's shape and back. */
   connectorAdapter?: ConfigAdapter
 }

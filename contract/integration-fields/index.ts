@@ -1,6 +1,6 @@
 // The data-integration field catalogue: every type this console knows, connector, action and source
 // side, with EMQX 5.8.9's defaults. The console's forms and the server's `/schemas` read it.
-import { RESOURCE_OPTS_DEFAULTS, TYPE_DEFAULTS } from '../connectors.ts'
+import { RESOURCE_OPTS_DEFAULTS, TYPE_DEFAULTS, UNBATCHED_ACTION_TYPES } from '../connectors.ts'
 import { CONNECTOR_RESOURCE_OPTS, SOURCE_RESOURCE_OPTS, actionResourceOpts, expandTls } from './common.ts'
 import type { IntegrationField, IntegrationRole, TypeCatalogue } from './field.ts'
 import { valueAt } from './values.ts'
@@ -53,7 +53,7 @@ export function formFields(role: IntegrationRole, type: string): IntegrationFiel
   const entry = CATALOGUE[type]
   const own = entry?.[role]
   if (!entry || !own) return undefined
-  const resource = role === 'connector' ? CONNECTOR_RESOURCE_OPTS : role === 'action' ? actionResourceOpts(entry.batching === true) : SOURCE_RESOURCE_OPTS
+  const resource = role === 'connector' ? CONNECTOR_RESOURCE_OPTS : role === 'action' ? actionResourceOpts(!UNBATCHED_ACTION_TYPES.has(type)) : SOURCE_RESOURCE_OPTS
   return expandTls([...own, ...resource]).map((field) => {
     const value = defaultOf(field, type, role)
     return value === undefined ? field : { ...field, default: value }

@@ -26,5 +26,4 @@ export const influxdb: TypeCatalogue = {
     { path: 'parameters.precision', kind: 'enum', options: ['ns', 'us', 'ms', 's'] },
     LOCAL_TOPIC,
   ],
-  batching: true,
 }

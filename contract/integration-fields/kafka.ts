@@ -59,7 +59,6 @@ export const kafka_producer: TypeCatalogue = {
     { path: 'parameters.buffer.memory_overload_protection', kind: 'boolean', advanced: true },
     LOCAL_TOPIC,
   ],
-  batching: true,
 }
 
 export const kafka_consumer: TypeCatalogue = {

@@ -12,7 +12,7 @@ export const mongodb: TypeCatalogue = {
     { path: 'parameters.server', kind: 'string', required: true, when: when(type, 'single'), help: 'integrationFields.help.server27017' },
     { path: 'parameters.servers', kind: 'string', required: true, when: when(type, 'rs', 'sharded'), help: 'integrationFields.help.servers' },
     { path: 'parameters.replica_set_name', kind: 'string', required: true, when: when(type, 'rs') },
-    { path: 'parameters.w_mode', kind: 'enum', options: ['unsafe', 'safe'], default: 'unsafe', advanced: true },
+    { path: 'parameters.w_mode', kind: 'enum', options: ['unsafe', 'safe'], advanced: true },
     { path: 'parameters.r_mode', kind: 'enum', options: ['master', 'slave_ok'], default: 'master', when: when(type, 'rs'), advanced: true },
     { path: 'srv_record', kind: 'boolean', advanced: true },
     { path: 'database', kind: 'string', required: true },
@@ -30,6 +30,4 @@ export const mongodb: TypeCatalogue = {
     { path: 'parameters.payload_template', kind: 'template', multiline: true, help: 'integrationFields.help.mongoPayload' },
     LOCAL_TOPIC,
   ],
-  // EMQX's MongoDB action does not batch, but keeps batch_size and batch_time in its resource_opts.
-  batching: true,
 }

@@ -23,5 +23,4 @@ export const redis: TypeCatalogue = {
     { path: 'parameters.command_template', kind: 'templates', required: true, help: 'integrationFields.help.redisCommand' },
     LOCAL_TOPIC,
   ],
-  batching: true,
 }

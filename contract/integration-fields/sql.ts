@@ -14,7 +14,6 @@ const connection = (port: number, usernameRequired: boolean): IntegrationField[]
 export const pgsql: TypeCatalogue = {
   connector: [...connection(5432, true), { path: 'disable_prepared_statements', kind: 'boolean', advanced: true }, TLS],
   action: [DESCRIPTION, { path: 'parameters.sql', kind: 'sql', required: true, help: 'integrationFields.help.sql' }, LOCAL_TOPIC],
-  batching: true,
 }
 
 export const mysql: TypeCatalogue = {
@@ -25,5 +24,4 @@ export const mysql: TypeCatalogue = {
     { path: 'parameters.undefined_vars_as_null', kind: 'boolean', advanced: true },
     LOCAL_TOPIC,
   ],
-  batching: true,
 }

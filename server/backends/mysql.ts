@@ -1,5 +1,6 @@
 // MySQL and MariaDB for authentication, authorization and data integration: one pool per backend
 // (mysql2, the maintained driver), placeholders sent as statement parameters.
+import type { ConnectionOptions } from 'node:tls'
 import mysql from 'mysql2/promise'
 import { checked, parseServer, type Backend, type BackendHealth, type SqlConfig } from './resource.ts'
 import { sqlParams, type SqlTemplate, type TemplateValues } from './template.ts'
@@ -21,6 +22,7 @@ export class MysqlBackend implements Backend {
       password: config.password ?? '',
       connectionLimit: config.pool_size ?? 8,
       connectTimeout: this.timeoutMs,
+      ...(config.tls ? { ssl: mysqlTls(config.tls) } : {}),
     })
     this.pool.on('connection', (connection) => connection.on('error', () => {}))
   }
@@ -54,4 +56,11 @@ export class MysqlBackend implements Backend {
   close(): Promise<void> {
     return this.pool.end()
   }
+}
+
+/** Node's TLS options as mysql2 takes them (its own subset, PEM as text or bytes). */
+function mysqlTls(options: ConnectionOptions): mysql.SslOptions {
+  const { ca, cert, key, passphrase, ciphers, minVersion, maxVersion, rejectUnauthorized } = options
+  const pem = (value: unknown) => (value === undefined ? undefined : (value as string | Buffer))
+  return { ca: pem(ca), cert: pem(cert), key: pem(key), passphrase, ciphers, minVersion, maxVersion, rejectUnauthorized }
 }

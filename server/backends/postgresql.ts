@@ -23,6 +23,7 @@ export class PostgresBackend implements Backend {
       max: config.pool_size ?? 8,
       connectionTimeoutMillis: this.timeoutMs,
       query_timeout: this.timeoutMs,
+      ...(config.tls ? { ssl: config.tls } : {}),
     })
     // An idle connection that breaks is dropped by the pool; the next query opens another.
     this.pool.on('error', () => {})

@@ -1,6 +1,7 @@
 // Redis for authentication, authorization and data integration (node-redis, Redis' own client): a
 // single server, a cluster or a sentinel-managed primary, as EMQX's `redis_type` says; commands are
 // templates split into arguments, each placeholder filling an argument, never text re-parsed.
+import type { ConnectionOptions } from 'node:tls'
 import { createClient, createCluster, createSentinel } from 'redis'
 import { checked, parseServer, reasonOf, type Backend, type BackendHealth } from './resource.ts'
 import { parseTemplate, renderTemplate, type Template, type TemplateValues } from './template.ts'
@@ -9,6 +10,8 @@ export type RedisConfig = {
   password?: string
   username?: string
   timeoutMs?: number
+  /** TLS to every server (a connector's client TLS group); undefined is plain TCP. */
+  tls?: ConnectionOptions
 } & (
   | { redis_type: 'single'; server: string; database?: number }
   | { redis_type: 'cluster'; servers: string }
@@ -56,7 +59,7 @@ export class RedisBackend implements Backend {
     this.kind = config.redis_type
     const credentials = { password: config.password || undefined, username: config.username || undefined }
     // Reconnects every second while the server is away, as EMQX's `auto_reconnect`.
-    const socket = { connectTimeout: this.timeoutMs, reconnectStrategy: () => 1000 }
+    const socket = { connectTimeout: this.timeoutMs, reconnectStrategy: () => 1000, ...(config.tls ? { tls: true as const, ...config.tls } : {}) }
     if (config.redis_type === 'single') {
       const { host, port } = parseServer(config.server, 6379)
       this.client = createClient({ socket: { host, port, ...socket }, ...credentials, database: config.database ?? 0 })
@@ -67,6 +70,7 @@ export class RedisBackend implements Backend {
         name: config.sentinel,
         sentinelRootNodes: serverList(config.servers),
         nodeClientOptions: { ...credentials, database: config.database ?? 0, socket },
+        ...(config.tls ? { sentinelClientOptions: { socket: { tls: true as const, ...config.tls } } } : {}),
       })
     }
     this.client.on('error', (error: unknown) => (this.lastError = error))

@@ -1,5 +1,6 @@
 // What every external backend (a database or directory the broker queries) tells about itself, as
 // EMQX's resources do: connected, or disconnected with the reason, checked by a real round trip.
+import type { ConnectionOptions } from 'node:tls'
 
 export type BackendStatus = 'connected' | 'disconnected' | 'connecting'
 
@@ -26,6 +27,8 @@ export interface SqlConfig {
   pool_size?: number
   /** Milliseconds a query or a connection attempt may take. */
   timeoutMs?: number
+  /** TLS to the server (a connector's client TLS group); undefined is plain TCP. */
+  tls?: ConnectionOptions
 }
 
 /** `host:port` (`[v6]:port`) as EMQX's `server` field writes it, the port defaulting per backend. */

@@ -117,7 +117,13 @@ export function tempDir(kind: string, owner: { uid?: number; gid?: number } = {}
   return dir
 }
 
-export async function startPostgres(): Promise<DbServer> {
+/** A server certificate and key (PEM) a server is started with to take TLS connections. */
+export interface ServerTls {
+  cert: string
+  key: string
+}
+
+export async function startPostgres(options: { tls?: ServerTls } = {}): Promise<DbServer> {
   const bin = postgresBin()!
   const owner = serviceUser('postgres')
   const dir = tempDir('postgres', owner)
@@ -128,7 +134,16 @@ export async function startPostgres(): Promise<DbServer> {
   // Password authentication over TCP, as a real deployment has it.
   runOnce(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--pwfile', passwordFile, '--auth-host=scram-sha-256', '--auth-local=trust', '-E', 'UTF8'], owner)
   const port = await freePort()
-  const server = run(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'], owner)
+  const tlsArgs: string[] = []
+  if (options.tls) {
+    // PostgreSQL takes a key only when its own user owns it and no one else may read it.
+    for (const [file, text] of [['server.crt', options.tls.cert], ['server.key', options.tls.key]] as const) {
+      writeFileSync(join(dir, file), text, { mode: 0o600 })
+      if (owner.uid !== undefined) chownSync(join(dir, file), owner.uid, owner.gid!)
+    }
+    tlsArgs.push('-c', 'ssl=on', '-c', `ssl_cert_file=${join(dir, 'server.crt')}`, '-c', `ssl_key_file=${join(dir, 'server.key')}`)
+  }
+  const server = run(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', ...tlsArgs], owner)
   await waitForPort(port, server.child, 'postgres', server.output)
   // The port opens before the server takes connections ('the database system is starting up').
   for (let attempt = 0; ; attempt++) {
@@ -143,8 +158,14 @@ export async function startPostgres(): Promise<DbServer> {
   return { host: '127.0.0.1', port, user: 'postgres', password: PASSWORD, database: 'mqtt', stop: () => stopChild(server.child, dir) }
 }
 
-export async function startMariadb(): Promise<DbServer> {
+export async function startMariadb(options: { tls?: ServerTls } = {}): Promise<DbServer> {
   const dir = tempDir('mariadb')
+  const tlsArgs: string[] = []
+  if (options.tls) {
+    writeFileSync(join(dir, 'server.crt'), options.tls.cert)
+    writeFileSync(join(dir, 'server.key'), options.tls.key, { mode: 0o600 })
+    tlsArgs.push(`--ssl-cert=${join(dir, 'server.crt')}`, `--ssl-key=${join(dir, 'server.key')}`)
+  }
   const data = join(dir, 'data')
   const socket = join(dir, 'mysqld.sock')
   const asRoot = process.getuid?.() === 0
@@ -162,6 +183,7 @@ export async function startMariadb(): Promise<DbServer> {
     '--skip-log-bin',
     '--innodb-buffer-pool-size=16M',
     ...(asRoot ? ['--user=root'] : []),
+    ...tlsArgs,
   ])
   await waitForPort(port, server.child, 'mariadbd', server.output)
   const sql = `CREATE DATABASE mqtt; CREATE USER 'emqx'@'%' IDENTIFIED BY '${PASSWORD}'; GRANT ALL ON *.* TO 'emqx'@'%'; FLUSH PRIVILEGES;`
@@ -169,10 +191,18 @@ export async function startMariadb(): Promise<DbServer> {
   return { host: '127.0.0.1', port, user: 'emqx', password: PASSWORD, database: 'mqtt', stop: () => stopChild(server.child, dir) }
 }
 
-export async function startRedis(): Promise<DbServer> {
+/** redis-server; with `tls` it takes TLS connections only (`--tls-port`, no client certificate asked). */
+export async function startRedis(options: { tls?: ServerTls } = {}): Promise<DbServer> {
   const dir = tempDir('redis')
   const port = await freePort()
-  const server = run('/usr/bin/redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--requirepass', PASSWORD])
+  const tlsArgs: string[] = []
+  if (options.tls) {
+    writeFileSync(join(dir, 'server.crt'), options.tls.cert)
+    writeFileSync(join(dir, 'server.key'), options.tls.key, { mode: 0o600 })
+    tlsArgs.push('--tls-cert-file', join(dir, 'server.crt'), '--tls-key-file', join(dir, 'server.key'), '--tls-auth-clients', 'no')
+  }
+  const ports = options.tls ? ['--port', '0', '--tls-port', String(port)] : ['--port', String(port)]
+  const server = run('/usr/bin/redis-server', [...ports, '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--requirepass', PASSWORD, ...tlsArgs])
   await waitForPort(port, server.child, 'redis-server', server.output)
   return { host: '127.0.0.1', port, user: '', password: PASSWORD, database: '0', stop: () => stopChild(server.child, dir) }
 }

@@ -60,7 +60,7 @@ export class IntegrationFeature {
     this.repository = repository
     this.rules = rules
     this.drivers = drivers
-    this.localTopics = new LocalTopics(broker, (id, row) => void this.actions.get(id)?.query(row))
+    this.localTopics = new LocalTopics(broker, (id, row) => void this.actions.get(id)?.query(row, typeof row.clientid === 'string' ? row.clientid : undefined))
     this.sampler = setInterval(() => {
       for (const resource of [...this.actions.values(), ...this.sources.values()]) resource.metrics.sample(RESOURCE_RATE_SAMPLING_MS)
     }, RESOURCE_RATE_SAMPLING_MS)
@@ -477,7 +477,9 @@ export class IntegrationFeature {
       action.render(send.selected)
       return 'ok'
     }
-    return action.query(send.selected)
+    // EMQX picks the buffer worker by the caller, the publishing client's process: here its client id.
+    const clientid = send.envs.clientid ?? send.selected.clientid
+    return action.query(send.selected, typeof clientid === 'string' ? clientid : undefined)
   }
 
   /** A source's row to the rules selecting `$sources/<type>:<name>` or the legacy `$bridges/<type>:<name>`. */

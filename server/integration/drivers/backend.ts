@@ -1,8 +1,10 @@
 // The database drivers' connectors over server/backends: a backend is opened, checked with a real
 // round trip, and given up (closed, with the driver's reason) when that fails, as EMQX's on_start
 // fails when its pool cannot connect.
+import type { ConnectionOptions } from 'node:tls'
 import type { Backend } from '../../backends/resource.ts'
 import { RecoverableError, type ResourceHealth } from '../driver.ts'
+import { clientTlsOptions, parseClientSsl } from './client-tls.ts'
 
 export async function openChecked<B extends Backend>(backend: B): Promise<B> {
   const health = await backend.health()
@@ -33,8 +35,13 @@ export function within<T>(work: Promise<T>, timeoutMs: number, signal: AbortSign
   })
 }
 
-/** The backends open plain connections only: a connector asking for TLS is refused at start, not connected in the clear. */
-export function refuseTls(config: Record<string, unknown>, target: string): void {
-  const ssl = config.ssl as { enable?: unknown } | undefined
-  if (ssl?.enable === true) throw new Error(`ssl: TLS to ${target} is not supported by this server yet`)
+/**
+ * A database connector's `ssl` (the client TLS group) as Node's TLS options for a server at `host`,
+ * or undefined when TLS is off; a bad field or an unreadable certificate throws the 400's reason.
+ * With several servers (a cluster, a sentinel) `host` is undefined: each connection names its own.
+ */
+export function clientTls(config: Record<string, unknown>, host: string | undefined): ConnectionOptions | undefined {
+  const ssl = parseClientSsl(config.ssl)
+  if (!ssl.enable) return undefined
+  return clientTlsOptions(host === undefined && ssl.server_name_indication === undefined ? { ...ssl, server_name_indication: 'disable' } : ssl, host ?? '0.0.0.0')
 }

@@ -4,6 +4,8 @@
 import type { ActionDriver, ConnectorDriver, SourceDriver } from '../driver.ts'
 import { httpAction, httpConnector } from './http.ts'
 import { influxdbAction, influxdbConnector } from './influxdb.ts'
+import { kafkaConsumerConnector, kafkaConsumerSource, kafkaProducerAction, kafkaProducerConnector } from './kafka.ts'
+import { mongodbAction, mongodbConnector } from './mongodb.ts'
 import { mqttAction, mqttConnector, mqttSource } from './mqtt.ts'
 import { mysqlAction, mysqlConnector } from './mysql.ts'
 import { pgsqlAction, pgsqlConnector } from './pgsql.ts'
@@ -23,4 +25,7 @@ export const drivers = new Map<string, DriverSet>([
   ['mysql', { connector: mysqlConnector, action: mysqlAction }],
   ['redis', { connector: redisConnector, action: redisAction }],
   ['influxdb', { connector: influxdbConnector, action: influxdbAction }],
+  ['kafka_producer', { connector: kafkaProducerConnector, action: kafkaProducerAction }],
+  ['kafka_consumer', { connector: kafkaConsumerConnector, source: kafkaConsumerSource }],
+  ['mongodb', { connector: mongodbConnector, action: mongodbAction }],
 ])

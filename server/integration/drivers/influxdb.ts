@@ -7,7 +7,7 @@
 import { Pool } from 'undici'
 import { parseServer, reasonOf } from '../../backends/resource.ts'
 import { RecoverableError, UnrecoverableError, type ActionDriver, type ConnectorDriver, type ResourceHealth } from '../driver.ts'
-import { refuseTls } from './backend.ts'
+import { clientTls } from './backend.ts'
 import { parseWriteSyntax } from './influxdb-line.ts'
 import { compilePoint, renderPoint, type PointTemplate, type Precision } from './influxdb-points.ts'
 
@@ -37,11 +37,11 @@ export function influxdbApi(config: Record<string, unknown>): Api {
   throw new Error('parameters.influxdb_type: must be influxdb_api_v1 or influxdb_api_v2')
 }
 
-/** `server` as EMQX reads it: an `http://` or `https://` prefix and a trailing `/` dropped, port 8086. */
-export function influxdbOrigin(server: unknown): string {
+/** `server` as EMQX reads it: an `http://` or `https://` prefix and a trailing `/` dropped, port 8086; `https` when `ssl` is on. */
+export function influxdbOrigin(server: unknown, tls = false): string {
   if (typeof server !== 'string' || server.trim() === '') throw new Error('server: required field')
   const { host, port } = parseServer(server.trim().replace(/^https?:\/\//, '').replace(/\/+$/, ''), 8086)
-  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  return `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`
 }
 
 /** Where and how a write goes (v1 names `us` as `u`). */
@@ -84,11 +84,11 @@ async function check(conn: InfluxdbConnection): Promise<ResourceHealth> {
 export const influxdbConnector: ConnectorDriver<InfluxdbConnection> = {
   type: 'influxdb',
   async start(config) {
-    refuseTls(config, 'InfluxDB')
+    const tls = clientTls(config, typeof config.server === 'string' ? new URL(influxdbOrigin(config.server)).hostname.replace(/^\[|\]$/g, '') : undefined)
     const api = influxdbApi(config)
     const poolSize = config.pool_size ?? 8
     if (typeof poolSize !== 'number' || !Number.isInteger(poolSize) || poolSize < 1) throw new Error('pool_size: must be a positive integer')
-    const conn: InfluxdbConnection = { pool: new Pool(influxdbOrigin(config.server), { connections: poolSize }), api, timeoutMs: TIMEOUT_MS }
+    const conn: InfluxdbConnection = { pool: new Pool(influxdbOrigin(config.server, tls !== undefined), { connections: poolSize, ...(tls ? { connect: tls } : {}) }), api, timeoutMs: TIMEOUT_MS }
     const health = await check(conn)
     if (health.status !== 'connected') {
       await conn.pool.destroy()

@@ -1,8 +1,8 @@
 // The MQTT connector's config (emqx_bridge_mqtt_connector_schema 5.8.9): its defaults, the checks
 // EMQX's schema makes with EMQX's own messages, and the settled values the pool is opened with.
-import { parseDuration } from '../../../contract/units.ts'
 import { parseServer } from '../../backends/resource.ts'
 import { parseClientSsl, type ClientSsl } from './client-tls.ts'
+import { bool, durationMs, integer, isObject, optionalText } from './config-fields.ts'
 import type { PoolClientId, StaticClientIdEntry } from './mqtt-clientid.ts'
 
 /** What a connector of type `mqtt` holds when a field is not given. */
@@ -42,31 +42,6 @@ export interface MqttConnectorSettings {
   maxInflight: number
   poolSize: number
   ssl: ClientSsl
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
-
-/** A duration given as EMQX text (`10s`) or as milliseconds. */
-function durationMs(field: string, value: unknown): number {
-  const ms = typeof value === 'number' ? value : typeof value === 'string' ? parseDuration(value) : undefined
-  if (ms === undefined || !Number.isFinite(ms) || ms < 0) throw new Error(`${field}: must be a duration such as 10s`)
-  return ms
-}
-
-function optionalText(field: string, value: unknown): string | undefined {
-  if (value === undefined || value === null) return undefined
-  if (typeof value !== 'string') throw new Error(`${field}: must be text`)
-  return value
-}
-
-function bool(field: string, value: unknown): boolean {
-  if (typeof value !== 'boolean') throw new Error(`${field}: must be true or false`)
-  return value
-}
-
-function integer(field: string, value: unknown, min: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) throw new Error(`${field}: must be an integer of at least ${min}`)
-  return value
 }
 
 /** static_clientid_converter: bare ids become `{clientid}`. */

@@ -11,6 +11,7 @@ import { poolClientIds, type PoolClientId } from './mqtt-clientid.ts'
 import { clientTlsOptions, type ClientSsl } from './client-tls.ts'
 import type { MqttConnectorSettings } from './mqtt-config.ts'
 import { ingressRow, subscribesOn, type MqttIngress } from './mqtt-ingress.ts'
+import { resendUnacknowledged } from './mqtt-retry.ts'
 
 const AUTO_RECONNECT_MS = 2000
 
@@ -24,6 +25,8 @@ export interface PoolWorker {
   /** QoS 1 and 2 publishes not yet acknowledged, and those waiting for room under max_inflight. */
   inflight: number
   waiting: Array<() => void>
+  /** Stops resending what the remote broker has not acknowledged (retry_interval). */
+  stopResending: () => void
 }
 
 /** Takes a received message's row, and the packet it came in. */
@@ -61,8 +64,10 @@ function tlsOptions(ssl: ClientSsl, host: string): Partial<IClientOptions> {
   return { protocol: 'mqtts', ...(clientTlsOptions(ssl, host) as Partial<IClientOptions>) }
 }
 
+const protocolVersion = (settings: MqttConnectorSettings): 3 | 4 | 5 => (settings.protoVer === 'v3' ? 3 : settings.protoVer === 'v4' ? 4 : 5)
+
 function clientOptions(settings: MqttConnectorSettings, id: PoolClientId): IClientOptions {
-  const version = settings.protoVer === 'v3' ? 3 : settings.protoVer === 'v4' ? 4 : 5
+  const version = protocolVersion(settings)
   return {
     host: settings.host,
     port: settings.port,
@@ -106,7 +111,8 @@ export class MqttPool {
           if (packet.cmd === 'connect') (packet as { bridgeMode?: boolean }).bridgeMode = true
         })
       }
-      const worker: PoolWorker = { index: i + 1, clientid: clientId.clientid, client, inflight: 0, waiting: [] }
+      const stopResending = resendUnacknowledged(client, settings.retryIntervalMs, protocolVersion(settings))
+      const worker: PoolWorker = { index: i + 1, clientid: clientId.clientid, client, inflight: 0, waiting: [], stopResending }
       client.on('error', (error) => {
         worker.lastError = explainError(error)
       })
@@ -252,6 +258,7 @@ export class MqttPool {
     await Promise.all(
       this.workers.map(async (worker) => {
         for (const wake of worker.waiting.splice(0)) wake()
+        worker.stopResending()
         const graceful = worker.client.endAsync(false)
         const timer = new Promise((resolve) => setTimeout(resolve, 1000).unref())
         await Promise.race([graceful, timer])

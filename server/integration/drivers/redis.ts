@@ -9,7 +9,8 @@ import { RedisBackend, type RedisConfig } from '../../backends/redis.ts'
 import { reasonOf } from '../../backends/resource.ts'
 import { lookupJsonish, parseTemplate, renderTemplate, renderValue, singleVar, type Template } from '../../rules/engine/template.ts'
 import { RecoverableError, UnrecoverableError, type ActionDriver, type ConnectorDriver } from '../driver.ts'
-import { backendHealth, openChecked, refuseTls, within } from './backend.ts'
+import { parseServer } from '../../backends/resource.ts'
+import { backendHealth, clientTls, openChecked, within } from './backend.ts'
 
 const COMMAND_TEMPLATE_ERROR = "the value of the field 'command_template' should be a nonempty list of strings (templates for Redis command and arguments)"
 
@@ -17,7 +18,6 @@ const COMMAND_TEMPLATE_ERROR = "the value of the field 'command_template' should
 export function redisConnection(config: Record<string, unknown>): RedisConfig {
   const parameters = config.parameters as Record<string, unknown> | undefined
   if (!parameters || typeof parameters !== 'object') throw new Error('parameters: required field')
-  refuseTls(config, 'Redis')
   const text = (key: string): string => {
     const value = parameters[key]
     if (typeof value !== 'string' || value.trim() === '') throw new Error(`parameters.${key}: required field`)
@@ -25,9 +25,11 @@ export function redisConnection(config: Record<string, unknown>): RedisConfig {
   }
   const database = parameters.database ?? 0
   if (typeof database !== 'number' || !Number.isInteger(database) || database < 0) throw new Error('parameters.database: must be a non-negative integer')
+  const single = parameters.redis_type === 'single' && typeof parameters.server === 'string' && parameters.server.trim() !== ''
   const credentials = {
     username: typeof parameters.username === 'string' ? parameters.username : undefined,
     password: typeof parameters.password === 'string' ? parameters.password : undefined,
+    tls: clientTls(config, single ? parseServer(parameters.server as string, 6379).host : undefined),
   }
   switch (parameters.redis_type) {
     case 'single':

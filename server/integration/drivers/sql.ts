@@ -6,7 +6,8 @@
 import type { SqlConfig } from '../../backends/resource.ts'
 import { ANY_VARS, parseSql, type SqlTemplate } from '../../backends/template.ts'
 import { lookupJsonish } from '../../rules/engine/template.ts'
-import { refuseTls } from './backend.ts'
+import { parseServer } from '../../backends/resource.ts'
+import { clientTls } from './backend.ts'
 
 export type { SqlTemplate }
 
@@ -45,21 +46,22 @@ export function isConnectionError(error: unknown): boolean {
   return /Connection terminated|timeout|no answer in|Pool is closed|connect ECONNREFUSED/i.test(message)
 }
 
-/** The connection fields EMQX's PostgreSQL and MySQL connectors share, checked; TLS is not offered yet. */
+/** The connection fields EMQX's PostgreSQL and MySQL connectors share, checked, with their TLS. */
 export function sqlConnection(config: Record<string, unknown>, defaults: { username?: string }): SqlConfig {
   const text = (key: string, fallback?: string): string => {
     const value = config[key] ?? fallback
     if (typeof value !== 'string' || value === '') throw new Error(`${key}: required field`)
     return value
   }
-  refuseTls(config, 'the database')
   const poolSize = config.pool_size ?? 8
   if (typeof poolSize !== 'number' || !Number.isInteger(poolSize) || poolSize < 1) throw new Error('pool_size: must be a positive integer')
+  const server = text('server')
   return {
-    server: text('server'),
+    server,
     database: text('database'),
     username: text('username', defaults.username),
     password: typeof config.password === 'string' ? config.password : '',
     pool_size: poolSize,
+    tls: clientTls(config, parseServer(server, 0).host),
   }
 }

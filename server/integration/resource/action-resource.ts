@@ -1,9 +1,10 @@
-// One action on this node (emqx_resource_buffer_worker), written once for every type: the rows a
-// rule sends wait in a buffer bounded by max_buffer_bytes (the oldest dropped as queue_full), leave
-// in batches (batch_size, batch_time) through at most `concurrency` requests at a time (worker_pool_size
-// workers, each with inflight_window requests when async), rows older than request_ttl are dropped
-// as expired, and a RecoverableError (or a timeout) puts the batch back to be retried after
-// resume_interval. While the connector is not connected nothing leaves and the rows wait.
+// One action on this node (emqx_resource_buffer_worker), written once for every type: worker_pool_size
+// buffer workers, each row going to the worker its pick key hashes to (the publishing client, as
+// EMQX picks by the caller's process), so one client's rows keep their order. Each worker's buffer is
+// bounded by max_buffer_bytes (the oldest dropped as queue_full); rows leave in batches (batch_size,
+// batch_time) with at most inflight_window requests a worker (one when sync), rows older than
+// request_ttl are dropped as expired, and a RecoverableError (or a timeout) puts the batch back for
+// that worker to retry after resume_interval. While the connector is not connected nothing leaves.
 import type { ActionOutcome } from '../../rules/engine/outputs.ts'
 import { RecoverableError, type ActionDriver, type ResourceHealth } from '../driver.ts'
 import type { ConnectorResource } from './connector-resource.ts'
@@ -14,8 +15,10 @@ import { errorText, withTimeout } from './timing.ts'
 export interface ActionTiming {
   batchSize: number
   batchTimeMs: number
-  /** Requests in flight at most: worker_pool_size, times inflight_window in async mode. */
-  concurrency: number
+  /** worker_pool_size: buffer workers, each with its own buffer. */
+  workers: number
+  /** Requests in flight at most a worker: inflight_window in async mode, one in sync mode. */
+  inflightWindow: number
   /** request_ttl; undefined is infinity. */
   requestTtlMs: number | undefined
   maxBufferBytes: number
@@ -24,6 +27,24 @@ export interface ActionTiming {
   sync: boolean
   /** How often the action's own health (a driver's `health`) is checked while its connector is connected. */
   healthCheckMs: number
+}
+
+/** One buffer worker: its rows, its requests in flight, and when it may send again after a retry. */
+class BufferWorker {
+  readonly queue = new RowQueue()
+  /** Requests in flight, held under inflight_window. */
+  inflight = 0
+  /** The rows those requests carry (EMQX's `inflight` gauge counts messages). */
+  inflightRows = 0
+  blockedUntil = 0
+  timer: NodeJS.Timeout | undefined
+}
+
+/** Which worker a pick key goes to (gproc_pool's hash pick): the same key, the same worker. */
+function workerIndex(key: string, workers: number): number {
+  let hash = 0
+  for (let i = 0; i < key.length; i++) hash = (Math.imul(hash, 31) + key.charCodeAt(i)) | 0
+  return (hash >>> 0) % workers
 }
 
 /** The least time an action's health check is given, whatever its interval. */
@@ -38,10 +59,7 @@ export class ActionResource {
   private readonly connector: ConnectorResource
   private readonly prepared: unknown
   private readonly timing: ActionTiming
-  private readonly queue = new RowQueue()
-  private inflight = 0
-  private blockedUntil = 0
-  private timer: NodeJS.Timeout | undefined
+  private readonly workers: BufferWorker[]
   private stopped = false
   private readonly unwatch: () => void
   /** The driver's last answer about the action itself (a table that exists...); undefined without one. */
@@ -55,6 +73,7 @@ export class ActionResource {
     this.prepared = prepared
     this.connector = connector
     this.timing = timing
+    this.workers = Array.from({ length: Math.max(1, timing.workers) }, () => new BufferWorker())
     this.metrics = new BridgeCounters(() => this.gauges())
     this.unwatch = connector.onStatus((state) => {
       if (state === 'connected') void this.checkHealth()
@@ -87,7 +106,13 @@ export class ActionResource {
   }
 
   gauges(): { queuing: number; queuing_bytes: number; inflight: number } {
-    return { queuing: this.queue.length, queuing_bytes: this.queue.bytes, inflight: this.inflight }
+    const sum = { queuing: 0, queuing_bytes: 0, inflight: 0 }
+    for (const worker of this.workers) {
+      sum.queuing += worker.queue.length
+      sum.queuing_bytes += worker.queue.bytes
+      sum.inflight += worker.inflightRows
+    }
+    return sum
   }
 
   /** What a rule test shows for a row, without sending it. */
@@ -95,8 +120,11 @@ export class ActionResource {
     return this.driver.render ? this.driver.render(this.prepared, row) : row
   }
 
-  /** A rule's selected row: queued, then sent; in sync mode the answer waits for the send. */
-  query(row: Record<string, unknown>): ActionOutcome | Promise<ActionOutcome> {
+  /**
+   * A rule's selected row: queued on its worker, then sent; in sync mode the answer waits for the
+   * send. `pickKey` (the publishing client's id) chooses the worker; without one, the first worker.
+   */
+  query(row: Record<string, unknown>, pickKey?: string): ActionOutcome | Promise<ActionOutcome> {
     this.metrics.add('matched')
     if (this.stopped || this.connector.status === 'stopped') {
       this.metrics.drop('resource_stopped')
@@ -110,34 +138,42 @@ export class ActionResource {
       queuedAt: now,
     }
     const answer = this.timing.sync ? new Promise<ActionOutcome>((resolve) => (item.done = resolve)) : 'ok'
-    this.queue.push(item)
-    while (this.queue.bytes > this.timing.maxBufferBytes && this.queue.length > 1) this.finish(this.queue.shift()!, { drop: 'queue_full' })
-    this.pump()
+    const worker = this.workers[pickKey === undefined ? 0 : workerIndex(pickKey, this.workers.length)]
+    const queue = worker.queue
+    queue.push(item)
+    while (queue.bytes > this.timing.maxBufferBytes && queue.length > 1) this.finish(queue.shift()!, { drop: 'queue_full' })
+    this.pumpWorker(worker)
     return answer
   }
 
-  /** Takes what it can from the buffer and sends it. */
+  /** Takes what it can from every worker's buffer and sends it. */
   pump(): void {
+    for (const worker of this.workers) this.pumpWorker(worker)
+  }
+
+  private pumpWorker(worker: BufferWorker): void {
     if (this.stopped) return
     const now = Date.now()
-    if (now < this.blockedUntil) return this.wake(this.blockedUntil - now)
+    if (now < worker.blockedUntil) return this.wake(worker, worker.blockedUntil - now)
     const conn = this.connector.connection
     // Nothing leaves while the connector is down or the target says the action cannot work.
     if (conn === undefined || (this.ownHealth && this.ownHealth.status !== 'connected')) return
-    while (this.inflight < this.timing.concurrency && this.queue.length > 0) {
-      this.dropExpired(now)
-      if (this.queue.length === 0) break
-      const head = this.queue.peek()!
-      if (this.queue.length < this.timing.batchSize && now < head.queuedAt + this.timing.batchTimeMs) {
-        this.wake(head.queuedAt + this.timing.batchTimeMs - now)
+    const queue = worker.queue
+    while (worker.inflight < this.timing.inflightWindow && queue.length > 0) {
+      this.dropExpired(queue, now)
+      if (queue.length === 0) break
+      const head = queue.peek()!
+      if (queue.length < this.timing.batchSize && now < head.queuedAt + this.timing.batchTimeMs) {
+        this.wake(worker, head.queuedAt + this.timing.batchTimeMs - now)
         break
       }
-      void this.send(conn, this.queue.take(this.timing.batchSize))
+      void this.send(worker, conn, queue.take(this.timing.batchSize))
     }
   }
 
-  private async send(conn: unknown, batch: QueuedRow[]): Promise<void> {
-    this.inflight += batch.length
+  private async send(worker: BufferWorker, conn: unknown, batch: QueuedRow[]): Promise<void> {
+    worker.inflight += 1
+    worker.inflightRows += batch.length
     const deadlines = batch.map((item) => item.deadline ?? Infinity)
     const soonest = Math.min(...deadlines)
     const timeoutMs = soonest === Infinity ? DEFAULT_REQUEST_TIMEOUT_MS : Math.max(1, soonest - Date.now())
@@ -159,23 +195,24 @@ export class ActionResource {
     } catch (error) {
       if (error instanceof RecoverableError) {
         this.metrics.add('retried', batch.length)
-        this.queue.unshift(batch)
-        this.blockedUntil = Date.now() + this.timing.resumeIntervalMs
+        worker.queue.unshift(batch)
+        worker.blockedUntil = Date.now() + this.timing.resumeIntervalMs
       } else {
         for (const item of batch) this.finish(item, { error: errorText(error) })
       }
     } finally {
       clearTimeout(timer)
-      this.inflight -= batch.length
+      worker.inflight -= 1
+      worker.inflightRows -= batch.length
     }
     // A target answering after the request was given up on is a late reply.
     if (timedOut) sending.then(() => this.metrics.add('late_reply', batch.length), () => undefined)
-    this.pump()
+    this.pumpWorker(worker)
   }
 
-  private dropExpired(now: number): void {
-    for (let head = this.queue.peek(); head && head.deadline !== undefined && head.deadline <= now; head = this.queue.peek()) {
-      this.finish(this.queue.shift()!, { drop: 'expired' })
+  private dropExpired(queue: RowQueue, now: number): void {
+    for (let head = queue.peek(); head && head.deadline !== undefined && head.deadline <= now; head = queue.peek()) {
+      this.finish(queue.shift()!, { drop: 'expired' })
     }
   }
 
@@ -192,22 +229,24 @@ export class ActionResource {
     }
   }
 
-  private wake(ms: number): void {
-    if (this.timer) return
-    this.timer = setTimeout(() => {
-      this.timer = undefined
-      this.pump()
+  private wake(worker: BufferWorker, ms: number): void {
+    if (worker.timer) return
+    worker.timer = setTimeout(() => {
+      worker.timer = undefined
+      this.pumpWorker(worker)
     }, ms)
-    this.timer.unref()
+    worker.timer.unref()
   }
 
   /** Removed or disabled: what is still buffered is dropped as resource_stopped. */
   stop(): void {
     this.stopped = true
-    clearTimeout(this.timer)
     clearInterval(this.healthTimer)
     this.unwatch()
-    for (let item = this.queue.shift(); item; item = this.queue.shift()) this.finish(item, { drop: 'resource_stopped' })
+    for (const worker of this.workers) {
+      clearTimeout(worker.timer)
+      for (let item = worker.queue.shift(); item; item = worker.queue.shift()) this.finish(item, { drop: 'resource_stopped' })
+    }
   }
 }
 

@@ -15,7 +15,8 @@ export function actionTiming(type: string, opts: ActionResourceOpts): ActionTimi
   return {
     batchSize: batched ? opts.batch_size : 1,
     batchTimeMs: batched ? (durationMs(opts.batch_time) ?? 0) : 0,
-    concurrency: opts.worker_pool_size * (sync ? 1 : opts.inflight_window),
+    workers: opts.worker_pool_size,
+    inflightWindow: sync ? 1 : opts.inflight_window,
     requestTtlMs: durationMs(opts.request_ttl),
     maxBufferBytes: parseSize(opts.max_buffer_bytes) ?? 256 * 1024 * 1024,
     resumeIntervalMs: resumeIntervalMs(opts),

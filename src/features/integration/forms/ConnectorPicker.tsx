@@ -38,22 +38,25 @@ export function ConnectorPicker({ type, form }: { type: string; form: Integratio
       </button>
       {creating
         ? createPortal(
-        <Dialog title={t('integrationForms.newConnectorTitle', { type: typeLabel(t, type) })} className="integration-dialog" onClose={() => setCreating(false)}>
-          <IntegrationEditor
-            role="connector"
-            type={type}
-            inDialog
-            onDone={(id) => {
-              form.onChange(CONNECTOR, id.slice(id.indexOf(':') + 1))
-              setCreating(false)
-            }}
-            extraButtons={
-              <button type="button" className="btn" onClick={() => setCreating(false)}>
-                {t('common.cancel')}
-              </button>
-            }
-          />
-        </Dialog>,
+            <Dialog title={t('integrationForms.newConnectorTitle', { type: typeLabel(t, type) })} className="integration-dialog" onClose={() => setCreating(false)}>
+              <div className="dialog-body">
+                <IntegrationEditor
+                  role="connector"
+                  type={type}
+                  inDialog
+                  onDone={(id) => {
+                    form.onChange(CONNECTOR, id.slice(id.indexOf(':') + 1))
+                    setCreating(false)
+                  }}
+                  extraButtons={
+                    <button type="button" className="btn" onClick={() => setCreating(false)}>
+                      {t('common.cancel')}
+                    </button>
+                  }
+                />
+              </div>
+            </Dialog>,
+            // Outside the action's form: a form may not hold another.
             document.body,
           )
         : null}

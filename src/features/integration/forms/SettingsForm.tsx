@@ -11,17 +11,30 @@ import './forms.css'
 export function ConnectorSettingsForm({ id, onSaved }: { id: string; onSaved?(id: string): void }) {
   const { t } = useTranslation()
   const api = useApi()
-  // Read again after a command changes connectors (Save among them): the form starts over from what is stored.
-  const { data, error } = useServerData(['connectors'], (signal) => api.connectors.get(id, signal), [api, id])
+  // Read once, and again after Save (the form starts over from what is stored): a re-read on any
+  // change of connectors (a connector made in the dialog) would throw away what is being typed.
+  const { data, error, refresh } = useServerData([], (signal) => api.connectors.get(id, signal), [api, id])
   if (error) return <p className="field-error" role="alert">{error}</p>
   if (!data) return <p className="muted">{t('common.loading')}</p>
-  return <IntegrationEditor key={id} role="connector" type={data.type} id={id} config={data} onDone={(saved) => onSaved?.(saved)} />
+  return (
+    <IntegrationEditor
+      key={id}
+      role="connector"
+      type={data.type}
+      id={id}
+      config={data}
+      onDone={(saved) => {
+        refresh()
+        onSaved?.(saved)
+      }}
+    />
+  )
 }
 
 export function BridgeSettingsForm({ kind, id, onSaved }: { kind: BridgeKind; id: string; onSaved?(id: string): void }) {
   const { t } = useTranslation()
   const api = useApi()
-  const { data, error } = useServerData(['connectors'], (signal) => api.connectors[kind].get(id, signal), [api, kind, id])
+  const { data, error, refresh } = useServerData([], (signal) => api.connectors[kind].get(id, signal), [api, kind, id])
   if (error) return <p className="field-error" role="alert">{error}</p>
   if (!data) return <p className="muted">{t('common.loading')}</p>
   return (
@@ -32,7 +45,10 @@ export function BridgeSettingsForm({ kind, id, onSaved }: { kind: BridgeKind; id
       id={id}
       config={data}
       connector={data.connector}
-      onDone={(saved) => onSaved?.(saved)}
+      onDone={(saved) => {
+        refresh()
+        onSaved?.(saved)
+      }}
     />
   )
 }
