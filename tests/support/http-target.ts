@@ -1,7 +1,6 @@
 // A real HTTP server for data-integration tests to send to (the http connector's target): it
-// answers 200 and keeps each request's body as text.
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
+// answers 200 and keeps each request's body as text. The server is tests/support/http-sink.ts.
+import { HttpSink } from './http-sink.ts'
 
 export interface HttpTarget {
   /** `http://127.0.0.1:<port>` */
@@ -13,21 +12,7 @@ export interface HttpTarget {
 
 export async function startHttpTarget(): Promise<HttpTarget> {
   const received: string[] = []
-  const server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()))
-    req.on('end', () => {
-      received.push(body)
-      res.writeHead(200).end()
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    received,
-    close: async () => {
-      server.closeAllConnections()
-      await new Promise((resolve) => server.close(resolve))
-    },
-  }
+  const sink = new HttpSink((body) => received.push(body))
+  await sink.up()
+  return { url: sink.url, received, close: () => sink.down() }
 }
