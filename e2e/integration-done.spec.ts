@@ -21,17 +21,16 @@ import { connectClient } from './support/mqtt.ts'
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] })
 test.describe.configure({ timeout: 180_000 })
 
-/** Where a rule's rows go: the connector and action bodies, and what the target holds so far. */
-interface Target {
+/** Where a rule's rows go, what the target holds so far, and how its connector and action are made. */
+type Target = {
   type: string
   name: string
-  connector: Record<string, unknown>
-  action: Record<string, unknown>
   /** The `n` of every message that arrived, in arrival order. */
   arrived(): Promise<number[]>
-  /** Creates the connector and the action with the console's create screens instead of the palette. */
-  onScreens?(page: Page): Promise<void>
-}
+} & (
+  | { /** Made with the console's create screens. */ onScreens(page: Page): Promise<void> }
+  | { /** Made with palette commands from these bodies. */ connector: Record<string, unknown>; action: Record<string, unknown> }
+)
 
 const RULE_SQL = 'SELECT payload.n AS n, topic, payload FROM "e2e/di/#"'
 const HEALTH = { health_check_interval: '1s' }
@@ -56,8 +55,6 @@ async function redisTarget(): Promise<Target> {
   return {
     type: 'redis',
     name: 'e2e_redis',
-    connector: { parameters: { redis_type: 'single', server: `${db.host}:${db.port}`, password: db.password }, resource_opts: HEALTH },
-    action: { parameters: { command_template: ['RPUSH', 'e2e:msgs', '${n}'] } },
     arrived: async () => ((await redis.pipeline([['LRANGE', 'e2e:msgs', '0', '-1']]))[0] as string[]).map(Number),
     // The action's create flow, its connector made in the flow's New connector dialog.
     async onScreens(page) {
@@ -86,8 +83,6 @@ function httpTarget(): Target {
   return {
     type: 'http',
     name: 'e2e_http',
-    connector: {},
-    action: {},
     arrived: async () => httpSeen,
     async onScreens(page) {
       const connector = await startCreate(page, 'connector', /^HTTP Server/)
@@ -243,19 +238,21 @@ const range = (from: number, to: number) => Array.from({ length: to - from }, (_
 test('a rule made in the console feeds HTTP, Redis, PostgreSQL, MySQL, InfluxDB and MQTT; a source brings messages in; a stopped target queues and drains', async ({ page }) => {
   await login(page, '/rule/rules')
 
-  for (const target of targets.filter((t) => t.onScreens)) {
-    await test.step(`${target.type}: connector and action made with the create screens`, () => target.onScreens!(page))
+  for (const target of targets) {
+    if ('onScreens' in target) await test.step(`${target.type}: connector and action made with the create screens`, () => target.onScreens(page))
   }
 
   await test.step('the other connectors and actions made with palette commands (a pasted script)', async () => {
     await runScript(
       page,
-      targets
-        .filter((t) => !t.onScreens)
-        .flatMap(({ type, name, connector, action }) => [
-          `connector.create ${type} ${name} config=${json(connector)}`,
-          `action.create ${type} ${name} connector=${name} config=${json({ ...action, resource_opts: HEALTH })}`,
-        ]),
+      targets.flatMap((target) =>
+        'connector' in target
+          ? [
+              `connector.create ${target.type} ${target.name} config=${json(target.connector)}`,
+              `action.create ${target.type} ${target.name} connector=${target.name} config=${json({ ...target.action, resource_opts: HEALTH })}`,
+            ]
+          : [],
+      ),
     )
   })
 
