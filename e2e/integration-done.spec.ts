@@ -263,7 +263,7 @@ test('a rule made in the console feeds HTTP, Redis, PostgreSQL, MySQL, InfluxDB 
     await writeSql(page, RULE_SQL)
     for (const [i, { type, name }] of targets.entries()) {
       await form.getByRole('button', { name: '+ Action' }).click()
-      await form.getByRole('textbox', { name: 'Action ID' }).nth(i).fill(`${type}:${name}`)
+      await form.getByRole('combobox', { name: 'Action ID' }).nth(i).fill(`${type}:${name}`)
     }
     await form.getByRole('button', { name: 'Save' }).click()
     await expect(page).toHaveURL(/\/rule\/rules$/)
