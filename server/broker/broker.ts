@@ -128,6 +128,8 @@ export class Broker {
   featureStats: () => Partial<BrokerStats> = () => ({})
   /** Set while a log trace runs (server/trace): connections report the packets they read and write. */
   tracer: PacketTracer | undefined = undefined
+  /** Answers a publish's hooks are waiting on (a data-integration action in sync mode), while a client's publish runs. */
+  private holds: Array<Promise<unknown>> | undefined
   private readonly sessions = new Map<string, Session>()
   private readonly connections = new Set<Connection>()
   private readonly router: Router
@@ -388,6 +390,29 @@ export class Broker {
    * `bypassHook` (EMQX's publish option, the rule engine's direct dispatch) skips the
    * `message.publish` hooks, the retainer among them: the message is only routed.
    */
+  /**
+   * A hook of the publish under way waits on `answer` (an action in sync mode): as EMQX's sync query
+   * holds the publishing client's process, the client's next packets wait until it settles. Outside
+   * a client's publish (a REST publish, an event) nothing is held.
+   */
+  holdPublisher(answer: Promise<unknown>): void {
+    this.holds?.push(answer)
+  }
+
+  /** Publishes for a client: what its hooks wait on (`holdPublisher`), settled, or undefined when nothing waits. */
+  publishHeld(message: Message): { matched: number; held: Promise<void> | undefined } {
+    const outer = this.holds
+    const holds: Array<Promise<unknown>> = []
+    this.holds = holds
+    let matched: number
+    try {
+      matched = this.publish(message)
+    } finally {
+      this.holds = outer
+    }
+    return { matched, held: holds.length === 0 ? undefined : Promise.allSettled(holds).then(() => undefined) }
+  }
+
   publish(message: Message, options?: { bypassHook?: boolean }): number {
     // Like EMQX, the broker's own `$SYS` messages count neither as published nor as dropped.
     const sys = isSysMessage(message)

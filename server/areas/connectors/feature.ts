@@ -61,7 +61,11 @@ export class IntegrationFeature {
     this.repository = repository
     this.rules = rules
     this.drivers = drivers
-    this.localTopics = new LocalTopics(broker, (id, row) => void this.actions.get(id)?.query(row, typeof row.clientid === 'string' ? row.clientid : undefined))
+    this.localTopics = new LocalTopics(broker, (id, row) => {
+      const outcome = this.actions.get(id)?.query(row, typeof row.clientid === 'string' ? row.clientid : undefined)
+      // In sync mode the publishing client waits for the send, as with a rule.
+      if (outcome instanceof Promise) broker.holdPublisher(outcome)
+    })
     this.sampler = setInterval(() => {
       for (const resource of [...this.actions.values(), ...this.sources.values()]) resource.metrics.sample(RESOURCE_RATE_SAMPLING_MS)
     }, RESOURCE_RATE_SAMPLING_MS)

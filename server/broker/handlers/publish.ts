@@ -106,7 +106,7 @@ export function handlePublish(connection: Connection, packet: IPublishPacket): v
   return allowed.then((later) => publishChecked(connection, session, packet, topic, later))
 }
 
-function publishChecked(connection: Connection, session: Session, packet: IPublishPacket, topic: string, allowed: boolean): void {
+function publishChecked(connection: Connection, session: Session, packet: IPublishPacket, topic: string, allowed: boolean): void | Promise<void> {
   const { broker } = connection
   const { qos, messageId } = packet
   const v5 = connection.protocolVersion === 5
@@ -134,9 +134,11 @@ function publishChecked(connection: Connection, session: Session, packet: IPubli
     peerhost: session.info.peerhost,
     properties: v5 ? packet.properties : undefined,
   })
-  const matched = broker.publish(message)
+  const { matched, held } = broker.publishHeld(message)
   if (matched < 0) session.stats.msg['recv_msg.dropped']++
   acknowledge(connection, qos, messageId, v5 && matched === 0 ? RC.NO_MATCHING_SUBSCRIBERS : RC.SUCCESS)
+  // An action in sync mode answers later: the client's next packets wait for it (EMQX's sync query).
+  return held
 }
 
 function acknowledge(connection: Connection, qos: QoS, messageId: number | undefined, reasonCode: number): void {

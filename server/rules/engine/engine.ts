@@ -249,6 +249,8 @@ export class RuleEngine implements RuleEventSink {
         outcome = { error: error instanceof Error ? error.message : String(error) }
       }
       if (outcome instanceof Promise) {
+        // Only an action in sync mode answers later: the publishing client waits for it.
+        this.broker.holdPublisher(outcome)
         outcome.then(
           (later) => this.settled(rule, output, envs, later),
           (error: unknown) => this.settled(rule, output, envs, { error: error instanceof Error ? error.message : String(error) }),
