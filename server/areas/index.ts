@@ -32,6 +32,7 @@ import { telemetryArea } from './telemetry/index.ts'
 import { clusterArea } from './cluster/index.ts'
 import { dataBackupArea } from './data-backup/index.ts'
 import { topicsArea } from './topics/index.ts'
+import { traceArea } from './trace/index.ts'
 
 export const serverAreas: readonly ServerArea[] = [
   logArea,
@@ -56,6 +57,7 @@ export const serverAreas: readonly ServerArea[] = [
   topicMetricsArea,
   rulesArea,
   connectorsArea,
+  traceArea,
   alarmsArea,
   monitorArea,
   telemetryArea,

@@ -4,6 +4,7 @@
 // Around it: access-control.ts (authentication, authorization), router.ts and
 // shared-subscriptions.ts (where a message goes), wills.ts, connection.ts and handlers/ (the MQTT
 // protocol of one client), session.ts (one client's state), channel.ts (what a session talks to).
+import type { PacketTracer } from './trace.ts'
 import { randomBytes } from 'node:crypto'
 import type { Duplex } from 'node:stream'
 import type { ISubscription, QoS } from 'mqtt-packet'
@@ -125,6 +126,8 @@ export class Broker {
   readonly retainer = new Retainer()
   /** Extra `/stats` figures from the broker features (delayed messages). */
   featureStats: () => Partial<BrokerStats> = () => ({})
+  /** Set while a log trace runs (server/trace): connections report the packets they read and write. */
+  tracer: PacketTracer | undefined = undefined
   private readonly sessions = new Map<string, Session>()
   private readonly connections = new Set<Connection>()
   private readonly router: Router

@@ -15,6 +15,7 @@ import type { Broker } from './broker.ts'
 import { ChannelStats, type AckKind, type Channel } from './channel.ts'
 import { encodeAck, encodePublish, outgoingProperties, protocolLevelOf } from './codec.ts'
 import { handleConnect, connInfoOf } from './handlers/connect.ts'
+import type { TracedPeer } from './trace.ts'
 import { handlePacket } from './handlers/index.ts'
 import type { Delivery } from './message.ts'
 import { packetProblem } from './packet-check.ts'
@@ -298,7 +299,15 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
     const bytes = encodeAck(packet, this.protocolVersion) ?? this.encode(packet)
     if (!bytes) return false
     this.write(packet.cmd, bytes)
+    const tracer = this.broker.tracer
+    if (tracer !== undefined) tracer.sent(this.tracedPeer(), packet)
     return true
+  }
+
+  /** Who a traced packet belongs to: the session's client, or the CONNECT's before there is one. */
+  private tracedPeer(packet?: Packet): TracedPeer {
+    const clientid = this.session?.clientid ?? (packet?.cmd === 'connect' ? packet.clientId : undefined)
+    return { clientid, peerhost: this.peerhost, peerport: this.peerport }
   }
 
   /** Writes a PUBLISH for a delivery; false when it is larger than the client accepts. */
@@ -332,6 +341,10 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
     if (!bytes || bytes.length > this.maxOutgoingPacketSize) return false
     if (newAlias !== undefined) (this.outgoingAliases ??= new Map()).set(outTopic, newAlias)
     this.write('publish', bytes)
+    const tracer = this.broker.tracer
+    if (tracer !== undefined) {
+      tracer.sent(this.tracedPeer(), { cmd: 'publish', topic: outTopic, payload: message.payload, qos, retain: delivery.retain, dup, messageId: packetId, properties })
+    }
     const messages = this.stats.msg
     messages.send_msg++
     messages[SEND_MSG_QOS[qos]]++
@@ -519,6 +532,8 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
 
   private onPacket(packet: Packet): void {
     if (this.state === 'closed') return
+    const tracer = this.broker.tracer
+    if (tracer !== undefined) tracer.received(this.tracedPeer(packet), packet)
     this.stats.recv_pkt++
     this.broker.metrics.packetReceived(packet.cmd)
     // Properties the parser lets through but MQTT forbids, and SUBSCRIBE / UNSUBSCRIBE without filters.

@@ -32,6 +32,7 @@ import { slowSubsApi } from './slowSubs.ts'
 import { subscriptionsApi } from './subscriptions.ts'
 import { topicRewriteApi } from './topicRewrite.ts'
 import { topicsApi } from './topics.ts'
+import { traceApi } from './trace.ts'
 import { usersApi } from './users.ts'
 
 export function createApi(http: Http) {
@@ -72,6 +73,7 @@ export function createApi(http: Http) {
     configs: configsApi(http),
     rules: rulesApi(http),
     connectors: connectorsApi(http),
+    trace: traceApi(http),
   }
 }
 

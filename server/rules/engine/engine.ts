@@ -19,6 +19,7 @@ import { RuleMetricsCounters, RATE_SAMPLING_MS } from './metrics.ts'
 import { ActionRegistry, type ActionOutcome, type ParsedOutput } from './outputs.ts'
 import { publishColumns } from './publish-context.ts'
 import { renderRepublish } from './republish.ts'
+import { traceActionResult, traceRuleActivated, traceRuleFailure, traceRuleResult, type RuleTracer } from './trace.ts'
 
 type Columns = Record<string, unknown>
 
@@ -62,6 +63,8 @@ export class RuleEngine implements RuleEventSink {
   ignoreSysMessage = true
   /** `rule_engine.jq_function_default_timeout`, for jq/2. */
   jqTimeoutMs = JQ_DEFAULT_TIMEOUT_MS
+  /** Set while a log trace runs (server/trace): each run and each action's result is reported to it. */
+  tracer: RuleTracer | undefined = undefined
   private readonly broker: Broker
   private readonly rules = new Map<string, EngineRule>()
   private readonly topics = new TopicTrie<EngineRule>()
@@ -204,6 +207,8 @@ export class RuleEngine implements RuleEventSink {
     // add_metadata: the rule's id is a column of its own run (`metadata.rule_id`).
     const metadata = columns.metadata
     columns.metadata = { ...(typeof metadata === 'object' && metadata !== null ? metadata : {}), rule_id: rule.id }
+    const tracer = this.tracer
+    if (tracer !== undefined) traceRuleActivated(tracer, rule.id, columns)
     let output: ReturnType<CompiledRule['run']>
     try {
       output = rule.compiled.run(columns)
@@ -213,8 +218,10 @@ export class RuleEngine implements RuleEventSink {
       const failure = error instanceof RuleEvalError ? error : new RuleEvalError('exception', error instanceof Error ? error.message : String(error))
       // EMQX traces a failing run (rule traces only), it does not log it: at debug here, or a busy failing rule floods the log.
       log.debug({ rule_id: rule.id, phase: failure.phase, reason: failure.message }, 'rule_sql_exception')
+      if (tracer !== undefined) traceRuleFailure(tracer, rule.id, columns, failure)
       return { status: 'error', error: failure }
     }
+    if (tracer !== undefined) traceRuleResult(tracer, rule.id, columns, output)
     if (output === 'nomatch') {
       metrics.failed++
       metrics.failedNoResult++
@@ -243,14 +250,21 @@ export class RuleEngine implements RuleEventSink {
       }
       if (outcome instanceof Promise) {
         outcome.then(
-          (later) => this.count(rule, output, later),
-          (error: unknown) => this.count(rule, output, { error: error instanceof Error ? error.message : String(error) }),
+          (later) => this.settled(rule, output, envs, later),
+          (error: unknown) => this.settled(rule, output, envs, { error: error instanceof Error ? error.message : String(error) }),
         )
         return 'ok'
       }
-      this.count(rule, output, outcome)
+      this.settled(rule, output, envs, outcome)
       return outcome
     })
+  }
+
+  /** An output's answer: counted, and traced while a trace runs. */
+  private settled(rule: EngineRule, output: ParsedOutput, envs: Columns, outcome: ActionOutcome | 'stopped'): void {
+    this.count(rule, output, outcome)
+    const tracer = this.tracer
+    if (tracer !== undefined) traceActionResult(tracer, rule.id, describeOutput(output), envs, outcome)
   }
 
   /** inc_action_metrics, as 5.8 counts each kind of answer. */

@@ -1,0 +1,63 @@
+// What a rule trace writes of the engine's work (emqx_rule_runtime's trace_rule_sql and
+// trace_action): each run (`rule_activated`, `SQL_yielded_result` or `SQL_yielded_no_result`, an
+// exception by the clause it came from) and each action's result. Tagged with the rule's id and the
+// client id of the event, as EMQX's process trace metadata, so a client's trace sees them too.
+import type { TraceEvent, TraceFields, TraceValue } from '../../trace/event.ts'
+import type { RuleEvalError } from '../sql/index.ts'
+import type { ActionOutcome } from './outputs.ts'
+
+export interface RuleTracer {
+  emit(event: TraceEvent): void
+}
+
+type Columns = Record<string, unknown>
+
+const CLAUSES: Record<string, string> = {
+  select_and_transform_error: 'SELECT_clause_exception',
+  match_conditions_error: 'WHERE_clause_exception',
+  select_and_collect_error: 'FOREACH_clause_exception',
+  match_incase_error: 'INCASE_clause_exception',
+}
+
+function traceValue(value: unknown, depth = 0): TraceValue {
+  if (value === undefined || value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || Buffer.isBuffer(value)) return value
+  if (typeof value === 'bigint') return value.toString()
+  if (depth > 8) return String(value)
+  if (Array.isArray(value)) return value.map((item) => traceValue(item, depth + 1))
+  if (typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, traceValue(v, depth + 1)]))
+  return String(value)
+}
+
+function ruleEvent(tag: string, msg: string, ruleId: string, columns: Columns, fields: TraceFields): TraceEvent {
+  const clientid = typeof columns.clientid === 'string' ? columns.clientid : undefined
+  const peername = typeof columns.peername === 'string' ? columns.peername : typeof columns.peerhost === 'string' ? columns.peerhost : undefined
+  return { tag, msg, clientid, peername, ruleId, fields }
+}
+
+export function traceRuleActivated(tracer: RuleTracer, ruleId: string, columns: Columns): void {
+  tracer.emit(ruleEvent('RULE', 'rule_activated', ruleId, columns, { input: traceValue({ ...columns }) }))
+}
+
+export function traceRuleResult(tracer: RuleTracer, ruleId: string, columns: Columns, result: Columns | Columns[] | 'nomatch'): void {
+  const empty = result === 'nomatch' || (Array.isArray(result) && result.length === 0)
+  tracer.emit(ruleEvent('RULE', empty ? 'SQL_yielded_no_result' : 'SQL_yielded_result', ruleId, columns, empty ? {} : { result: traceValue(result) }))
+}
+
+export function traceRuleFailure(tracer: RuleTracer, ruleId: string, columns: Columns, failure: RuleEvalError): void {
+  const msg = (failure.phase && CLAUSES[failure.phase]) ?? 'apply_rule_failed'
+  tracer.emit(ruleEvent('RULE', msg, ruleId, columns, { reason: failure.message }))
+}
+
+export function traceActionResult(tracer: RuleTracer, ruleId: string, actionId: string, columns: Columns, outcome: ActionOutcome | 'stopped'): void {
+  const [msg, fields]: [string, TraceFields] =
+    outcome === 'ok'
+      ? ['action_success', { result: 'ok' }]
+      : outcome === 'stopped'
+        ? ['action_stopped_after_template_rendering', { reason: 'stop_action_after_template_rendering' }]
+        : outcome === 'not_found' || outcome === 'disabled'
+          ? ['discarded', { cause: outcome === 'disabled' ? 'bridge_disabled' : 'bridge_not_found' }]
+          : outcome === 'out_of_service'
+            ? ['out_of_service', {}]
+            : ['action_failed', { reason: outcome.error }]
+  tracer.emit(ruleEvent('ACTION', msg, ruleId, columns, { ...fields, action_id: actionId }))
+}

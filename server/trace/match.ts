@@ -1,0 +1,19 @@
+// Which events a trace writes, as emqx_trace_handler's filters decide: a client id trace the events
+// of that client, a topic trace the events about a topic its filter matches, an address trace the
+// events of peers whose `host:port` begins with it, a rule trace the events of that rule.
+import type { TraceType } from '../../contract/trace.ts'
+import { matchesFilter } from '../broker/topic-trie.ts'
+import type { TraceEvent } from './event.ts'
+
+export function traceMatches(type: TraceType, filter: string, event: TraceEvent): boolean {
+  switch (type) {
+    case 'clientid':
+      return event.clientid === filter
+    case 'topic':
+      return event.topic !== undefined && matchesFilter(filter, event.topic)
+    case 'ip_address':
+      return event.peername !== undefined && event.peername.startsWith(filter)
+    case 'ruleid':
+      return event.ruleId === filter
+  }
+}
