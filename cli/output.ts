@@ -94,10 +94,15 @@ function compact(value: unknown, max = 200): string {
   return json.length > max ? `${json.slice(0, max - 1)}…` : json
 }
 
+/** A failed step's `CODE: message` (the code alone when the message only repeats it). */
+export function failureText(error: { code: string; message?: string }): string {
+  return error.message && error.message !== error.code ? `${error.code}: ${error.message}` : error.code
+}
+
 export function stepLine(result: StepResult, width = 0): string {
   const head = `${result.status.padEnd(9)} ${String(result.index + 1).padStart(3)}  line ${String(result.step.line).padEnd(4)} ${stepWords(result.step).padEnd(width)}`
   const tail: string[] = []
-  if (result.error) tail.push(result.error.message && result.error.message !== result.error.code ? `${result.error.code}: ${result.error.message}` : result.error.code)
+  if (result.error) tail.push(failureText(result.error))
   else if (result.result !== undefined && result.status === 'ok') tail.push(compact(result.result))
   for (const warning of result.warnings ?? []) tail.push(`warning: ${text(warning)}`)
   return tail.length ? `${head}  ${tail.join('; ')}` : head.trimEnd()

@@ -201,6 +201,15 @@ const operations: Record<string, string> = {
   'enable a webhook (PUT /connectors/{id}/enable/true, /actions/{id}/enable/true, PUT /rules/{id} enable=true)': 'webhook.enable',
   'disable a webhook (PUT /rules/{id} enable=false, /actions/{id}/enable/false, /connectors/{id}/enable/false)': 'webhook.disable',
   'delete a webhook: rule, then action, then connector (DELETE /rules/{id}, /actions/{id}, /connectors/{id})': 'webhook.delete',
+
+  // Issue 17: log traces.
+  'create a log trace (POST /trace)': 'trace.create',
+  'stop a log trace (PUT /trace/{name}/stop)': 'trace.stop',
+  'delete a log trace (DELETE /trace/{name})': 'trace.delete',
+  'delete every log trace (DELETE /trace)': 'trace.deleteAll',
+  'list log traces (GET /trace)': 'traces.list',
+  'download a trace log (GET /trace/{name}/download)': 'trace.download',
+  'follow a trace log (GET /trace/{name}/log by position)': 'trace.follow',
 }
 
 /**
