@@ -14,7 +14,8 @@ import {
 import { dateArg, resolveDateInput } from './args.ts'
 import { completeClientId, completePeerhost, completeTopic } from './clients.ts'
 import { completeRuleId } from './rules.ts'
-import { defineCommand, type Completer } from './define.ts'
+import { CommandError, defineCommand, type Completer } from './define.ts'
+import { ApiError } from '../contract/api-error.ts'
 import { followTraceLog, type FollowEnd } from './traceFollow.ts'
 import { columnLines, printLines } from './terminalTable.ts'
 
@@ -191,7 +192,10 @@ export const downloadTrace = defineCommand({
   aliases: ['download trace', '下载追踪'],
   complete: { name: completeTraceName() },
   run: async (ctx, { name, node }) => {
-    const file = await ctx.api.trace.download(name, node || undefined)
+    const file = await ctx.api.trace.download(name, node || undefined).catch((error: unknown) => {
+      // SPEC 8: a download that takes too long points at the file on the server.
+      throw error instanceof ApiError && error.code === 'ECONNABORTED' ? new CommandError({ key: 'cmd.trace.downloadTimeout' }) : error
+    })
     // EMQX names the zip trace_<name>_<node>_<time>.zip; the console saves it under the trace's name.
     const filename = `trace_${name}.zip`
     ctx.ui?.saveFile?.(filename, file)

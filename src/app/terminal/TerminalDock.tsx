@@ -38,7 +38,7 @@ function maxHeight(): number {
 }
 
 /** xterm colours from the theme's CSS variables, so the pane follows light and dark. */
-function readTheme(): { theme: ITheme; fontFamily: string } {
+export function readTheme(): { theme: ITheme; fontFamily: string } {
   const css = getComputedStyle(document.documentElement)
   const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback
   const dark = document.documentElement.dataset.theme === 'dark'
