@@ -41,7 +41,7 @@ describe('log trace view lines', () => {
     expect(traceKind(publish)).toBe('PUBLISH')
     expect(drawn.startsWith('\x1b[32m')).toBe(true)
     const connect = lines.find((line) => traceKind(line) === 'MQTT')!
-    expect(renderTraceLine(connect).startsWith('\x1b[34m')).toBe(true)
+    expect(renderTraceLine(connect).startsWith('\x1b[36m')).toBe(true)
   })
 
   it('marks every match of a search, keeps the colours around it, and filters lines by it', () => {

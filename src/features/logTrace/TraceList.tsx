@@ -44,7 +44,7 @@ export function TraceList() {
           </Link>
         ),
       }),
-      col.accessor((row) => t(`logTrace.type.${row.type}`), { id: 'type', header: t('logTrace.col.type'), size: 120 }),
+      col.accessor((row) => t(`form.option.type.${row.type}`), { id: 'type', header: t('logTrace.col.type'), size: 120 }),
       col.accessor('condition', {
         header: t('logTrace.col.condition'),
         size: 200,

@@ -8,15 +8,18 @@ const INVERSE = '\x1b[7m'
 const NO_INVERSE = '\x1b[27m'
 const DIM = '\x1b[90m'
 
-/** ANSI colour of each event kind (the `[TAG]` of the text format, `trace_tag` of the JSON one). */
+/**
+ * ANSI colour of each event kind (the `[TAG]` of the text format, `trace_tag` of the JSON one). Blue
+ * is the theme's primary colour, green in both themes, so it is left out to keep PUBLISH apart.
+ */
 const KIND_COLOUR: Record<string, string> = {
-  MQTT: '\x1b[34m',
+  MQTT: '\x1b[36m',
   PUBLISH: '\x1b[32m',
-  SUBSCRIBE: '\x1b[36m',
-  UNSUBSCRIBE: '\x1b[36m',
+  SUBSCRIBE: '\x1b[35m',
+  UNSUBSCRIBE: '\x1b[35m',
   AUTHN: '\x1b[33m',
   AUTHZ: '\x1b[33m',
-  SOCKET: '\x1b[35m',
+  SOCKET: DIM,
 }
 const RULE_COLOUR = '\x1b[35m'
 const PROBLEM_COLOUR = '\x1b[31m'
