@@ -42,6 +42,12 @@ describe('compact tables', () => {
     expect(cut('abc', 4)).toBe('abc')
   })
 
+  it('count East Asian characters as two cells, so Chinese lines up', () => {
+    const lines = renderTable({ columns: ['名称', 'n'], rows: [['高内存', 1], ['cpu', 2]] }, { width: 40 }, text)
+    expect(lines.slice(0, 3)).toEqual(['名称    n', '高内存  1', 'cpu     2'])
+    expect(cut('反向搜索', 5)).toBe('反向…')
+  })
+
   it('colour the header for a terminal', () => {
     const lines = renderTable({ columns: ['a'], rows: [] }, { width: 20, colour: true }, text)
     expect(lines).toEqual(['\x1b[1ma\x1b[0m', '\x1b[90mrows: 0\x1b[0m'])

@@ -4,6 +4,7 @@
 // row count under them. Headless and pure: the browser and Node render the same text.
 import type { Text } from '../define.ts'
 import { escapeControl } from './escapeControl.ts'
+import { cellWidth, sliceCells } from './width.ts'
 
 /** A read command's answer as a table: named columns of cells, and how many rows exist in all. */
 export interface TableData {
@@ -36,16 +37,13 @@ export function cellText(value: unknown): string {
   return escapeControl(JSON.stringify(value) ?? '')
 }
 
-/** Cuts to `width` characters, the last being `…` when anything was cut. */
+/** Cuts to `width` cells, the last being `…` when anything was cut. */
 export function cut(text: string, width: number): string {
-  const chars = [...text]
-  if (chars.length <= width) return text
-  return width <= 1 ? '…'.slice(0, width) : `${chars.slice(0, width - 1).join('')}…`
+  if (cellWidth(text) <= width) return text
+  return width <= 1 ? '…'.slice(0, width) : `${sliceCells(text, width - 1)}…`
 }
 
-function length(text: string): number {
-  return [...text].length
-}
+const length = cellWidth
 
 function pad(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - length(text)))

@@ -5,6 +5,7 @@
 // this file knows no React, no DOM and no API, so Node tests drive it with strings.
 import { decodeKeys, type PromptKey } from './keys.ts'
 import type { Completion } from './completion.ts'
+import { cellWidth } from '../../../commands/format/width.ts'
 
 export interface PromptHost {
   /** Raw output to the terminal (escape sequences included). */
@@ -80,6 +81,13 @@ export class PromptSession {
     this.draw()
   }
 
+  /** The screen was cleared under the prompt (the dock's Clear button): draw it again at the top. */
+  screenCleared(): void {
+    this.drawn = false
+    this.rowsAbove = 0
+    this.draw()
+  }
+
   input(data: string): void {
     for (const key of decodeKeys(data)) this.key(key)
   }
@@ -136,9 +144,10 @@ export class PromptSession {
         this.reset()
         return this.draw()
       case 'clear':
-        this.host.clear()
+        // The host clears the screen (and may call screenCleared, which draws the prompt again).
         this.drawn = false
         this.rowsAbove = 0
+        this.host.clear()
         return this.draw()
       case 'search':
         this.mode = { kind: 'search', query: '', index: this.lines().length, failed: false }
@@ -283,15 +292,15 @@ export class PromptSession {
       const found = index < lines.length ? lines[index] : ''
       head = `${label}\`${visible(query)}': `
       body = visible(found)
-      cursorAt = head.length + Math.max(0, found.indexOf(query))
+      cursorAt = cellWidth(head) + cellWidth(visible(found.slice(0, Math.max(0, found.indexOf(query)))))
       this.host.write(head + body)
     } else {
       head = PROMPT
       body = visible(this.text)
-      cursorAt = PROMPT_WIDTH + visible(this.text.slice(0, this.cursor)).length
+      cursorAt = PROMPT_WIDTH + cellWidth(visible(this.text.slice(0, this.cursor)))
       this.host.write(head + body)
     }
-    const length = (this.mode.kind === 'search' ? head.length : PROMPT_WIDTH) + body.length
+    const length = (this.mode.kind === 'search' ? cellWidth(head) : PROMPT_WIDTH) + cellWidth(body)
     const endRow = Math.floor(Math.max(0, length - 1) / columns)
     const cursorRow = Math.floor(cursorAt / columns)
     // The cursor goes back from the end of the text to where it edits.
@@ -312,14 +321,14 @@ function visible(text: string): string {
 
 /** Candidates in columns across the pane, as a shell lists them. */
 export function columnsOf(candidates: readonly string[], columns: number): string {
-  const width = Math.min(Math.max(...candidates.map((c) => c.length)) + 2, Math.max(10, columns))
+  const width = Math.min(Math.max(...candidates.map((c) => cellWidth(c))) + 2, Math.max(10, columns))
   const perRow = Math.max(1, Math.floor(columns / width))
   const rows: string[] = []
   for (let i = 0; i < candidates.length; i += perRow)
     rows.push(
       candidates
         .slice(i, i + perRow)
-        .map((c) => visible(c).padEnd(width))
+        .map((c) => visible(c) + ' '.repeat(Math.max(0, width - cellWidth(c))))
         .join('')
         .trimEnd(),
     )
