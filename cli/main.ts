@@ -19,7 +19,12 @@ export interface Io {
   env: Record<string, string | undefined>
   /** Aborted when the operator interrupts (Ctrl+C): the step under way finishes, the rest do not run. */
   signal?: AbortSignal
+  /** The width of the terminal tables are fitted to (stdout's columns on a TTY). */
+  columns?: number
 }
+
+/** Tables are fitted to this many columns when stdout is no terminal (a pipe, a file). */
+const PIPE_COLUMNS = 160
 
 export const USAGE = `Usage:
   emqx-console run <file|-> [options]   Run a runbook script (- reads it from stdin)
@@ -61,6 +66,9 @@ export const processIo: Io = {
   stderr: (line) => process.stderr.write(`${line}\n`),
   readStdin,
   env: process.env,
+  get columns() {
+    return process.stdout.columns
+  },
 }
 
 function listCommandsCommand(json: boolean, io: Io): number {
@@ -185,6 +193,7 @@ async function runSource(source: string, name: string, flags: RunFlags, io: Io, 
         return
       }
       io.stdout(out.stepLine(result, width))
+      for (const line of out.tableLines(result, io.columns ?? PIPE_COLUMNS)) io.stdout(line)
     },
     ...(io.signal ? { signal: io.signal } : {}),
   })
