@@ -17,7 +17,7 @@ import { completeRuleId } from './rules.ts'
 import { CommandError, defineCommand, type Completer } from './define.ts'
 import { ApiError } from '../contract/api-error.ts'
 import { followTraceLog, type FollowEnd } from './traceFollow.ts'
-import { columnLines, printLines } from './terminalTable.ts'
+import { defineRead, shortTime, tableOf } from './format/read.ts'
 
 const GROUP = 'cmdGroup.trace'
 
@@ -162,24 +162,27 @@ export function traceRow(trace: Trace): TraceRow {
   }
 }
 
-/** `name  running  clientid=c1  2026-01-01T10:00:00+00:00 → 2026-01-01T11:00:00+00:00  512B`: EMQX's words, the same in every language. */
-export function traceLines(rows: readonly TraceRow[]): string[] {
-  return columnLines(rows.map((r) => [r.name, r.status, `${r.type}=${r.condition}`, `${r.start} → ${r.end}`, `${r.size}B`]))
-}
-
-export const listTraces = defineCommand({
+/** The traces as the terminal pane and the CLI print them: EMQX's own words, the same in every language. */
+export const listTraces = defineRead({
   id: 'traces.list',
   title: 'cmd.trace.list',
   group: GROUP,
-  readOnly: true,
   args: v.object({}),
   aliases: ['traces', 'show traces', '追踪列表'],
-  run: async (ctx) => {
-    const rows = (await ctx.api.trace.list()).map(traceRow)
-    printLines(ctx, 'traces.list', traceLines(rows))
-    return rows
-  },
-  resultText: (rows: TraceRow[]) => ({ key: 'cmd.trace.listed', values: { count: rows.length } }),
+  run: async (ctx) => (await ctx.api.trace.list()).map(traceRow),
+  table: (rows: TraceRow[]) =>
+    tableOf<TraceRow>(
+      [
+        ['name', (r) => r.name],
+        ['status', (r) => r.status],
+        ['type', (r) => r.type],
+        ['condition', (r) => r.condition],
+        ['start', (r) => shortTime(r.start)],
+        ['end', (r) => shortTime(r.end)],
+        ['size', (r) => r.size],
+      ],
+      rows,
+    ),
 })
 
 export const downloadTrace = defineCommand({

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest'
 import { getCommand } from '../commands/registry.ts'
 import { lineWriterOutput } from '../commands/liveOutput.ts'
-import { traceLines, type FollowResult, type TraceRow } from '../commands/trace.ts'
+import type { FollowResult, TraceRow } from '../commands/trace.ts'
+import { renderTable } from '../commands/format/table.ts'
 import type { UiEffects } from '../commands/define.ts'
 import { cli } from './support/cli.ts'
 import { consoleSuite, invalidArgs, runCommand } from './support/commands.ts'
@@ -44,14 +45,12 @@ describe('trace commands', () => {
     expect(Date.parse(later.start) - before).toBeGreaterThanOrEqual(3_599_000)
     expect(Date.parse(later.end) - Date.parse(later.start)).toBe(3_600_000)
 
-    // The browser prints the rows into the terminal pane; the CLI (no ui) prints the result.
-    const lines: string[] = []
-    const live = lineWriterOutput({ write: (_source, line) => lines.push(line), translate: (text) => text.key })
-    await getCommand('traces.list')!.run({ api: suite.api, live }, {})
-    expect(lines).toEqual([])
-    await getCommand('traces.list')!.run({ api: suite.api, live, ui: ui() }, {})
-    expect(lines).toEqual(traceLines(rows))
-    expect(lines.find((l) => l.startsWith('later'))).toMatch(/^later\s+waiting\s+clientid=c1\s+\S+ → \S+\s+0B$/)
+    // The terminal pane and the CLI print the rows as a table, in EMQX's words.
+    const table = getCommand('traces.list')!.table!(rows)
+    expect(table.columns).toEqual(['name', 'status', 'type', 'condition', 'start', 'end', 'size'])
+    expect(table.rows.find((row) => row[0] === 'later')).toEqual(['later', 'waiting', 'clientid', 'c1', expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ$/), expect.any(String), 0])
+    const printed = renderTable(table, { width: 140 }, (text) => text.key)
+    expect(printed.some((line) => /^later\s+waiting\s+clientid\s+c1\s/.test(line))).toBe(true)
 
     // EMQX's own refusals come through with its codes.
     await expect(run('trace.create', { name: 'cmdTrace', value: 'x', start: 'now', end: '+1h' })).rejects.toMatchObject({ status: 409, code: 'ALREADY_EXISTS' })
