@@ -199,8 +199,8 @@ export const downloadTrace = defineCommand({
       // SPEC 8: a download that takes too long points at the file on the server.
       throw error instanceof ApiError && error.code === 'ECONNABORTED' ? new CommandError({ key: 'cmd.trace.downloadTimeout' }) : error
     })
-    // EMQX names the zip trace_<name>_<node>_<time>.zip; the console saves it under the trace's name.
-    const filename = `trace_${name}.zip`
+    // The name EMQX's content-disposition gives it.
+    const filename = `${name}.zip`
     ctx.ui?.saveFile?.(filename, file)
     return { filename, size: file.size }
   },

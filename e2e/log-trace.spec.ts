@@ -42,6 +42,15 @@ test('create a client trace, watch its lines arrive live, stop and delete it', a
   await client.publishAsync('e2e/trace', 'second-payload', { qos: 1 })
   await expect(view).toContainText('second-payload', { timeout: 10_000 })
 
+  // Paused, nothing new is read; resumed, it reads on from where it stopped.
+  await page.getByRole('button', { name: 'Pause', exact: true }).click()
+  await page.waitForTimeout(1500)
+  await client.publishAsync('e2e/trace', 'while-paused', { qos: 1 })
+  await page.waitForTimeout(2000)
+  await expect(view).not.toContainText('while-paused')
+  await page.getByRole('button', { name: 'Resume', exact: true }).click()
+  await expect(view).toContainText('while-paused', { timeout: 10_000 })
+
   // Search keeps only the lines holding the text.
   await page.getByLabel('Search the log').fill('second-payload')
   await expect(view).not.toContainText('first-payload')

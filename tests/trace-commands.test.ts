@@ -84,10 +84,10 @@ describe('trace commands', () => {
     await waitFor(async () => ((await run('traces.list')) as TraceRow[])[0].size > 0, 'the trace wrote')
     const saved: Array<[string, Blob]> = []
     const result = await getCommand('trace.download')!.run({ api: suite.api, ui: ui(saved) }, { name: 'dl' })
-    expect(saved.map(([name]) => name)).toEqual(['trace_dl.zip'])
+    expect(saved.map(([name]) => name)).toEqual(['dl.zip'])
     const bytes = new Uint8Array(await saved[0][1].arrayBuffer())
     expect([...bytes.slice(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04])
-    expect(result).toEqual({ filename: 'trace_dl.zip', size: bytes.length })
+    expect(result).toEqual({ filename: 'dl.zip', size: bytes.length })
     await client.endAsync()
     await run('trace.deleteAll')
   })
