@@ -11,6 +11,7 @@ import { compileRule } from '../server/rules/sql/index.ts'
 import { sqlFunctions } from '../server/rules/sql-functions.ts'
 import { load, mosquittoInstalled, startMosquitto, startNodeBroker, type Target } from './broker-targets.ts'
 import type { Job, LoadResult } from './mqtt-load.ts'
+import { restOf, type Rest } from './rest.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
 const NON_MATCHING_RULES = 100
@@ -25,27 +26,6 @@ const fanIn = (port: number, alsoSubscribe?: string): Job => ({
   seconds: SECONDS,
   ...(alsoSubscribe ? { alsoSubscribe } : {}),
 })
-
-/** The embedded server's REST API, logged in as the default admin. */
-async function restOf(target: Target) {
-  const base = `http://127.0.0.1:${target.httpPort}/api/v5`
-  const login = await fetch(`${base}/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: 'public' }),
-  })
-  const { token } = (await login.json()) as { token: string }
-  return async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    })
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
-  }
-}
-
-type Rest = Awaited<ReturnType<typeof restOf>>
 
 async function createRules(rest: Rest, prefix: string, count: number, rule: (i: number) => { sql: string; actions: unknown[] }): Promise<string[]> {
   const ids = Array.from({ length: count }, (_, i) => `${prefix}${i}`)

@@ -61,6 +61,13 @@ describe('rule form values', () => {
     expect(ruleFormErrors(values)).toEqual({})
   })
 
+  it('starts a rule from an action’s row sending to it, and from a source’s row reading its $bridges/ topic', () => {
+    const fromAction = newRuleValues({ action: 'http:notify' })
+    expect(fromAction.outputs).toMatchObject([{ kind: 'action', id: 'http:notify' }])
+    expect(ruleFormErrors(fromAction)).toEqual({})
+    expect(newRuleValues({ source: 'mqtt:inbound' })).toMatchObject({ sql: 'SELECT\n  *\nFROM\n  "$bridges/mqtt:inbound"', outputs: [] })
+  })
+
   it('starts a new republish as the dashboard does: QoS 0, not retained, the whole selection as payload', () => {
     const draft = newOutput('republish') as RepublishDraft
     expect(ruleOutput({ ...draft, topic: 'out' })).toEqual({

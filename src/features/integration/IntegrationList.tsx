@@ -145,7 +145,7 @@ function IntegrationList({ kind }: { kind: IntegrationKind }) {
       col.display({
         id: 'actions',
         header: t('integration.col.actions'),
-        size: 300,
+        size: kind === 'connectors' ? 300 : 380,
         enableHiding: false,
         meta: { label: t('integration.col.actions'), align: 'center', stickyEnd: true },
         cell: ({ row }) => {
@@ -164,6 +164,11 @@ function IntegrationList({ kind }: { kind: IntegrationKind }) {
               <Link to={info.createPath} search={{ from: item.id }} className="btn btn-ghost btn-sm">
                 {t('integration.duplicate')}
               </Link>
+              {kind !== 'connectors' ? (
+                <Link to="/rule/rules/create" search={kind === 'actions' ? { action: item.id } : { source: item.id }} className="btn btn-ghost btn-sm">
+                  {t('integration.createRule')}
+                </Link>
+              ) : null}
               <button type="button" className="btn btn-ghost btn-sm row-delete" disabled={disabled} onClick={() => void remove(item.id)}>
                 {t('integration.delete')}
               </button>

@@ -1,7 +1,7 @@
 // A rule's outputs in the order EMQX runs them: add a republish, the console or an action by its
 // id, move one up or down (also Alt+↑/↓ from inside it), remove one. An action id is checked against
 // the server as it is typed, and the form says plainly when no such action exists.
-import { useEffect, useState, type KeyboardEvent } from 'react'
+import { useEffect, useId, useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ACTION_ID } from '../../../commands/rules.ts'
 import { useApi } from '../../app/useApi.ts'
@@ -104,6 +104,18 @@ function ActionIdField({ draft, error, onChange }: { draft: ActionDraft; error: 
   const api = useApi()
   const id = draft.id.trim()
   const [checked, setChecked] = useState<Existence | null>(null)
+  const [known, setKnown] = useState<string[]>([])
+  const listId = useId()
+
+  // The actions there are, offered as the id is typed (a real EMQX without /actions offers none).
+  useEffect(() => {
+    const controller = new AbortController()
+    api.connectors.actions.summary(controller.signal).then(
+      (actions) => setKnown(actions.map((action) => `${action.type}:${action.name}`)),
+      () => undefined,
+    )
+    return () => controller.abort()
+  }, [api])
 
   useEffect(() => {
     if (!ACTION_ID.test(id)) return
@@ -119,12 +131,12 @@ function ActionIdField({ draft, error, onChange }: { draft: ActionDraft; error: 
     }
   }, [api, id])
 
-  const known = checked?.id === id ? checked.exists : undefined
-  const hint = known === false ? (
+  const exists = checked?.id === id ? checked.exists : undefined
+  const hint = exists === false ? (
     <span className="rules-action-missing" role="status">
       {t('rules.actionMissing', { id })}
     </span>
-  ) : known === true ? (
+  ) : exists === true ? (
     t('rules.actionFound', { id })
   ) : (
     t('rules.output.actionIdHint')
@@ -139,6 +151,14 @@ function ActionIdField({ draft, error, onChange }: { draft: ActionDraft; error: 
       mono
       placeholder="http:my_webhook"
       data-field="actionId"
+      list={listId}
+      after={
+        <datalist id={listId}>
+          {known.map((option) => (
+            <option key={option} value={option} />
+          ))}
+        </datalist>
+      }
     />
   )
 }

@@ -1,5 +1,6 @@
 // A new rule (/rule/rules/create): EMQX's starting SQL and a random id, or with `?copy=<id>` a copy
-// of that rule under its copy name (SPEC 4's `_duplication`). Save runs rule.create.
+// of that rule under its copy name (SPEC 4's `_duplication`); `?action=<id>` starts it sending to that
+// action, `?source=<id>` reading that source. Save runs rule.create.
 import { Link, useSearch } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -18,7 +19,9 @@ export function RuleCreate() {
   const api = useApi()
   const raw: Record<string, unknown> = useSearch({ strict: false })
   const copy = searchText(raw.copy)
-  const [start, setStart] = useState<Start>(() => (copy ? { kind: 'loading' } : { kind: 'ready', values: newRuleValues() }))
+  const [start, setStart] = useState<Start>(() =>
+    copy ? { kind: 'loading' } : { kind: 'ready', values: newRuleValues({ action: searchText(raw.action), source: searchText(raw.source) }) },
+  )
 
   useEffect(() => {
     if (!copy) return

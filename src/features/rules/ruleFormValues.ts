@@ -58,8 +58,14 @@ let nextKey = 1
 const outputKey = () => `output-${nextKey++}`
 
 /** EMQX's dashboard starts a rule as `rule_` and four random characters, reading every message. */
-export function newRuleValues(): RuleFormValues {
-  return { id: `rule_${randomId(4)}`, name: '', description: '', enable: true, sql: 'SELECT\n  *\nFROM\n  "t/#"', outputs: [] }
+/**
+ * A new rule as EMQX's dashboard starts one; from an action's or a source's row (`?action=` /
+ * `?source=`), sending to that action or reading that source's `$bridges/<id>`.
+ */
+export function newRuleValues(from: { action?: string; source?: string } = {}): RuleFormValues {
+  const topic = from.source ? `$bridges/${from.source}` : 't/#'
+  const outputs: OutputDraft[] = from.action ? [{ kind: 'action', key: outputKey(), id: from.action }] : []
+  return { id: `rule_${randomId(4)}`, name: '', description: '', enable: true, sql: `SELECT\n  *\nFROM\n  "${topic}"`, outputs }
 }
 
 const text = (value: unknown, fallback = ''): string => (value === undefined || value === null ? fallback : typeof value === 'string' ? value : JSON.stringify(value))
