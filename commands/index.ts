@@ -38,6 +38,7 @@ import { ruleTapCommands } from './ruleTap.ts'
 import { connectorCommands } from './connectors.ts'
 import { actionCommands } from './actions.ts'
 import { sourceCommands } from './sources.ts'
+import { watchCommands } from './watch.ts'
 
 // A command's argument type appears both in and out (`args`, `describe`), which makes
 // Command<S> invariant in S; the list holds them by their common shape.
@@ -73,6 +74,7 @@ export const allCommands: AnyCommand[] = [
   ...erase(connectorCommands),
   ...erase(actionCommands),
   ...erase(sourceCommands),
+  ...erase(watchCommands),
   ...erase(apiKeyCommands),
   ...erase(userCommands),
   ...erase(clusterCommands),
