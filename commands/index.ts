@@ -38,7 +38,8 @@ import { ruleTapCommands } from './ruleTap.ts'
 import { connectorCommands } from './connectors.ts'
 import { actionCommands } from './actions.ts'
 import { sourceCommands } from './sources.ts'
-import { watchCommands } from './watch.ts'
+import { watchCommand } from './watch.ts'
+import { subCommand } from './sub.ts'
 
 // A command's argument type appears both in and out (`args`, `describe`), which makes
 // Command<S> invariant in S; the list holds them by their common shape.
@@ -74,7 +75,7 @@ export const allCommands: AnyCommand[] = [
   ...erase(connectorCommands),
   ...erase(actionCommands),
   ...erase(sourceCommands),
-  ...erase(watchCommands),
+  ...erase([watchCommand, subCommand]),
   ...erase(apiKeyCommands),
   ...erase(userCommands),
   ...erase(clusterCommands),

@@ -103,5 +103,3 @@ export const watchCommand = defineCommand({
     }
   },
 })
-
-export const watchCommands = [watchCommand]

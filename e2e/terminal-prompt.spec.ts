@@ -5,6 +5,7 @@ import { test, expect } from '@playwright/test'
 import type { MqttClient } from 'mqtt'
 import { login } from './support/login.ts'
 import { closed, connectClient } from './support/mqtt.ts'
+import { E2E_WS_PORT } from './support/env.ts'
 
 let client: MqttClient | undefined
 test.afterEach(() => client?.end(true))
@@ -70,4 +71,24 @@ test('keyboard only: open the pane, client.kick sen<Tab>, confirm, clients.list,
   await page.keyboard.type('clients.list conn_state=sleeping')
   await page.keyboard.press('Enter')
   await expect(rows).toContainText('^ Must be one of')
+})
+
+test('sub streams the messages a real client publishes into the pane until Ctrl+C', async ({ page }) => {
+  // sub connects as the WebSocket client's default connection would: point it at the e2e listener.
+  await login(page, '/websocket')
+  const port = page.getByTestId('ws-client').getByRole('textbox', { name: 'Port', exact: true })
+  await port.fill(String(E2E_WS_PORT))
+  await expect(port).toHaveValue(String(E2E_WS_PORT))
+  const rows = page.locator('#terminal-panel .xterm-rows')
+  // In a field ` is typed; Ctrl+` opens the pane from anywhere.
+  await page.keyboard.press('Control+Backquote')
+  await expect(page.locator('.xterm-helper-textarea')).toBeFocused()
+  await page.keyboard.type('sub e2e/prompt/# qos=1')
+  await page.keyboard.press('Enter')
+  await expect(rows).toContainText('subscribed to e2e/prompt/# (QoS 1); Ctrl+C stops')
+  client = await connectClient('prompt-pub', 4)
+  await client.publishAsync('e2e/prompt/1', 'hello', { qos: 1 })
+  await expect(rows).toContainText('e2e/prompt/1 q1 hello (5 B)')
+  await page.keyboard.press('Control+c')
+  await expect(rows).toContainText('live.sub topic="e2e/prompt/#" qos=1 → ok stopped after 1 messages')
 })
