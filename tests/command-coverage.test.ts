@@ -194,6 +194,21 @@ const operations: Record<string, string> = {
   'start a source (POST /sources/{id}/start)': 'source.start',
   "reset a source's metrics (PUT /sources/{id}/metrics/reset)": 'source.resetMetrics',
   'delete a source, optionally out of its rules first (DELETE /sources/{id}?also_delete_dep_actions)': 'source.delete',
+
+  // Issue 17: read commands printing tables in the terminal pane and JSON in the CLI, watch and sub.
+  'list clients with their filters (GET /clients)': 'clients.list',
+  'list subscriptions with their filters (GET /subscriptions)': 'subscriptions.list',
+  'list routed topics (GET /topics)': 'topics.list',
+  'list alarms, activated or the history (GET /alarms)': 'alarms.list',
+  'list bans (GET /banned)': 'banned.list',
+  'list retained messages by topic filter (GET /mqtt/retainer/messages)': 'retained.list',
+  'list rules with their filters (GET /rules)': 'rules.list',
+  'list the nodes (GET /nodes)': 'nodes.list',
+  'list the listeners (GET /listeners)': 'listeners.list',
+  'list the authentication chain (GET /authentication)': 'authn.list',
+  'list the authorization sources (GET /authorization/sources)': 'authz.list',
+  're-run a read command every interval, redrawn in place, until stopped': 'live.watch',
+  'subscribe through the test client and print messages until stopped (MQTT subscribe)': 'live.sub',
 }
 
 /**
