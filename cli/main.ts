@@ -174,8 +174,29 @@ async function runSource(source: string, name: string, flags: RunFlags, io: Io, 
   }
 
   // A streaming step (rule.tap) prints its lines as they arrive; Ctrl+C stops it and the script.
+  // A frame (watch's table) is redrawn in place on a terminal, follows as a new block in a pipe,
+  // and is its data in --json.
+  let frameRows = 0
+  let linesSinceFrame = 0
+  const stdout = (line: string) => {
+    linesSinceFrame++
+    io.stdout(line)
+  }
   const live = lineWriterOutput({
-    write: (source, line) => (json ? emit({ type: 'live', source, line }) : io.stdout(line)),
+    write: (source, line) => (json ? emit({ type: 'live', source, line }) : stdout(line)),
+    frame: (source, frame) => {
+      if (json) return emit({ type: 'frame', source, data: frame.data })
+      const tty = io.columns !== undefined
+      const lines = frame.render({ width: io.columns ?? PIPE_COLUMNS, colour: tty, translate: out.text })
+      if (tty && frameRows > 0 && linesSinceFrame === 0) io.stdout(`\x1b[${frameRows}A\x1b[J${lines[0] ?? ''}`)
+      else {
+        if (!tty && frameRows > 0) io.stdout('')
+        io.stdout(lines[0] ?? '')
+      }
+      for (const line of lines.slice(1)) io.stdout(line)
+      frameRows = lines.length
+      linesSinceFrame = 0
+    },
     translate: out.text,
     brokerHost: new URL(normalizeUrl(url)).hostname,
     ...(io.signal ? { signal: io.signal } : {}),
@@ -192,8 +213,8 @@ async function runSource(source: string, name: string, flags: RunFlags, io: Io, 
         if (result.index === steps.length - 1) io.stdout(`skipped   … and ${skipped - SKIPPED_SHOWN} more`)
         return
       }
-      io.stdout(out.stepLine(result, width))
-      for (const line of out.tableLines(result, io.columns ?? PIPE_COLUMNS)) io.stdout(line)
+      stdout(out.stepLine(result, width))
+      for (const line of out.tableLines(result, io.columns ?? PIPE_COLUMNS)) stdout(line)
     },
     ...(io.signal ? { signal: io.signal } : {}),
   })

@@ -6,7 +6,7 @@ import { ApiError } from '../contract/api-error.ts'
 import { MOVE_POSITIONS, movePosition } from './args.ts'
 import { defineCommand, type Completer } from './define.ts'
 import { MECHANISMS, PASSWORD_BACKENDS } from '../contract/authn.ts'
-import { defineRead, tableOf } from './format/read.ts'
+import { defineRead, rowsTable } from './format/read.ts'
 import type { AnyAuthenticator } from '../src/api/authn.ts'
 
 /** The ids of the chain's authenticators (`password_based:built_in_database`, `jwt`...). */
@@ -231,16 +231,12 @@ export const listAuthenticators = defineRead({
   aliases: ['authenticators', '认证列表'],
   args: v.object({}),
   run: (ctx) => ctx.api.authn.list(),
-  table: (chain: AnyAuthenticator[]) =>
-    tableOf<AnyAuthenticator>(
-      [
-        ['id', (a) => a.id],
-        ['mechanism', (a) => a.mechanism],
-        ['backend', (a) => a.backend],
-        ['enable', (a) => a.enable],
-      ],
-      chain,
-    ),
+  table: rowsTable<AnyAuthenticator>([
+    ['id', (a) => a.id],
+    ['mechanism', (a) => a.mechanism],
+    ['backend', (a) => a.backend],
+    ['enable', (a) => a.enable],
+  ]),
 })
 
 export const authnCommands = [

@@ -7,7 +7,7 @@ import type { AuthzRuleInput } from '../src/api/authz.ts'
 import { ApiError } from '../contract/api-error.ts'
 import { AUTHZ_SOURCE_TYPES } from '../contract/authz.ts'
 import { CommandError } from './commandError.ts'
-import { defineRead, tableOf } from './format/read.ts'
+import { defineRead, rowsTable } from './format/read.ts'
 import type { AuthzSourceRead } from '../src/api/authz.ts'
 
 /** The configured source types. */
@@ -354,14 +354,10 @@ export const listAuthzSources = defineRead({
   aliases: ['authorization sources', '授权列表'],
   args: v.object({}),
   run: (ctx) => ctx.api.authz.sources(),
-  table: (sources: AuthzSourceRead[]) =>
-    tableOf<AuthzSourceRead>(
-      [
-        ['type', (s) => s.type],
-        ['enable', (s) => s.enable],
-      ],
-      sources,
-    ),
+  table: rowsTable<AuthzSourceRead>([
+    ['type', (s) => s.type],
+    ['enable', (s) => s.enable],
+  ]),
 })
 
 export const authzCommands = [

@@ -4,7 +4,7 @@
 import * as v from 'valibot'
 import { isNodeName, MIN_INVITE_TIMEOUT } from '../contract/cluster.ts'
 import { defineCommand, type Completer } from './define.ts'
-import { defineRead, tableOf } from './format/read.ts'
+import { defineRead, rowsTable } from './format/read.ts'
 import type { NodeInfo } from '../src/api/nodes.ts'
 
 const node = () => v.pipe(v.string('err.required'), v.title('form.field.node'), v.trim(), v.minLength(1, 'err.required'), v.check(isNodeName, 'err.nodeName'))
@@ -54,19 +54,15 @@ export const listNodes = defineRead({
   aliases: ['nodes', '节点列表'],
   args: v.object({}),
   run: (ctx) => ctx.api.nodes.list(),
-  table: (nodes: NodeInfo[]) =>
-    tableOf<NodeInfo>(
-      [
-        ['node', (n) => n.node],
-        ['status', (n) => n.node_status],
-        ['version', (n) => n.version],
-        ['uptime', (n) => n.uptime],
-        ['connections', (n) => n.connections],
-        ['memory_used', (n) => n.memory_used],
-        ['memory_total', (n) => n.memory_total],
-      ],
-      nodes,
-    ),
+  table: rowsTable<NodeInfo>([
+    ['node', (n) => n.node],
+    ['status', (n) => n.node_status],
+    ['version', (n) => n.version],
+    ['uptime', (n) => n.uptime],
+    ['connections', (n) => n.connections],
+    ['memory_used', (n) => n.memory_used],
+    ['memory_total', (n) => n.memory_total],
+  ]),
 })
 
 export const clusterCommands = [listNodes, inviteNode, forceLeave]

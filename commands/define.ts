@@ -56,9 +56,28 @@ export interface LiveOutput {
   brokerHost?: string
 }
 
+export interface FrameOptions {
+  width: number
+  colour: boolean
+  translate(text: Text): string
+}
+
+/** A whole screen of output that replaces the one before (watch redraws its table in place). */
+export interface LiveFrame {
+  /** The frame as lines (no line ends) fitting `width` columns; `colour` allows ANSI SGR. */
+  render(options: FrameOptions): string[]
+  /** The data behind it, for output read by programs (the CLI's --json). */
+  data: unknown
+}
+
 export interface LiveStream {
   /** One line of output as it arrives: raw text (an output, shown as it is), or a translatable note. */
   line(text: string | Text): void
+  /**
+   * A frame replacing the previous one where the output can redraw in place (the terminal pane, a
+   * TTY); elsewhere it follows as a new block. Left out, the command prints the frame's lines.
+   */
+  frame?(frame: LiveFrame): void
   /** Aborted when the operator stops the stream: the terminal pane closed, its Stop button, Ctrl+C in the CLI. */
   readonly signal: AbortSignal
   /** The command is done with the stream (whatever stopped it). */
@@ -83,6 +102,14 @@ export interface Command<S extends ArgsSchema = ArgsSchema, R = unknown> {
   args: S
   /** Argument names that may be given without `key=` in scripts, in order. */
   positional?: (keyof v.InferInput<S> & string)[]
+  /**
+   * The argument that takes the rest of the line as written (`live.watch clients.list
+   * conn_state=connected interval=5s`: the command line to watch): every word from the first one on,
+   * except `name=` words of this command's own arguments at the end of the line.
+   */
+  rest?: keyof v.InferInput<S> & string
+  /** A bare word a line may start with instead of the id (`watch`, `sub`); it must not be an id. */
+  word?: string
   /** Kick, delete, disable, stop, clear, uninstall: confirmed before running. */
   danger?: boolean
   /** Ask before running even though not dangerous (logout: 'Confirm to logout'). */

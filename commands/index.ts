@@ -40,6 +40,8 @@ import { actionCommands } from './actions.ts'
 import { sourceCommands } from './sources.ts'
 import { webhookCommands } from './webhooks.ts'
 import { traceCommands } from './trace.ts'
+import { watchCommand } from './watch.ts'
+import { subCommand } from './sub.ts'
 
 // A command's argument type appears both in and out (`args`, `describe`), which makes
 // Command<S> invariant in S; the list holds them by their common shape.
@@ -77,6 +79,7 @@ export const allCommands: AnyCommand[] = [
   ...erase(sourceCommands),
   ...erase(webhookCommands),
   ...erase(traceCommands),
+  ...erase([watchCommand, subCommand]),
   ...erase(apiKeyCommands),
   ...erase(userCommands),
   ...erase(clusterCommands),

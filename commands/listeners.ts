@@ -5,7 +5,7 @@ import * as v from 'valibot'
 import { LISTENER_TYPES, parseBind, parseRate } from '../contract/listeners.ts'
 import { givenArgs, keepsCurrent } from './args.ts'
 import { defineCommand, type Completer } from './define.ts'
-import { defineRead, tableOf } from './format/read.ts'
+import { defineRead, rowsTable } from './format/read.ts'
 import type { Listener } from '../src/api/listeners.ts'
 
 /** Listener ids (`tcp:default`) that contain what was typed. */
@@ -163,19 +163,15 @@ export const listListeners = defineRead({
   aliases: ['listeners', '监听器列表'],
   args: v.object({}),
   run: (ctx) => ctx.api.listeners.list(),
-  table: (listeners: Listener[]) =>
-    tableOf<Listener>(
-      [
-        ['id', (l) => l.id],
-        ['type', (l) => l.type],
-        ['bind', (l) => l.bind],
-        ['enable', (l) => l.enable],
-        ['running', (l) => l.status?.running],
-        ['connections', (l) => l.status?.current_connections],
-        ['max_connections', (l) => l.status?.max_connections],
-      ],
-      listeners,
-    ),
+  table: rowsTable<Listener>([
+    ['id', (l) => l.id],
+    ['type', (l) => l.type],
+    ['bind', (l) => l.bind],
+    ['enable', (l) => l.enable],
+    ['running', (l) => l.status?.running],
+    ['connections', (l) => l.status?.current_connections],
+    ['max_connections', (l) => l.status?.max_connections],
+  ]),
 })
 
 export const listenerCommands = [listListeners, createListener, updateListener, deleteListener, startListener, stopListener, restartListener, enableListener, disableListener]

@@ -13,6 +13,7 @@ export interface CommandGroup {
 }
 
 export interface Registry {
+  /** By id, or by the bare word a command line may use instead (`watch`). */
   get(id: string): AnyCommand | undefined
   list(): readonly AnyCommand[]
   /** Groups in the order their first command appears. */
@@ -20,6 +21,7 @@ export interface Registry {
 }
 
 const DOTTED_ID = /^[a-z][A-Za-z0-9]*(\.[a-z][A-Za-z0-9]*)+$/
+const BARE_WORD = /^[a-z][a-z0-9]*$/
 
 export function createRegistry(commands: readonly AnyCommand[]): Registry {
   const byId = new Map<string, AnyCommand>()
@@ -27,6 +29,13 @@ export function createRegistry(commands: readonly AnyCommand[]): Registry {
     if (!DOTTED_ID.test(command.id)) throw new Error(`Command id must be dotted: ${command.id}`)
     if (byId.has(command.id)) throw new Error(`Duplicate command id: ${command.id}`)
     byId.set(command.id, command)
+  }
+  // A line may start with a command's bare word instead of its id (`watch`); words are not ids.
+  const byWord = new Map<string, AnyCommand>()
+  for (const command of commands) {
+    if (!command.word) continue
+    if (!BARE_WORD.test(command.word) || byId.has(command.word) || byWord.has(command.word)) throw new Error(`Command word must be one free word: ${command.word}`)
+    byWord.set(command.word, command)
   }
   const grouped = new Map<string, AnyCommand[]>()
   for (const command of commands) {
@@ -36,7 +45,7 @@ export function createRegistry(commands: readonly AnyCommand[]): Registry {
   }
   const groups = [...grouped].map(([group, list]) => ({ group, commands: list }))
   return {
-    get: (id) => byId.get(id),
+    get: (id) => byId.get(id) ?? byWord.get(id),
     list: () => commands,
     groups: () => groups,
   }

@@ -70,6 +70,7 @@ export async function openTapSubscription(
   topic: string,
   credentials: TapCredentials,
   onMessage: (message: TestMessage) => void,
+  qos: 0 | 1 | 2 = 0,
 ): Promise<TapSubscription> {
   const settings = privateSettings(await baseSettings(ctx), clientId, credentials)
   const store = new MessageStore(64, (flush) => queueMicrotask(flush))
@@ -84,7 +85,7 @@ export async function openTapSubscription(
   }
   try {
     await connection.connect()
-    await connection.subscribeTopic({ topic, qos: 0 })
+    await connection.subscribeTopic({ topic, qos })
   } catch (error) {
     await close()
     throw error

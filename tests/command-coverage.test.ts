@@ -202,18 +202,20 @@ const operations: Record<string, string> = {
   'disable a webhook (PUT /rules/{id} enable=false, /actions/{id}/enable/false, /connectors/{id}/enable/false)': 'webhook.disable',
   'delete a webhook: rule, then action, then connector (DELETE /rules/{id}, /actions/{id}, /connectors/{id})': 'webhook.delete',
 
-  // Issue 17: the read commands the terminal prompt prints as tables (branch t-prompt).
-  'list clients (GET /clients)': 'clients.list',
-  'list subscriptions (GET /subscriptions)': 'subscriptions.list',
-  'list topics (GET /topics)': 'topics.list',
+  // Issue 17: read commands printing tables in the terminal pane and JSON in the CLI, watch and sub.
+  'list clients with their filters (GET /clients)': 'clients.list',
+  'list subscriptions with their filters (GET /subscriptions)': 'subscriptions.list',
+  'list routed topics (GET /topics)': 'topics.list',
+  'list alarms, activated or the history (GET /alarms)': 'alarms.list',
   'list bans (GET /banned)': 'banned.list',
-  'list authenticators (GET /authentication)': 'authn.list',
-  'list authorization sources (GET /authorization/sources)': 'authz.list',
-  'list listeners (GET /listeners)': 'listeners.list',
-  'list retained messages (GET /mqtt/retainer/messages)': 'retained.list',
-  'list alarms (GET /alarms)': 'alarms.list',
-  'list rules (GET /rules)': 'rules.list',
-  'list nodes (GET /nodes)': 'nodes.list',
+  'list retained messages by topic filter (GET /mqtt/retainer/messages)': 'retained.list',
+  'list rules with their filters (GET /rules)': 'rules.list',
+  'list the nodes (GET /nodes)': 'nodes.list',
+  'list the listeners (GET /listeners)': 'listeners.list',
+  'list the authentication chain (GET /authentication)': 'authn.list',
+  'list the authorization sources (GET /authorization/sources)': 'authz.list',
+  're-run a read command every interval, redrawn in place, until stopped': 'live.watch',
+  'subscribe through the test client and print messages until stopped (MQTT subscribe)': 'live.sub',
 
   // Issue 17: log traces.
   'create a log trace (POST /trace)': 'trace.create',

@@ -11,6 +11,11 @@ export function tableOf<Row>(columns: Columns<Row>, rows: readonly Row[], total?
   return { columns: columns.map(([name]) => name), rows: rows.map((row) => columns.map(([, cell]) => cell(row))), ...(total !== undefined ? { total } : {}) }
 }
 
+/** A list answer (every row at once) as a table. */
+export function rowsTable<Row>(columns: Columns<Row>) {
+  return (rows: readonly Row[]): TableData => tableOf(columns, rows)
+}
+
 /** A paged answer (`{data, meta: {count}}`) as a table; the count says how many the server holds. */
 export function pagedTable<Row>(columns: Columns<Row>) {
   return (page: { data: readonly Row[]; meta: { count?: number | undefined } }): TableData => tableOf(columns, page.data, page.meta.count)

@@ -54,6 +54,8 @@ interface Word {
   key?: string
   /** Column where the value after `key=` starts. */
   valueColumn: number
+  /** Offset just past the word's last character. */
+  end: number
   quoted: boolean
 }
 
@@ -123,7 +125,7 @@ function splitLine(text: string, line: number): Split {
       value += ch
       i++
     }
-    words.push({ value, column: start + 1, valueColumn, quoted, ...(key !== undefined ? { key } : {}) })
+    words.push({ value, column: start + 1, valueColumn, end: i, quoted, ...(key !== undefined ? { key } : {}) })
   }
   return { words, comment: n }
 }
@@ -181,7 +183,20 @@ function parseLine(text: string, line: number, registry: Registry): { parsed?: P
   const args: Record<string, ParsedArg> = {}
   const errors: ScriptError[] = []
   let position = 0
-  for (const word of rest) {
+  let own = rest
+  if (command.rest && rest.length > 0 && rest[0].key !== command.rest) {
+    // The command's own `name=` words at the end; everything before them is the rest, as written.
+    let cut = rest.length
+    while (cut > 0 && rest[cut - 1].key !== undefined && rest[cut - 1].key !== command.rest && names.has(rest[cut - 1].key!)) cut--
+    if (cut > 0) {
+      const first = rest[0]
+      // One quoted word is the line as quoted (how a script line writes it back); else the words as written.
+      const value = cut === 1 && first.quoted && first.key === undefined ? first.value : text.slice(first.column - 1, rest[cut - 1].end)
+      args[command.rest] = { value, column: first.column, positional: true }
+      own = rest.slice(cut)
+    }
+  }
+  for (const word of own) {
     let name: string
     if (word.key !== undefined) {
       name = word.key

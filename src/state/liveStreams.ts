@@ -4,6 +4,9 @@
 import type { LiveOutput, LiveStream, Text } from '../../commands/define.ts'
 import { terminalLog, type TerminalLog } from './terminalLog.ts'
 
+/** Columns a frame is fitted to when it goes into the log (no pane measures it there). */
+const FRAME_WIDTH = 120
+
 export interface RunningStream {
   /** The command id the lines are logged under. */
   source: string
@@ -39,6 +42,10 @@ export function createLiveStreams(log: TerminalLog): LiveStreams {
             signal: controller.signal,
             line(text) {
               log.append({ source, status: 'info', message: typeof text === 'string' ? text : translate(text) })
+            },
+            // Here a frame follows as lines of the log; the prompt's own output redraws it in place.
+            frame(frame) {
+              for (const line of frame.render({ width: FRAME_WIDTH, colour: false, translate })) log.append({ source, status: 'info', message: line })
             },
             close() {
               if (!running.includes(entry)) return

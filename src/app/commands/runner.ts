@@ -1,7 +1,7 @@
 // The one path every command run takes, whoever starts it (palette, button, shortcut, script):
 // validate, confirm when asked to, run, notify, and write a line to the terminal log.
 // No React here; useRunCommand.ts wires it to the app's hooks.
-import { CommandError, type AnyCommand, type Command, type CommandContext, type ArgsSchema, type ApiArea, type Text } from '../../../commands/define.ts'
+import { CommandError, type AnyCommand, type Command, type CommandContext, type ArgsSchema, type ApiArea, type LiveOutput, type Text } from '../../../commands/define.ts'
 import { formatArgs, maskSecrets, validateArgs, withoutSecrets, type FieldError } from '../../../commands/args.ts'
 import { ApiError } from '../../../contract/api-error.ts'
 import type { HistoryInput, HistorySource } from '../../state/history.ts'
@@ -24,6 +24,8 @@ export interface RunOptions {
    * the notification and the terminal line say only that it succeeded.
    */
   showsResult?: boolean
+  /** Where a streaming command writes instead of the page's live streams (the prompt redraws watch's frames in place). */
+  live?: LiveOutput
 }
 
 export type RunError =
@@ -113,7 +115,7 @@ export async function executeCommand<S extends ArgsSchema, R>(
   }
 
   try {
-    const result = await command.run(deps.ctx, args)
+    const result = await command.run(options.live ? { ...deps.ctx, live: options.live } : deps.ctx, args)
     const said = options.showsResult ? undefined : command.resultText?.(result)
     const resultMessage = said ? translateText(said, t) : undefined
     log.append({ source: command.id, args: argText, status: 'ok', ...(resultMessage ? { message: resultMessage } : {}) })

@@ -133,6 +133,7 @@ export function TerminalDock() {
   })
 
   const empty = last === undefined
+  const onlyTaps = streaming.every((source) => source === 'rule.tap')
   return (
     <section className={`terminal-dock${open ? ' is-open' : ''}`} aria-label={t('terminal.title')}>
       {open && !empty && <ResizeHandle height={height} onHeight={setHeight} />}
@@ -155,9 +156,9 @@ export function TerminalDock() {
         <span className={`terminal-bar-last mono status-${last?.status ?? 'none'}`} aria-live="off">
           {last ? summarizeEntry(last, labels) : t('terminal.empty')}
         </span>
-        {streaming > 0 && (
-          <button type="button" className="btn btn-ghost btn-sm" title={t('ruleTap.stopTitle')} onClick={() => liveStreams.stopAll()}>
-            {t('ruleTap.stop')}
+        {streaming.length > 0 && (
+          <button type="button" className="btn btn-ghost btn-sm" title={t(onlyTaps ? 'ruleTap.stopTitle' : 'terminal.stopTitle')} onClick={() => liveStreams.stopAll()}>
+            {t(onlyTaps ? 'ruleTap.stop' : 'terminal.stop')}
           </button>
         )}
         {open && (
@@ -174,9 +175,9 @@ export function TerminalDock() {
   )
 }
 
-/** How many streams run into the pane; `onStart` is told when one starts (the pane opens for it). */
-function useStreaming(onStart: () => void): number {
-  const [count, setCount] = useState(() => liveStreams.running().length)
+/** The sources of the streams running into the pane; `onStart` is told when one starts (the pane opens for it). */
+function useStreaming(onStart: () => void): readonly string[] {
+  const [sources, setSources] = useState(() => liveStreams.running().map((r) => r.source))
   const onStartRef = useRef(onStart)
   onStartRef.current = onStart
   useEffect(() => {
@@ -185,10 +186,10 @@ function useStreaming(onStart: () => void): number {
       const now = liveStreams.running().length
       if (now > known) onStartRef.current()
       known = now
-      setCount(now)
+      setSources(liveStreams.running().map((r) => r.source))
     })
   }, [])
-  return count
+  return sources
 }
 
 /** The newest log entry for the bar, updated at most once per frame however fast entries come. */
@@ -265,6 +266,7 @@ function XtermPane({ viewRef, labelsRef, focusWhenReady, visible }: XtermPanePro
             flush()
             prompt.print(text)
           },
+          printCount: () => prompt.printCount,
         }),
       )
       prompt.start()

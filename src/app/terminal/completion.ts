@@ -99,12 +99,18 @@ export async function completeLine(line: string, cursor: number, api: Api, signa
   if (before.length === 0) {
     const ids = registry
       .list()
-      .map((c) => c.id)
+      .flatMap((c) => (c.word ? [c.word, c.id] : [c.id]))
       .filter((id) => id.startsWith(current.text))
     return settle(line, cursor, current.start, current.text, '', ids, (id) => `${id} `)
   }
   const command = registry.get(before[0].text)
   if (!command) return { text: line, cursor, candidates: [] }
+  if (command.rest) {
+    // The rest of the line is a command line of its own (watch's): completed as one.
+    const start = (before[1] ?? current).start
+    const inner = await completeLine(line.slice(start), cursor - start, api, signal, registry)
+    return { text: line.slice(0, start) + inner.text, cursor: start + inner.cursor, candidates: inner.candidates }
+  }
   const given = givenArgs(before)
   const at = current.text.indexOf('=')
   if (at > 0) {

@@ -53,6 +53,7 @@ export class PromptSession {
   private completing: AbortController | null = null
   /** Lines typed here, also those that never ran (a typo), so Up recalls them too. */
   private typed: string[] = []
+  private prints = 0
 
   private readonly host: PromptHost
 
@@ -73,9 +74,15 @@ export class PromptSession {
     return this.mode.kind === 'busy'
   }
 
+  /** How many times output was printed: a frame redraws in place only when nothing came after it. */
+  get printCount(): number {
+    return this.prints
+  }
+
   /** Output above the prompt: the prompt is erased, the text written, the prompt drawn again. */
   print(text: string): void {
     if (!text) return
+    this.prints++
     this.erase()
     this.host.write(text)
     this.draw()

@@ -54,7 +54,7 @@ export async function runPromptLine(line: string, deps: PromptRunnerDeps): Promi
   if (!plan.ok) return deps.print(errorLines(plan.errors, false, deps))
   for (const step of plan.steps) {
     // The terminal line the runner writes is the outcome; no toast on top of it.
-    const result = await deps.run(step.command, step.raw, { source: 'script', notifySuccess: false, notifyFailure: false })
+    const result = await deps.run(step.command, step.raw, { source: 'script', notifySuccess: false, notifyFailure: false, ...(deps.ctx.live ? { live: deps.ctx.live } : {}) })
     if (result.ok) printTable(step.command, result.result, deps)
   }
 }
@@ -83,7 +83,7 @@ export async function runPromptScript(text: string, deps: PromptRunnerDeps): Pro
     confirmDanger: true,
     signal: deps.signal,
     runStep: async (step) => {
-      const result = await deps.run(step.command, step.raw, { confirmed: true, source: 'script', notifySuccess: false, notifyFailure: false })
+      const result = await deps.run(step.command, step.raw, { confirmed: true, source: 'script', notifySuccess: false, notifyFailure: false, ...(deps.ctx.live ? { live: deps.ctx.live } : {}) })
       if (!result.ok) throw new Error(result.error.kind === 'failed' ? result.error.message : result.error.kind)
       printTable(step.command, result.result, deps)
       return result.result

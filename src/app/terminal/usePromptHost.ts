@@ -5,7 +5,7 @@
 import { useStore } from 'jotai'
 import { useCallback, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { AnyCommand } from '../../../commands/define.ts'
+import type { AnyCommand, LiveOutput, Text } from '../../../commands/define.ts'
 import { getCommand } from '../../../commands/registry.ts'
 import { formatScriptLine } from '../../../commands/script/execute.ts'
 import { historyAtom } from '../../state/history.ts'
@@ -25,6 +25,36 @@ export interface PromptOutput {
   columns(): number
   /** Output above the prompt (log lines waiting to be drawn go first). */
   print(text: string): void
+  /** Counts prints: a frame is redrawn in place only when nothing was printed after it. */
+  printCount(): number
+}
+
+/**
+ * The live streams a prompt line starts, whose frames (watch's table) are redrawn in place: the
+ * cursor goes up over the previous frame when nothing was printed under it since.
+ */
+export function framedOutput(base: LiveOutput, output: PromptOutput, translate: (text: Text) => string): LiveOutput {
+  return {
+    ...base,
+    open(source) {
+      const stream = base.open(source)
+      let rows = 0
+      let mark = -1
+      return {
+        signal: stream.signal,
+        line: (text) => stream.line(text),
+        close: () => stream.close(),
+        frame(frame) {
+          output.print('') // log lines waiting to be drawn come first
+          const lines = frame.render({ width: output.columns(), colour: true, translate })
+          if (rows > 0 && output.printCount() === mark) output.write(`\x1b[${rows}A\r\x1b[J`)
+          output.print(lines.map((line) => `${line}\r\n`).join(''))
+          rows = lines.length
+          mark = output.printCount()
+        },
+      }
+    },
+  }
 }
 
 export function usePromptHost(): (output: PromptOutput) => PromptHost {
@@ -41,8 +71,9 @@ export function usePromptHost(): (output: PromptOutput) => PromptHost {
     const deps = (signal: AbortSignal): PromptRunnerDeps => {
       const { api, ui, run, store, t } = latest.current
       const translate = (key: string, values?: Record<string, string | number>) => t(key, values ?? {})
+      const tr = (text: Text) => t(text.key, text.values ?? {})
       return {
-        ctx: { api, ui, live: liveStreams.output((text) => t(text.key, text.values ?? {})) },
+        ctx: { api, ui, live: framedOutput(liveStreams.output(tr), output, tr) },
         run: (command: AnyCommand, raw, options) => run(command, raw, options),
         confirmScript: (steps) => {
           const dangerous = steps.filter((step) => step.confirm)
@@ -70,17 +101,33 @@ export function usePromptHost(): (output: PromptOutput) => PromptHost {
         running = null
       }
     }
+    // History entries a typed line made are recalled as it was typed (`watch clients.list`), once.
+    const typedRuns: { line: string; after: number; upTo: number }[] = []
+    const newestSeq = () => latest.current.store.get(historyAtom).at(-1)?.seq ?? 0
     return {
       write: output.write,
       columns: output.columns,
-      run: (line) => runWith((d) => runPromptLine(line, d)),
+      run: async (line) => {
+        const after = newestSeq()
+        await runWith((d) => runPromptLine(line, d))
+        const upTo = newestSeq()
+        if (upTo > after) typedRuns.push({ line, after, upTo })
+      },
       runScript: (text) => runWith((d) => runPromptScript(text, d)),
       complete: (line, cursor, signal) => completeLine(line, cursor, latest.current.api, signal),
-      history: () =>
-        latest.current.store.get(historyAtom).flatMap((entry) => {
+      history: () => {
+        const recalled = new Set<object>()
+        return latest.current.store.get(historyAtom).flatMap((entry) => {
+          const typed = typedRuns.find((run) => entry.seq > run.after && entry.seq <= run.upTo)
+          if (typed) {
+            if (recalled.has(typed)) return []
+            recalled.add(typed)
+            return [typed.line]
+          }
           const command = getCommand(entry.id)
           return command ? [formatScriptLine(command, entry.args)] : []
-        }),
+        })
+      },
       interrupt: () => {
         liveStreams.stopAll()
         running?.abort()
