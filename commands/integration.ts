@@ -6,7 +6,8 @@
 import * as v from 'valibot'
 import { nameError } from '../contract/connectors.ts'
 import { ApiError } from '../contract/api-error.ts'
-import { CommandError, defineCommand, type CommandContext, type Completer } from './define.ts'
+import { CommandError, defineCommand, type Completer } from './define.ts'
+import { defineRead, rowsTable } from './format/read.ts'
 import type { Api } from '../src/api/index.ts'
 
 export type IntegrationKind = 'connectors' | 'actions' | 'sources'
@@ -142,26 +143,15 @@ async function probe(api: ReturnType<typeof kindApi>, body: Body): Promise<void>
   }
 }
 
-/**
- * The rows as fixed-width lines for the terminal pane, in EMQX's own words (ids, statuses, field
- * names), so they read the same in every language: `http:hook  connected  enable=true  rules=r1,r2`.
- */
-export function tableLines(kind: IntegrationKind, rows: readonly IntegrationRow[]): string[] {
-  const users = kind === 'connectors' ? 'channels' : 'rules'
-  const cells = rows.map((r) => [r.id, r.status, `enable=${r.enable}`, r.used_by.length ? `${users}=${r.used_by.join(',')}` : ''])
-  const widths = [0, 1, 2].map((i) => Math.min(48, Math.max(...cells.map((c) => c[i].length))))
-  return cells.map((c) => c.map((cell, i) => (i < widths.length ? cell.padEnd(widths[i]) : cell)).join('  ').trimEnd())
-}
-
-/** In the browser the rows go to the terminal pane as a table; the CLI prints the result (JSON with --json). */
-function printTable(ctx: CommandContext, kind: IntegrationKind, rows: IntegrationRow[]) {
-  if (!ctx.ui || !ctx.live) return
-  const stream = ctx.live.open(`${kind}.list`)
-  try {
-    for (const line of tableLines(kind, rows)) stream.line(line)
-  } finally {
-    stream.close()
-  }
+/** The list's columns, in EMQX's own words (ids, statuses, field names). */
+export function integrationTable(kind: IntegrationKind) {
+  return rowsTable<IntegrationRow>([
+    ['id', (r) => r.id],
+    ['status', (r) => r.status],
+    ['enable', (r) => r.enable],
+    ...(kind === 'connectors' ? [] : ([['connector', (r: IntegrationRow) => r.connector ?? '']] as const)),
+    [kind === 'connectors' ? 'channels' : 'rules', (r) => r.used_by.join(',')],
+  ])
 }
 
 /** The arguments of a create and a test: an action's or source's connector may be given apart from the config. */
@@ -277,19 +267,14 @@ export function integrationCommands(kind: IntegrationKind) {
     resultText: () => ({ key: 'integration.testSuccess' }),
   })
 
-  const list = defineCommand({
+  const list = defineRead({
     id: `${kind}.list`,
     title: `cmd.${kind}List`,
     group,
-    readOnly: true,
     args: v.object({}),
     aliases: [`list ${kind}`, `show ${kind}`],
-    run: async (ctx) => {
-      const rows = await kindApi(ctx.api, kind).list()
-      printTable(ctx, kind, rows)
-      return rows
-    },
-    resultText: (rows: IntegrationRow[]) => ({ key: 'integration.listed', values: { count: rows.length } }),
+    run: (ctx) => kindApi(ctx.api, kind).list(),
+    table: integrationTable(kind),
   })
 
   return { create, update, remove, enable, disable, start, test, list }

@@ -4,6 +4,7 @@
 import * as v from 'valibot'
 import { keepsCurrent, keyValuesArg } from './args.ts'
 import { CommandError, defineCommand, type Completer } from './define.ts'
+import { defineRead, rowsTable } from './format/read.ts'
 import {
   actionConfig,
   configOf,
@@ -207,14 +208,24 @@ export const deleteWebhook = onWebhook('webhook.delete', ['remove webhook', '删
 export const enableWebhook = onWebhook('webhook.enable', ['start webhook', 'turn on webhook', '启用 Webhook'], (api, name) => setEnabled(api, name, true))
 export const disableWebhook = onWebhook('webhook.disable', ['stop webhook', 'turn off webhook', '禁用 Webhook', '停用 Webhook'], (api, name) => setEnabled(api, name, false))
 
-export const listWebhooksCommand = defineCommand({
+/** One webhook as webhooks.list answers it. */
+export interface WebhookRow {
+  name: string
+  enable: boolean
+  status: string
+  url: string
+  method: string
+  topics: string[]
+  events: string[]
+}
+
+export const listWebhooksCommand = defineRead({
   id: 'webhooks.list',
   title: 'cmd.webhook.list',
   group: 'cmdGroup.webhooks',
-  readOnly: true,
   args: v.object({}),
   aliases: ['webhooks', 'show webhooks', 'Webhook 列表'],
-  run: async (ctx) =>
+  run: async (ctx): Promise<WebhookRow[]> =>
     (await listWebhooks(ctx.api)).map((webhook) => ({
       name: webhook.name,
       enable: webhook.enable,
@@ -224,7 +235,14 @@ export const listWebhooksCommand = defineCommand({
       topics: webhook.trigger.topics,
       events: webhook.trigger.events,
     })),
-  resultText: (rows) => ({ key: 'cmd.webhook.listed', values: { count: rows.length } }),
+  table: rowsTable<WebhookRow>([
+    ['name', (row) => row.name],
+    ['status', (row) => row.status],
+    ['enable', (row) => row.enable],
+    ['method', (row) => row.method],
+    ['url', (row) => row.url],
+    ['trigger', (row) => [...row.topics, ...row.events].join(',')],
+  ]),
 })
 
 export const webhookCommands = [createWebhook, updateWebhook, deleteWebhook, enableWebhook, disableWebhook, listWebhooksCommand]

@@ -42,7 +42,9 @@ describe('integration commands in the CLI', () => {
 
     const people = await cli(['run', '-', ...login()], { stdin: 'actions.list\n' })
     expect(people.code).toBe(0)
-    expect(people.stdout).toContain('[{"id":"http:cli_out"')
+    // Without --json the CLI prints the list as the other read commands print theirs: a table.
+    expect(people.stdout).toMatch(/id +status +enable +connector +rules/)
+    expect(people.stdout).toMatch(/http:cli_out +connected +true +cli_hook/)
 
     // A delete is dangerous: without --yes nothing runs.
     const refused = await cli(['run', '-', ...login(), '--json'], { stdin: 'action.delete http:cli_out\n' })

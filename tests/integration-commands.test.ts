@@ -5,7 +5,7 @@
 // said with the rules; enable, disable, start, reset metrics; live completers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getCommand } from '../commands/registry.ts'
-import { tableLines, type IntegrationRow } from '../commands/integration.ts'
+import { type IntegrationRow } from '../commands/integration.ts'
 import { CommandError } from '../commands/commandError.ts'
 import { lineWriterOutput } from '../commands/liveOutput.ts'
 import { parseScript, rawArgs } from '../commands/script/parse.ts'
@@ -64,21 +64,12 @@ describe('data integration commands', () => {
 
     const rows = (await run('actions.list')) as IntegrationRow[]
     expect(rows).toEqual([{ id: 'http:hook', type: 'http', name: 'hook', enable: true, status: 'connected', connector: 'hook', used_by: ['to-hook'] }])
-    expect(getCommand('actions.list')?.resultText?.(rows)).toEqual({ key: 'integration.listed', values: { count: 1 } })
+    expect(getCommand('actions.list')?.resultText?.(rows)).toEqual({ key: 'format.rows', values: { count: 1 } })
     expect(await run('connectors.list')).toEqual([expect.objectContaining({ id: 'http:hook', used_by: ['hook'] })])
 
-    // In the browser (a ui) the rows go to the terminal pane as lines; the CLI (no ui) prints the result.
-    const lines: string[] = []
-    const live = lineWriterOutput({ write: (_source, line) => lines.push(line), translate: (text) => text.key })
-    const list = getCommand('connectors.list')!
-    await list.run({ api: suite.api, live }, {})
-    expect(lines).toEqual([])
-    await list.run({ api: suite.api, live, ui: { navigate: () => {}, setSetting: () => {}, logout: async () => {} } }, {})
-    expect(lines).toEqual(['http:hook  connected  enable=true  channels=hook'])
-    expect(tableLines('actions', rows.concat({ id: 'mqtt:longer-name', type: 'mqtt', name: 'longer-name', enable: false, status: 'stopped', used_by: [] }))).toEqual([
-      'http:hook         connected  enable=true   rules=to-hook',
-      'mqtt:longer-name  stopped    enable=false',
-    ])
+    // The terminal pane and the CLI print the list's table (commands/format/table.ts).
+    expect(getCommand('connectors.list')?.table?.(await run('connectors.list'))).toEqual({ columns: ['id', 'status', 'enable', 'channels'], rows: [['http:hook', 'connected', true, 'hook']] })
+    expect(getCommand('actions.list')?.table?.(rows)).toEqual({ columns: ['id', 'status', 'enable', 'connector', 'rules'], rows: [['http:hook', 'connected', true, 'hook', 'to-hook']] })
   })
 
   it('action.delete is refused while a rule uses it, said with the rule; alsoDeleteDepActions takes it out of the rule first', async () => {
