@@ -9,8 +9,9 @@
 import { performance } from 'node:perf_hooks'
 import { compileRule } from '../server/rules/sql/index.ts'
 import { sqlFunctions } from '../server/rules/sql-functions.ts'
-import { load, mosquittoInstalled, startMosquitto, startNodeBroker, type Target } from './broker-targets.ts'
+import { cpuPerMessage, load, mosquittoInstalled, startMosquitto, startNodeBroker, type Target } from './broker-targets.ts'
 import type { Job, LoadResult } from './mqtt-load.ts'
+import { restOf, type Rest } from './rest.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
 const NON_MATCHING_RULES = 100
@@ -26,27 +27,6 @@ const fanIn = (port: number, alsoSubscribe?: string): Job => ({
   ...(alsoSubscribe ? { alsoSubscribe } : {}),
 })
 
-/** The embedded server's REST API, logged in as the default admin. */
-async function restOf(target: Target) {
-  const base = `http://127.0.0.1:${target.httpPort}/api/v5`
-  const login = await fetch(`${base}/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: 'public' }),
-  })
-  const { token } = (await login.json()) as { token: string }
-  return async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    })
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
-  }
-}
-
-type Rest = Awaited<ReturnType<typeof restOf>>
-
 async function createRules(rest: Rest, prefix: string, count: number, rule: (i: number) => { sql: string; actions: unknown[] }): Promise<string[]> {
   const ids = Array.from({ length: count }, (_, i) => `${prefix}${i}`)
   for (const [i, id] of ids.entries()) await rest('POST', '/rules', { id, ...rule(i) })
@@ -58,9 +38,6 @@ async function deleteRules(rest: Rest, ids: readonly string[]): Promise<void> {
 }
 
 type Row = { label: string; result: LoadResult & { brokerCpu: number } }
-
-/** Microseconds of broker CPU per message received by the subscriber. */
-const cpuPerMessage = (row: Row | undefined) => (row && row.result.perSecond ? (row.result.brokerCpu / row.result.perSecond) * 1e6 : NaN)
 
 async function publishPath(): Promise<Row[]> {
   const rows: Row[] = []
@@ -149,12 +126,12 @@ export default async function rulesBench(): Promise<void> {
       'broker CPU': result.brokerCpu,
       // Near 1: the load process (which also reads every republished message) set the pace, not the broker.
       'load CPU': result.loadCpu,
-      'CPU µs / msg': +cpuPerMessage({ label, result }).toFixed(2),
+      'CPU µs / msg': +cpuPerMessage(result).toFixed(2),
       'p50 / p99 ms': `${result.p50 ?? 'late'} / ${result.p99 ?? 'late'}`,
     })),
   )
   const matching = rows.find((row) => row.label.includes('matching rules that republish'))
-  const perRule = (cpuPerMessage(matching) - cpuPerMessage(base)) / MATCHING_RULES
+  const perRule = (cpuPerMessage(matching?.result) - cpuPerMessage(base?.result)) / MATCHING_RULES
   console.log(
     `Publish path: ${Number.isFinite(perRule) ? perRule.toFixed(2) : '-'} µs of broker CPU per evaluated rule ` +
       `(10 matching rules, each republishing one message that is delivered), from CPU per message less that with no rules`,
