@@ -21,8 +21,8 @@ export interface Target {
   /** The embedded server's console and REST API port. */
   httpPort?: number
   pid: number
-  /** Resident memory, and the JS heap and V8's young generation where there are (after a full GC). */
-  memory(): Promise<{ rss: number; heapUsed?: number; youngGeneration?: number }>
+  /** Resident memory, and the JS heap (used and reserved), V8's young generation and memory outside the heap (Buffers) where there are (after a full GC). */
+  memory(): Promise<{ rss: number; heapUsed?: number; heapTotal?: number; youngGeneration?: number; external?: number }>
   stop(): Promise<void>
   /** Settles with the error it printed if the broker's process ends on its own (a crash under load). */
   crashed: Promise<string>
@@ -70,10 +70,10 @@ export async function startNodeBroker(kind: BrokerKind): Promise<Target> {
     pid: child.pid!,
     crashed,
     async memory() {
-      const reply = message<{ rss: number; heapUsed: number; youngGeneration: number }>(child, 'memory')
+      const reply = message<{ rss: number; heapUsed: number; heapTotal: number; youngGeneration: number; external: number }>(child, 'memory')
       child.send({ type: 'memory' })
-      const { rss, heapUsed, youngGeneration } = await reply
-      return { rss, heapUsed, youngGeneration }
+      const { rss, heapUsed, heapTotal, youngGeneration, external } = await reply
+      return { rss, heapUsed, heapTotal, youngGeneration, external }
     },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return

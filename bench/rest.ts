@@ -1,21 +1,23 @@
-// The REST API of a broker the benches started (bench/broker-process.ts), logged in as the default
-// admin, so that cases are set up as an operator would: answers the parsed JSON body, throws on an error.
-import type { Target } from './broker-targets.ts'
+// The embedded server's REST API for the benches, logged in as the default admin: each call answers
+// the parsed JSON body (undefined when there is none) and throws on a status other than 2xx.
+export type Rest = (method: string, path: string, body?: unknown) => Promise<unknown>
 
-export async function restOf(target: Pick<Target, 'httpPort'>) {
+export async function restOf(target: { httpPort?: number }): Promise<Rest> {
   const base = `http://127.0.0.1:${target.httpPort}/api/v5`
-  const login = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'public' }) })
+  const login = await fetch(`${base}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: 'public' }),
+  })
   const { token } = (await login.json()) as { token: string }
-  return async (method: string, path: string, body?: unknown): Promise<unknown> => {
+  return async (method, path, body) => {
     const response = await fetch(`${base}${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
     })
     const text = await response.text()
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`)
-    return text ? JSON.parse(text) : undefined
+    return text ? (JSON.parse(text) as unknown) : undefined
   }
 }
-
-export type Rest = Awaited<ReturnType<typeof restOf>>

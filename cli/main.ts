@@ -10,6 +10,7 @@ import { ApiError } from '../contract/api-error.ts'
 import { chooseCredentials, connect, normalizeUrl } from './connect.ts'
 import { lineWriterOutput } from '../commands/liveOutput.ts'
 import * as out from './output.ts'
+import { quoteArg } from '../commands/args.ts'
 
 export interface Io {
   stdout(line: string): void
@@ -18,11 +19,18 @@ export interface Io {
   env: Record<string, string | undefined>
   /** Aborted when the operator interrupts (Ctrl+C): the step under way finishes, the rest do not run. */
   signal?: AbortSignal
+  /** The width of the terminal tables are fitted to (stdout's columns on a TTY). */
+  columns?: number
 }
+
+/** Tables are fitted to this many columns when stdout is no terminal (a pipe, a file). */
+const PIPE_COLUMNS = 160
 
 export const USAGE = `Usage:
   emqx-console run <file|-> [options]   Run a runbook script (- reads it from stdin)
   emqx-console commands [--json]        List every command with its arguments
+  emqx-console trace follow <name>      Print a log trace's lines as they are written, until
+                                        the trace stops or Ctrl+C (options as for run)
 
 Options for run:
   --url <url>                 Console or EMQX API URL, with or without /api/v5 (env EMQX_URL)
@@ -58,6 +66,9 @@ export const processIo: Io = {
   stderr: (line) => process.stderr.write(`${line}\n`),
   readStdin,
   env: process.env,
+  get columns() {
+    return process.stdout.columns
+  },
 }
 
 function listCommandsCommand(json: boolean, io: Io): number {
@@ -86,6 +97,22 @@ type RunFlags = {
 }
 
 async function runCommand(file: string, flags: RunFlags, io: Io): Promise<number> {
+  let source: string
+  try {
+    source = file === '-' ? await io.readStdin() : readFileSync(file, 'utf8')
+  } catch (error) {
+    io.stderr(`emqx-console: cannot read ${file}: ${(error as Error).message}`)
+    if (flags.json) io.stdout(JSON.stringify({ type: 'error', message: `cannot read ${file}: ${(error as Error).message}` }))
+    return EXIT_USAGE
+  }
+  return runSource(source, file === '-' ? '<stdin>' : file, flags, io)
+}
+
+/**
+ * Runs a script's text. `bare`: a one-command verb (`trace follow NAME`) prints only what its
+ * command streams, and its failure on stderr, without the plan, step and summary lines.
+ */
+async function runSource(source: string, name: string, flags: RunFlags, io: Io, bare = false): Promise<number> {
   const json = Boolean(flags.json)
   const dryRun = Boolean(flags['dry-run'])
   const emit = (value: Record<string, unknown>) => io.stdout(JSON.stringify(value))
@@ -94,14 +121,6 @@ async function runCommand(file: string, flags: RunFlags, io: Io): Promise<number
     io.stderr(`emqx-console: ${message}`)
     return EXIT_USAGE
   }
-
-  let source: string
-  try {
-    source = file === '-' ? await io.readStdin() : readFileSync(file, 'utf8')
-  } catch (error) {
-    return usageError(`cannot read ${file}: ${(error as Error).message}`)
-  }
-  const name = file === '-' ? '<stdin>' : file
 
   // The whole script is checked before anything else, so a broken runbook never half-runs.
   const plan = planScript(source, { target: 'cli' })
@@ -130,8 +149,8 @@ async function runCommand(file: string, flags: RunFlags, io: Io): Promise<number
   })
   if ('error' in choice) return usageError(choice.error)
 
-  if (json) emit(out.planJson(steps))
-  else for (const line of out.planLines(steps, name)) io.stdout(line)
+  if (json && !bare) emit(out.planJson(steps))
+  else if (!bare) for (const line of out.planLines(steps, name)) io.stdout(line)
 
   const dangerous = steps.filter((step) => step.confirm)
   if (dangerous.length && !dryRun && !flags.yes) {
@@ -166,6 +185,7 @@ async function runCommand(file: string, flags: RunFlags, io: Io): Promise<number
     continueOnError: Boolean(flags['continue-on-error']),
     confirmDanger: Boolean(flags.yes),
     onStep: (result) => {
+      if (bare) return result.error && io.stderr(`emqx-console: ${out.failureText(result.error)}`)
       if (json) return emit(out.stepJson(result))
       // A long script stopped early lists the first steps it did not run, then how many more.
       if (result.status === 'skipped' && ++skipped > SKIPPED_SHOWN) {
@@ -173,9 +193,11 @@ async function runCommand(file: string, flags: RunFlags, io: Io): Promise<number
         return
       }
       io.stdout(out.stepLine(result, width))
+      for (const line of out.tableLines(result, io.columns ?? PIPE_COLUMNS)) io.stdout(line)
     },
     ...(io.signal ? { signal: io.signal } : {}),
   })
+  if (bare) return run.ok ? EXIT_OK : EXIT_FAILED
   if (io.signal?.aborted) io.stderr('emqx-console: interrupted; the steps after the one under way did not run')
   if (json) emit(out.summaryJson(run, dryRun))
   else io.stdout(out.summaryLine(run, dryRun))
@@ -216,6 +238,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   }
   if (verb === 'commands' && rest.length === 0) return listCommandsCommand(Boolean(values.json), io)
   if (verb === 'run' && rest.length === 1) return runCommand(rest[0], values, io)
+  if (verb === 'trace' && rest[0] === 'follow' && rest.length === 2)
+    return runSource(`trace.follow name=${quoteArg(rest[1])}`, 'trace follow', values, io, true)
   io.stderr(verb === 'run' ? 'emqx-console: run takes one file (or - for stdin)' : USAGE)
   return EXIT_USAGE
 }

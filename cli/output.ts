@@ -5,6 +5,7 @@ import type { AnyCommand, Text } from '../commands/define.ts'
 import { describeArgs, type FieldDescriptor } from '../commands/args.ts'
 import type { PlanStep, ScriptError } from '../commands/script/plan.ts'
 import type { ScriptRun, StepResult } from '../commands/script/execute.ts'
+import { renderTable } from '../commands/format/table.ts'
 
 type Tree = { [key: string]: string | Tree }
 
@@ -94,13 +95,25 @@ function compact(value: unknown, max = 200): string {
   return json.length > max ? `${json.slice(0, max - 1)}…` : json
 }
 
+/** A failed step's `CODE: message` (the code alone when the message only repeats it). */
+export function failureText(error: { code: string; message?: string }): string {
+  return error.message && error.message !== error.code ? `${error.code}: ${error.message}` : error.code
+}
+
 export function stepLine(result: StepResult, width = 0): string {
   const head = `${result.status.padEnd(9)} ${String(result.index + 1).padStart(3)}  line ${String(result.step.line).padEnd(4)} ${stepWords(result.step).padEnd(width)}`
   const tail: string[] = []
-  if (result.error) tail.push(result.error.message && result.error.message !== result.error.code ? `${result.error.code}: ${result.error.message}` : result.error.code)
-  else if (result.result !== undefined && result.status === 'ok') tail.push(compact(result.result))
+  if (result.error) tail.push(failureText(result.error))
+  // A read command's rows follow as a table (tableLines), not squeezed into the step's line.
+  else if (result.result !== undefined && result.status === 'ok' && !result.step.command.table) tail.push(compact(result.result))
   for (const warning of result.warnings ?? []) tail.push(`warning: ${text(warning)}`)
   return tail.length ? `${head}  ${tail.join('; ')}` : head.trimEnd()
+}
+
+/** A read command's result as a table `width` columns wide, indented under its step; none for other steps. */
+export function tableLines(result: StepResult, width: number): string[] {
+  const table = result.status === 'ok' ? result.step.command.table?.(result.result) : undefined
+  return table ? renderTable(table, { width: Math.max(20, width - 2) }, text).map((line) => `  ${line}`) : []
 }
 
 export function stepJson(result: StepResult): Record<string, unknown> {

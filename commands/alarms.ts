@@ -4,6 +4,8 @@
 import * as v from 'valibot'
 import { defineCommand } from './define.ts'
 import { durationArg, givenArgs } from './args.ts'
+import { defineRead, pagedTable, pageArgs, shortTime } from './format/read.ts'
+import type { Alarm } from '../src/api/alarms.ts'
 
 export const clearAlarmHistory = defineCommand({
   id: 'alarm.clear',
@@ -92,4 +94,21 @@ export const updateAlarmSettings = defineCommand({
   },
 })
 
-export const alarmCommands = [deactivateAlarm, clearAlarmHistory, updateAlarmSettings, updateSysmon]
+/** The activated alarms, or with `activated=false` the history. */
+export const listAlarms = defineRead({
+  id: 'alarms.list',
+  title: 'cmd.alarms.list',
+  group: 'cmdGroup.alarms',
+  aliases: ['alarms', '告警列表'],
+  args: v.object({ activated: v.optional(v.pipe(v.boolean('err.boolean'), v.title('filter.activated')), true), ...pageArgs() }),
+  run: (ctx, args) => ctx.api.alarms.list(givenArgs(args)),
+  table: pagedTable<Alarm>([
+    ['name', (a) => a.name],
+    ['message', (a) => a.message],
+    ['activate_at', (a) => shortTime(a.activate_at)],
+    ['deactivate_at', (a) => shortTime(a.deactivate_at)],
+    ['node', (a) => a.node],
+  ]),
+})
+
+export const alarmCommands = [listAlarms, deactivateAlarm, clearAlarmHistory, updateAlarmSettings, updateSysmon]

@@ -39,6 +39,8 @@ export interface FieldDescriptor {
   unit?: string
   /** An update command's argument: left empty, the current value stays (see keepsCurrent). */
   keepsCurrent?: boolean
+  /** i18n key said when it is missing, instead of 'Required' (a trace's 'needs start and end time'). */
+  requiredKey?: string
 }
 
 export interface FieldError extends Text {
@@ -60,7 +62,7 @@ interface SchemaNode {
   requirement?: unknown
   title?: string
   description?: string
-  metadata?: { field?: FieldKind; literals?: string[]; unit?: string; keepsCurrent?: boolean }
+  metadata?: { field?: FieldKind; literals?: string[]; unit?: string; keepsCurrent?: boolean; requiredKey?: string }
   value?: SchemaNode
 }
 
@@ -122,6 +124,7 @@ function describeField(name: string, schema: SchemaNode, position: number): Fiel
         if (action.metadata?.literals) field.literals = action.metadata.literals
         if (action.metadata?.unit) field.unit = action.metadata.unit
         if (action.metadata?.keepsCurrent) field.keepsCurrent = true
+        if (action.metadata?.requiredKey) field.requiredKey = action.metadata.requiredKey
         break
     }
   }
@@ -381,14 +384,17 @@ export function sizeArg(title: string, options: { description?: string; literals
   )
 }
 
-/** A time argument: 'now', '+1h', '-30m', '+2d' or RFC 3339; the command resolves it with resolveDateInput. */
-export function dateArg(title: string, options: { description?: string } = {}) {
+/**
+ * A time argument: 'now', '+1h', '-30m', '+2d' or RFC 3339; the command resolves it with
+ * resolveDateInput. `requiredKey` is the message key when it is missing (a trace's 'needs start and end').
+ */
+export function dateArg(title: string, options: { description?: string; requiredKey?: string } = {}) {
   return v.pipe(
     v.string(),
     v.title(title),
     v.description(options.description ?? 'form.hint.date'),
     v.check((text: string) => parseDateInput(text) !== undefined, 'err.date'),
-    v.metadata({ field: 'date' as FieldKind }),
+    v.metadata({ field: 'date' as FieldKind, ...(options.requiredKey ? { requiredKey: options.requiredKey } : {}) }),
   )
 }
 
@@ -408,7 +414,7 @@ function issueText(issue: v.BaseIssue<unknown>, field: FieldDescriptor | undefin
     if (field?.options) values.options = field.options.join(', ')
     return Object.keys(values).length ? { key: issue.message, values } : { key: issue.message }
   }
-  if (issue.received === 'undefined') return { key: field?.kind === 'enum' ? 'err.select' : 'err.required' }
+  if (issue.received === 'undefined') return { key: field?.requiredKey ?? (field?.kind === 'enum' ? 'err.select' : 'err.required') }
   const requirement = typeof issue.requirement === 'number' ? issue.requirement : undefined
   // Both bounds known: say the range, as the spec's 'range min to max' message.
   if ((issue.type === 'min_value' || issue.type === 'max_value') && field?.min !== undefined && field.max !== undefined)

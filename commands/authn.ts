@@ -6,6 +6,8 @@ import { ApiError } from '../contract/api-error.ts'
 import { MOVE_POSITIONS, movePosition } from './args.ts'
 import { defineCommand, type Completer } from './define.ts'
 import { MECHANISMS, PASSWORD_BACKENDS } from '../contract/authn.ts'
+import { defineRead, tableOf } from './format/read.ts'
+import type { AnyAuthenticator } from '../src/api/authn.ts'
 
 /** The ids of the chain's authenticators (`password_based:built_in_database`, `jwt`...). */
 const completeAuthenticator: Completer = async (api, query, signal) =>
@@ -221,7 +223,28 @@ export const importAuthnUsers = defineCommand({
     ctx.api.authn.importFile(id, type, new Blob([content], { type: filename.toLowerCase().endsWith('.json') ? 'application/json' : 'text/csv' }), filename),
 })
 
+/** The authentication chain, in order. */
+export const listAuthenticators = defineRead({
+  id: 'authn.list',
+  title: 'cmd.authn.list',
+  group: 'cmdGroup.authn',
+  aliases: ['authenticators', '认证列表'],
+  args: v.object({}),
+  run: (ctx) => ctx.api.authn.list(),
+  table: (chain: AnyAuthenticator[]) =>
+    tableOf<AnyAuthenticator>(
+      [
+        ['id', (a) => a.id],
+        ['mechanism', (a) => a.mechanism],
+        ['backend', (a) => a.backend],
+        ['enable', (a) => a.enable],
+      ],
+      chain,
+    ),
+})
+
 export const authnCommands = [
+  listAuthenticators, 
   enableAuthenticator,
   disableAuthenticator,
   moveAuthenticator,

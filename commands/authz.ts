@@ -7,6 +7,8 @@ import type { AuthzRuleInput } from '../src/api/authz.ts'
 import { ApiError } from '../contract/api-error.ts'
 import { AUTHZ_SOURCE_TYPES } from '../contract/authz.ts'
 import { CommandError } from './commandError.ts'
+import { defineRead, tableOf } from './format/read.ts'
+import type { AuthzSourceRead } from '../src/api/authz.ts'
 
 /** The configured source types. */
 const completeSource: Completer = async (api, query, signal) =>
@@ -344,7 +346,26 @@ export const checkAuthz = defineCommand({
   }),
 })
 
+/** The authorization sources, in the order they are asked. */
+export const listAuthzSources = defineRead({
+  id: 'authz.list',
+  title: 'cmd.authz.list',
+  group: 'cmdGroup.authz',
+  aliases: ['authorization sources', '授权列表'],
+  args: v.object({}),
+  run: (ctx) => ctx.api.authz.sources(),
+  table: (sources: AuthzSourceRead[]) =>
+    tableOf<AuthzSourceRead>(
+      [
+        ['type', (s) => s.type],
+        ['enable', (s) => s.enable],
+      ],
+      sources,
+    ),
+})
+
 export const authzCommands = [
+  listAuthzSources, 
   updateAuthzSettings,
   createAuthzSource,
   updateAuthzFile,

@@ -6,6 +6,9 @@ import { banTypes } from '../src/api/banned.ts'
 import { completeClientId, completePeerhost, completeUsername } from './clients.ts'
 import type { Completer, Text } from './define.ts'
 import type { Api } from '../src/api/index.ts'
+import { defineRead, pagedTable, pageArgs, shortTime } from './format/read.ts'
+import type { Ban } from '../src/api/banned.ts'
+import { givenArgs } from './args.ts'
 
 const RELATIVE = /^\+(\d+)(s|m|h|d|w)$/
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})$/
@@ -119,4 +122,22 @@ export const clearBans = defineCommand({
   run: (ctx) => ctx.api.banned.clear(),
 })
 
-export const bannedCommands = [createBan, deleteBan, clearBans]
+/** The ban list, one page. */
+export const listBans = defineRead({
+  id: 'banned.list',
+  title: 'cmd.banned.list',
+  group: 'cmdGroup.banned',
+  aliases: ['bans', 'blacklist', '黑名单列表'],
+  args: v.object(pageArgs()),
+  run: (ctx, args) => ctx.api.banned.list(givenArgs(args)),
+  table: pagedTable<Ban>([
+    ['as', (b) => b.as],
+    ['who', (b) => b.who],
+    ['reason', (b) => b.reason],
+    ['by', (b) => b.by],
+    ['at', (b) => shortTime(b.at)],
+    ['until', (b) => shortTime(b.until)],
+  ]),
+})
+
+export const bannedCommands = [listBans, createBan, deleteBan, clearBans]

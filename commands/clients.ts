@@ -1,6 +1,11 @@
 // Client operations. No React and no DOM: the palette, screens, scripts and the CLI share these.
 import * as v from 'valibot'
 import { defineCommand, type Completer } from './define.ts'
+import { givenArgs } from './args.ts'
+import { booleanFilter, choiceFilter, defineRead, pagedTable, pageArgs, shortTime, textFilter } from './format/read.ts'
+import type { Client } from '../src/api/clients.ts'
+import type { Subscription } from '../src/api/subscriptions.ts'
+import type { Topic } from '../src/api/topics.ts'
 
 const required = (title: string) => v.pipe(v.string(), v.title(title), v.minLength(1, 'err.required'))
 const clientid = () => required('clients.field.clientid')
@@ -123,4 +128,85 @@ export const unsubscribeClient = defineCommand({
   run: (ctx, { clientid, topic }) => ctx.api.clients.unsubscribe(clientid, topic),
 })
 
-export const clientCommands = [kickClient, subscribeClient, unsubscribeClient]
+/** The clients with EMQX's filters (`clients.list conn_state=connected`), one page as a table. */
+export const listClients = defineRead({
+  id: 'clients.list',
+  title: 'cmd.clients.list',
+  group: 'cmdGroup.clients',
+  aliases: ['clients', 'ls clients', '客户端列表'],
+  args: v.object({
+    conn_state: choiceFilter('conn_state', ['connected', 'idle', 'disconnected']),
+    like_clientid: textFilter('like_clientid'),
+    username: textFilter('username'),
+    like_username: textFilter('like_username'),
+    ip_address: textFilter('ip_address'),
+    like_ip_address: textFilter('like_ip_address'),
+    proto_ver: choiceFilter('proto_ver', [3, 4, 5]),
+    clean_start: booleanFilter('clean_start'),
+    node: textFilter('node'),
+    ...pageArgs(),
+  }),
+  complete: { like_clientid: completeClientId, username: completeUsername, like_username: completeUsername, ip_address: completePeerhost },
+  suggestOnly: ['like_clientid', 'like_username'],
+  run: (ctx, args) => ctx.api.clients.list(givenArgs(args)),
+  table: pagedTable<Client>([
+    ['clientid', (c) => c.clientid],
+    ['username', (c) => c.username],
+    ['address', (c) => (c.ip_address ? `${c.ip_address}:${c.port ?? ''}` : '')],
+    ['state', (c) => (c.connected ? 'connected' : 'disconnected')],
+    ['proto', (c) => (c.proto_ver !== undefined ? `${c.proto_name ?? 'MQTT'} ${c.proto_ver}` : '')],
+    ['keepalive', (c) => c.keepalive],
+    ['subs', (c) => c.subscriptions_cnt],
+    ['inflight', (c) => c.inflight_cnt],
+    ['mqueue', (c) => c.mqueue_len],
+    ['connected_at', (c) => shortTime(c.connected_at)],
+    ['node', (c) => c.node],
+  ]),
+})
+
+/** Subscriptions across the cluster with `GET /subscriptions`' filters (`subscriptions.list topic=t/#`). */
+export const listSubscriptions = defineRead({
+  id: 'subscriptions.list',
+  title: 'cmd.subscriptions.list',
+  group: 'cmdGroup.clients',
+  aliases: ['subscriptions', '订阅列表'],
+  args: v.object({
+    clientid: textFilter('clientid'),
+    topic: textFilter('topic'),
+    match_topic: textFilter('match_topic'),
+    qos: choiceFilter('qos', [0, 1, 2]),
+    share_group: textFilter('share_group'),
+    node: textFilter('node'),
+    ...pageArgs(),
+  }),
+  complete: { clientid: completeClientId, topic: completeTopic },
+  suggestOnly: ['topic'],
+  run: (ctx, args) => ctx.api.subscriptions.list(givenArgs(args)),
+  table: pagedTable<Subscription>([
+    ['clientid', (s) => s.clientid],
+    ['topic', (s) => s.topic],
+    ['qos', (s) => s.qos],
+    ['nl', (s) => s.nl],
+    ['rap', (s) => s.rap],
+    ['rh', (s) => s.rh],
+    ['share_group', (s) => s.share_group],
+    ['node', (s) => s.node],
+  ]),
+})
+
+/** The routing table: topics subscribed to anywhere in the cluster. */
+export const listTopics = defineRead({
+  id: 'topics.list',
+  title: 'cmd.topics.list',
+  group: 'cmdGroup.clients',
+  aliases: ['topics', 'routes', '主题列表'],
+  args: v.object({ topic: textFilter('topic'), node: textFilter('node'), ...pageArgs() }),
+  complete: { topic: completeTopic },
+  run: (ctx, args) => ctx.api.topics.list(givenArgs(args)),
+  table: pagedTable<Topic>([
+    ['topic', (t) => t.topic],
+    ['node', (t) => t.node],
+  ]),
+})
+
+export const clientCommands = [listSubscriptions, listTopics, listClients, kickClient, subscribeClient, unsubscribeClient]

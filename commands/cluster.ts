@@ -4,6 +4,8 @@
 import * as v from 'valibot'
 import { isNodeName, MIN_INVITE_TIMEOUT } from '../contract/cluster.ts'
 import { defineCommand, type Completer } from './define.ts'
+import { defineRead, tableOf } from './format/read.ts'
+import type { NodeInfo } from '../src/api/nodes.ts'
 
 const node = () => v.pipe(v.string('err.required'), v.title('form.field.node'), v.trim(), v.minLength(1, 'err.required'), v.check(isNodeName, 'err.nodeName'))
 
@@ -44,4 +46,27 @@ export const forceLeave = defineCommand({
   run: (ctx, { node }) => ctx.api.cluster.forceLeave(node),
 })
 
-export const clusterCommands = [inviteNode, forceLeave]
+/** The cluster's nodes and their figures. */
+export const listNodes = defineRead({
+  id: 'nodes.list',
+  title: 'cmd.nodes.list',
+  group: 'cmdGroup.cluster',
+  aliases: ['nodes', '节点列表'],
+  args: v.object({}),
+  run: (ctx) => ctx.api.nodes.list(),
+  table: (nodes: NodeInfo[]) =>
+    tableOf<NodeInfo>(
+      [
+        ['node', (n) => n.node],
+        ['status', (n) => n.node_status],
+        ['version', (n) => n.version],
+        ['uptime', (n) => n.uptime],
+        ['connections', (n) => n.connections],
+        ['memory_used', (n) => n.memory_used],
+        ['memory_total', (n) => n.memory_total],
+      ],
+      nodes,
+    ),
+})
+
+export const clusterCommands = [listNodes, inviteNode, forceLeave]

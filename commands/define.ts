@@ -4,6 +4,7 @@ import type * as v from 'valibot'
 import type { Api } from '../src/api/index.ts'
 import type { TestClientManager } from '../src/testclient/manager.ts'
 import type { Text } from './commandError.ts'
+import type { TableData } from './format/table.ts'
 
 export { CommandError, type Text } from './commandError.ts'
 
@@ -111,6 +112,8 @@ export interface Command<S extends ArgsSchema = ArgsSchema, R = unknown> {
    * Answers each row's result, or an Error for a row that failed.
    */
   runMany?(ctx: CommandContext, rows: v.InferOutput<S>[]): Promise<Array<R | Error>>
+  /** A read command's result as a table: the terminal pane prints it fitted to its width, the CLI to its own. */
+  table?(result: R): TableData
   /** What the success notification and the terminal line say about the result (default: nothing). */
   resultText?(result: R): Text
   /**

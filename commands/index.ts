@@ -39,6 +39,7 @@ import { connectorCommands } from './connectors.ts'
 import { actionCommands } from './actions.ts'
 import { sourceCommands } from './sources.ts'
 import { webhookCommands } from './webhooks.ts'
+import { traceCommands } from './trace.ts'
 
 // A command's argument type appears both in and out (`args`, `describe`), which makes
 // Command<S> invariant in S; the list holds them by their common shape.
@@ -75,6 +76,7 @@ export const allCommands: AnyCommand[] = [
   ...erase(actionCommands),
   ...erase(sourceCommands),
   ...erase(webhookCommands),
+  ...erase(traceCommands),
   ...erase(apiKeyCommands),
   ...erase(userCommands),
   ...erase(clusterCommands),

@@ -5,6 +5,8 @@ import * as v from 'valibot'
 import { LISTENER_TYPES, parseBind, parseRate } from '../contract/listeners.ts'
 import { givenArgs, keepsCurrent } from './args.ts'
 import { defineCommand, type Completer } from './define.ts'
+import { defineRead, tableOf } from './format/read.ts'
+import type { Listener } from '../src/api/listeners.ts'
 
 /** Listener ids (`tcp:default`) that contain what was typed. */
 export const completeListenerId: Completer = async (api, query, signal) =>
@@ -153,4 +155,27 @@ export const restartListener = byId('listener.restart', 'cmd.listener.restart', 
 export const enableListener = byId('listener.enable', 'cmd.listener.enable', 'cmd.listener.enableDescribe', ['enable listener', '启用监听器'], (api, id) => api.listeners.update(id, { enable: true }), false)
 export const disableListener = byId('listener.disable', 'cmd.listener.disable', 'cmd.listener.disableDescribe', ['disable listener', '禁用监听器'], (api, id) => api.listeners.update(id, { enable: false }), true)
 
-export const listenerCommands = [createListener, updateListener, deleteListener, startListener, stopListener, restartListener, enableListener, disableListener]
+/** The listeners, with their state and connections summed over the cluster. */
+export const listListeners = defineRead({
+  id: 'listeners.list',
+  title: 'cmd.listeners.list',
+  group: 'cmdGroup.listeners',
+  aliases: ['listeners', '监听器列表'],
+  args: v.object({}),
+  run: (ctx) => ctx.api.listeners.list(),
+  table: (listeners: Listener[]) =>
+    tableOf<Listener>(
+      [
+        ['id', (l) => l.id],
+        ['type', (l) => l.type],
+        ['bind', (l) => l.bind],
+        ['enable', (l) => l.enable],
+        ['running', (l) => l.status?.running],
+        ['connections', (l) => l.status?.current_connections],
+        ['max_connections', (l) => l.status?.max_connections],
+      ],
+      listeners,
+    ),
+})
+
+export const listenerCommands = [listListeners, createListener, updateListener, deleteListener, startListener, stopListener, restartListener, enableListener, disableListener]

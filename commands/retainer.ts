@@ -4,6 +4,10 @@ import { defineCommand } from './define.ts'
 import type { RetainerSettings } from '../src/api/retainer.ts'
 import { durationArg } from './flapping.ts'
 import { sizeArg } from './args.ts'
+import { defineRead, pagedTable, pageArgs, shortTime, textFilter } from './format/read.ts'
+import type { RetainedSummary } from '../src/api/retainer.ts'
+import { givenArgs } from './args.ts'
+import { completeTopic } from './clients.ts'
 
 /** EMQX's rates: `1000/s`, `10/100ms`, or `infinity` (SPEC 5: 'Please enter a properly formatted rate configuration'). */
 const RATE = /^(infinity|[1-9]\d*\/\d*(ms|s|m|h|d))$/
@@ -82,4 +86,23 @@ export const updateRetainer = defineCommand({
   },
 })
 
-export const retainerCommands = [deleteRetained, clearRetained, updateRetainer]
+/** Retained messages, filtered by a topic filter (`retained.list topic=sensors/#`). */
+export const listRetained = defineRead({
+  id: 'retained.list',
+  title: 'cmd.retained.list',
+  group: 'cmdGroup.retainer',
+  aliases: ['retained', '保留消息列表'],
+  args: v.object({ topic: textFilter('topic'), ...pageArgs() }),
+  complete: { topic: completeTopic },
+  suggestOnly: ['topic'],
+  run: (ctx, args) => ctx.api.retainer.messages(givenArgs(args)),
+  table: pagedTable<RetainedSummary>([
+    ['topic', (m) => m.topic],
+    ['qos', (m) => m.qos],
+    ['from_clientid', (m) => m.from_clientid],
+    ['from_username', (m) => m.from_username],
+    ['publish_at', (m) => shortTime(m.publish_at)],
+  ]),
+})
+
+export const retainerCommands = [listRetained, deleteRetained, clearRetained, updateRetainer]

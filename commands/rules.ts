@@ -8,6 +8,8 @@ import { givenArgs, keepsCurrent } from './args.ts'
 import { fitsTopicLength, isTopicName } from './clients.ts'
 import { defineCommand, type Completer } from './define.ts'
 import type { Api } from '../src/api/index.ts'
+import { booleanFilter, defineRead, pagedTable, pageArgs, textFilter } from './format/read.ts'
+import type { RuleInfo } from '../src/api/rules.ts'
 
 /** SPEC 5's id: a letter or digit, then letters, digits, '-' and '_' (so no Chinese characters). */
 export const RULE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*$/
@@ -201,4 +203,29 @@ export const resetRuleMetrics = onRule('rule.resetMetrics', { confirm: true, ali
   api.rules.resetMetrics(id),
 )
 
-export const ruleCommands = [createRule, updateRule, deleteRule, enableRule, disableRule, resetRuleMetrics]
+/** The rules with `GET /rules`' filters (`rules.list enable=true like_from=t/`). */
+export const listRules = defineRead({
+  id: 'rules.list',
+  title: 'cmd.rules.list',
+  group: 'cmdGroup.rules',
+  aliases: ['rules', '规则列表'],
+  args: v.object({
+    enable: booleanFilter('enable'),
+    from: textFilter('from'),
+    like_id: textFilter('like_id'),
+    like_from: textFilter('like_from'),
+    like_description: textFilter('like_description'),
+    ...pageArgs(),
+  }),
+  run: (ctx, args) => ctx.api.rules.list(givenArgs(args)),
+  table: pagedTable<RuleInfo>([
+    ['id', (r) => r.id],
+    ['name', (r) => r.name],
+    ['enable', (r) => r.enable],
+    ['from', (r) => r.from.join(',')],
+    ['actions', (r) => r.actions.map((a) => (typeof a === 'string' ? a : a.function)).join(',')],
+    ['description', (r) => r.description],
+  ]),
+})
+
+export const ruleCommands = [listRules, createRule, updateRule, deleteRule, enableRule, disableRule, resetRuleMetrics]

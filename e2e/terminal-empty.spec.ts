@@ -7,7 +7,7 @@ test('the terminal pane is one line high until the first command runs, then grow
   await login(page, '/clients/list')
   await page.keyboard.press('Control+`')
   const panel = page.locator('#terminal-panel')
-  await expect(panel.getByText('Commands you run, from the palette, a button, a shortcut or a script, appear here with their results.')).toBeVisible()
+  await expect(panel.getByText('Type a command (Tab completes, ↑ recalls, Ctrl+R searches), or run one from the palette, a button or a script: each appears here with its result.')).toBeVisible()
   await expect(page.locator('.xterm-helper-textarea')).toBeFocused()
   expect((await panel.boundingBox())!.height).toBeLessThan(80)
   await expect(page.getByRole('separator', { name: 'Resize terminal' })).toHaveCount(0)
@@ -20,7 +20,7 @@ test('the terminal pane is one line high until the first command runs, then grow
   await palette.getByLabel(/^Topic/).first().press('Enter')
 
   await expect(page.locator('.xterm-rows')).toContainText('message.publish')
-  await expect(panel.getByText('Commands you run', { exact: false })).toHaveCount(0)
+  await expect(panel.getByText('Type a command', { exact: false })).toHaveCount(0)
   await expect.poll(async () => (await panel.boundingBox())!.height).toBeGreaterThanOrEqual(120)
   await expect(page.getByRole('separator', { name: 'Resize terminal' })).toBeVisible()
 })

@@ -201,6 +201,28 @@ const operations: Record<string, string> = {
   'enable a webhook (PUT /connectors/{id}/enable/true, /actions/{id}/enable/true, PUT /rules/{id} enable=true)': 'webhook.enable',
   'disable a webhook (PUT /rules/{id} enable=false, /actions/{id}/enable/false, /connectors/{id}/enable/false)': 'webhook.disable',
   'delete a webhook: rule, then action, then connector (DELETE /rules/{id}, /actions/{id}, /connectors/{id})': 'webhook.delete',
+
+  // Issue 17: the read commands the terminal prompt prints as tables (branch t-prompt).
+  'list clients (GET /clients)': 'clients.list',
+  'list subscriptions (GET /subscriptions)': 'subscriptions.list',
+  'list topics (GET /topics)': 'topics.list',
+  'list bans (GET /banned)': 'banned.list',
+  'list authenticators (GET /authentication)': 'authn.list',
+  'list authorization sources (GET /authorization/sources)': 'authz.list',
+  'list listeners (GET /listeners)': 'listeners.list',
+  'list retained messages (GET /mqtt/retainer/messages)': 'retained.list',
+  'list alarms (GET /alarms)': 'alarms.list',
+  'list rules (GET /rules)': 'rules.list',
+  'list nodes (GET /nodes)': 'nodes.list',
+
+  // Issue 17: log traces.
+  'create a log trace (POST /trace)': 'trace.create',
+  'stop a log trace (PUT /trace/{name}/stop)': 'trace.stop',
+  'delete a log trace (DELETE /trace/{name})': 'trace.delete',
+  'delete every log trace (DELETE /trace)': 'trace.deleteAll',
+  'list log traces (GET /trace)': 'traces.list',
+  'download a trace log (GET /trace/{name}/download)': 'trace.download',
+  'follow a trace log (GET /trace/{name}/log by position)': 'trace.follow',
 }
 
 /**

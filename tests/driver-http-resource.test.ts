@@ -1,8 +1,6 @@
 // The HTTP driver under the resource layer against a real node:http server: the target going away
 // shows on the connector's status with EMQX's reason and rows wait in the buffer; the target coming
 // back (on the same port) drains them with nothing lost; answers count as success, failed or retried.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import * as v from 'valibot'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ActionResourceOptsSchema, TYPE_DEFAULTS, withDefaults } from '../contract/connectors.ts'
@@ -11,46 +9,23 @@ import { httpAction, httpConnector } from '../server/integration/drivers/http.ts
 import { ActionResource } from '../server/integration/resource/action-resource.ts'
 import { ConnectorResource } from '../server/integration/resource/connector-resource.ts'
 import { actionTiming } from '../server/integration/resource/options.ts'
+import { HttpSink } from './support/http-sink.ts'
 import { waitFor } from './support/server.ts'
 
 const ctx = { node: 'emqx@127.0.0.1', id: 'http:resource' } as DriverContext
 
-/** A real HTTP server that records the JSON rows it is sent and answers `status()`. */
-class Target {
-  readonly rows: Array<Record<string, unknown>> = []
-  status = () => 200
-  private server: Server | undefined
-  port = 0
-
-  async up(): Promise<void> {
-    const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-      let body = ''
-      req.on('data', (chunk: Buffer) => (body += chunk.toString()))
-      req.on('end', () => {
-        const status = this.status()
-        if (status >= 200 && status < 300) this.rows.push(JSON.parse(body) as Record<string, unknown>)
-        res.writeHead(status).end()
-      })
-    })
-    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve))
-    this.port = (server.address() as AddressInfo).port
-    this.server = server
-  }
-
-  async down(): Promise<void> {
-    const server = this.server
-    this.server = undefined
-    if (!server) return
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
-  }
+/** A real HTTP server that records the JSON rows it takes and answers `status()`. */
+function recordingSink(): HttpSink & { rows: Array<Record<string, unknown>> } {
+  const rows: Array<Record<string, unknown>> = []
+  return Object.assign(new HttpSink((body) => rows.push(JSON.parse(body) as Record<string, unknown>)), { rows })
 }
+type Target = ReturnType<typeof recordingSink>
 
 const open: Array<{ stop(): unknown }> = []
 const targets: Target[] = []
 
 async function target(): Promise<Target> {
-  const t = new Target()
+  const t = recordingSink()
   await t.up()
   targets.push(t)
   return t

@@ -61,5 +61,7 @@ export const screenComponents: Record<string, RouteComponent> = {
   '/webhook/list': lazyRouteComponent(() => import('../features/webhook/WebhookList.tsx'), 'WebhookList'),
   '/webhook/create': lazyRouteComponent(() => import('../features/webhook/WebhookCreate.tsx'), 'WebhookCreate'),
   '/webhook/$name': lazyRouteComponent(() => import('../features/webhook/WebhookDetail.tsx'), 'WebhookDetail'),
+  '/log-trace/list': lazyRouteComponent(() => import('../features/logTrace/TraceList.tsx'), 'TraceList'),
+  '/log-trace/detail/$id': lazyRouteComponent(() => import('../features/logTrace/TraceDetail.tsx'), 'TraceDetail'),
   '/settings': lazyRouteComponent(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage'),
 }

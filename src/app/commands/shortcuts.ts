@@ -72,8 +72,7 @@ export function matchStrokes<T>(
 export function isEditable(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false
   if (target.isContentEditable) return true
-  // The terminal pane's hidden textarea takes no input (it is a log), so shortcuts work there.
-  if (target.classList.contains('xterm-helper-textarea')) return false
+  // The terminal pane's textarea is its prompt: typing there is typing, as in any input.
   const tag = target.tagName
   return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT'
 }

@@ -1,13 +1,16 @@
 // The terminal pane docked under the main area: a thin bar (title, last entry, toggle) and, when
-// open, an xterm showing every terminal log entry. Ctrl+` toggles it. xterm loads on first open
-// and then stays alive (hidden, still receiving lines) across navigation until the dock unmounts.
+// open, an xterm showing every terminal log entry above a command prompt (prompt.ts). Ctrl+`
+// toggles it; ` alone (outside inputs) opens and focuses it. xterm loads on first open and then
+// stays alive (hidden, still receiving lines) across navigation until the dock unmounts.
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ITheme } from '@xterm/xterm'
 import { liveStreams } from '../../state/liveStreams.ts'
 import { terminalLog, type TerminalEntry } from '../../state/terminalLog.ts'
-import { isPaletteKey, isTerminalToggleKey } from '../commands/shortcuts.ts'
+import { isEditable, isPaletteKey, isTerminalToggleKey } from '../commands/shortcuts.ts'
 import { formatEntry, summarizeEntry, type FormatLabels } from './format.ts'
+import { PromptSession } from './prompt.ts'
+import { usePromptHost } from './usePromptHost.ts'
 import type { TerminalView } from './xtermView.ts'
 import './terminal.css'
 
@@ -38,7 +41,7 @@ function maxHeight(): number {
 }
 
 /** xterm colours from the theme's CSS variables, so the pane follows light and dark. */
-function readTheme(): { theme: ITheme; fontFamily: string } {
+export function readTheme(): { theme: ITheme; fontFamily: string } {
   const css = getComputedStyle(document.documentElement)
   const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback
   const dark = document.documentElement.dataset.theme === 'dark'
@@ -108,10 +111,18 @@ export function TerminalDock() {
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (!isTerminalToggleKey(event)) return
+      if (isTerminalToggleKey(event)) {
+        event.preventDefault()
+        event.stopPropagation()
+        return toggle(true)
+      }
+      // ` alone opens the prompt from anywhere that is not itself an input (nor the pane, nor a dialog).
+      if (event.key !== '`' || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return
+      if (isEditable(event.target) || panelRef.current?.contains(event.target as Node) || document.querySelector('[aria-modal="true"]')) return
       event.preventDefault()
       event.stopPropagation()
-      toggle(true)
+      if (!openRef.current) return toggle(true)
+      viewRef.current?.focus()
     }
     window.addEventListener('keydown', onKey, true)
     return () => window.removeEventListener('keydown', onKey, true)
@@ -212,6 +223,7 @@ function XtermPane({ viewRef, labelsRef, focusWhenReady, visible }: XtermPanePro
   const { t } = useTranslation()
   const hostRef = useRef<HTMLDivElement>(null)
   const [ready, setReady] = useState(false)
+  const promptHost = usePromptHost()
 
   useEffect(() => {
     let disposed = false
@@ -232,20 +244,36 @@ function XtermPane({ viewRef, labelsRef, focusWhenReady, visible }: XtermPanePro
         view.focus()
       }
 
-      // Everything logged so far, then new entries batched into one write per animation frame.
+      // Everything logged so far, then new entries batched into one write per animation frame,
+      // printed above the prompt; what the prompt prints waits for the entries logged before it.
       const labels = () => labelsRef.current
       view.write(terminalLog.entries().map((e) => formatEntry(e, labels())).join(''))
       let pending: string[] = []
       let frame = 0
       const flush = () => {
+        cancelAnimationFrame(frame)
         frame = 0
-        if (pending.length) view.write(pending.join(''))
+        const text = pending.join('')
         pending = []
+        if (text) prompt.print(text)
       }
+      const prompt = new PromptSession(
+        promptHost({
+          write: (text) => view.write(text),
+          columns: () => view.columns(),
+          print: (text) => {
+            flush()
+            prompt.print(text)
+          },
+        }),
+      )
+      prompt.start()
+      const stopInput = view.onData((data) => prompt.input(data))
       const unsubscribe = terminalLog.subscribe((entry) => {
         if (entry === null) {
           pending = []
           view.clear()
+          prompt.screenCleared()
           return
         }
         pending.push(formatEntry(entry, labels()))
@@ -264,6 +292,7 @@ function XtermPane({ viewRef, labelsRef, focusWhenReady, visible }: XtermPanePro
       resize.observe(hostRef.current)
 
       cleanup = () => {
+        stopInput()
         unsubscribe()
         cancelAnimationFrame(frame)
         cancelAnimationFrame(fitFrame)
@@ -277,7 +306,7 @@ function XtermPane({ viewRef, labelsRef, focusWhenReady, visible }: XtermPanePro
       disposed = true
       cleanup()
     }
-  }, [viewRef, labelsRef, focusWhenReady])
+  }, [viewRef, labelsRef, focusWhenReady, promptHost])
 
   useEffect(() => {
     if (visible && ready) requestAnimationFrame(() => viewRef.current?.fit())

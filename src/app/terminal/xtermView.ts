@@ -6,6 +6,9 @@ import '@xterm/xterm/css/xterm.css'
 
 export interface TerminalView {
   write(text: string): void
+  /** What is typed or pasted (pastes bracketed), as xterm encodes keys. */
+  onData(listener: (data: string) => void): () => void
+  columns(): number
   clear(): void
   fit(): void
   focus(): void
@@ -28,10 +31,11 @@ export function createTerminalView(element: HTMLElement, options: TerminalViewOp
     fontSize: 12.5,
     lineHeight: 1.25,
     scrollback: options.scrollback,
-    disableStdin: true, // a log, not a shell: nothing typed here goes anywhere
+    // The prompt (prompt.ts) takes what is typed; xterm only sends it on.
+    disableStdin: false,
     cursorBlink: false,
     cursorStyle: 'bar',
-    cursorInactiveStyle: 'none',
+    cursorInactiveStyle: 'outline',
     convertEol: false,
     allowProposedApi: false,
   })
@@ -40,15 +44,20 @@ export function createTerminalView(element: HTMLElement, options: TerminalViewOp
   terminal.attachCustomKeyEventHandler((event) => !options.passThrough(event))
   terminal.open(element)
   fitAddon.fit()
-  // A log has no input position: hide the cursor (DECTCEM), again after every reset.
-  const HIDE_CURSOR = '\x1b[?25l'
-  terminal.write(HIDE_CURSOR)
+  // A pasted block arrives between markers (bracketed paste), so it is told from typing; again after every reset.
+  const BRACKETED_PASTE = '\x1b[?2004h'
+  terminal.write(BRACKETED_PASTE)
 
   return {
     write: (text) => terminal.write(text),
+    onData: (listener) => {
+      const subscription = terminal.onData(listener)
+      return () => subscription.dispose()
+    },
+    columns: () => terminal.cols,
     clear: () => {
       terminal.reset()
-      terminal.write(HIDE_CURSOR)
+      terminal.write(BRACKETED_PASTE)
     },
     fit: () => {
       if (element.offsetParent !== null) fitAddon.fit() // hidden: keep the old size
