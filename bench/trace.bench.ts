@@ -10,6 +10,7 @@
 //   BENCH_SECONDS=<n>      measured seconds per case (default 4, after a 1 s warm-up)
 //   BENCH_NO_MOSQUITTO=1   skips mosquitto
 //   BENCH_NO_BROWSER=1     skips the terminal table
+//   BENCH_NO_OVERHEAD=1    skips the overhead table
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -131,6 +132,6 @@ async function overheadTable(): Promise<void> {
 }
 
 export default async function traceBench(): Promise<void> {
-  await overheadTable()
+  if (!process.env.BENCH_NO_OVERHEAD) await overheadTable()
   if (!process.env.BENCH_NO_BROWSER) await terminalTable()
 }
