@@ -98,7 +98,8 @@ export async function terminalTable(): Promise<void> {
     console.log('\nA followed trace in Chromium: the Log Trace detail screen (xterm view, following) while a QoS 0 publisher publishes on a')
     console.log(`topic trace (${TOPIC}) at each rate. lines: what the screen counted as handed to its xterm view; lines/s drawn: those lines`)
     console.log('over the time from the first to the last (the screen reads /trace/{name}/log 50 KB at a time, as 5.8\'s dashboard does).')
-    console.log('tasks > 50 ms: main-thread long tasks (PerformanceObserver longtask) between the first and the last line.')
+    console.log('An empty read waits 1 s before the next, so the first lines can come up to 1 s after the publisher started and then')
+    console.log('arrive faster than offered. tasks > 50 ms: main-thread long tasks (PerformanceObserver longtask) between the first and the last line.')
     console.table(rows)
   } finally {
     await browser.close()
