@@ -9,31 +9,13 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { load, startNodeBroker, type Target } from './broker-targets.ts'
 import type { LoadResult } from './mqtt-load.ts'
+import { restOf, type Rest } from './rest.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
 const PARALLEL_CONNECTS = 50
 const USER = 'bench-user'
 const PASSWORD = 'bench-password-1'
 const BUILT_IN = 'password_based:built_in_database'
-
-/** The REST API of the broker's process, logged in as the default admin. */
-async function restOf(target: Target) {
-  const base = `http://127.0.0.1:${target.httpPort}/api/v5`
-  const login = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'public' }) })
-  const { token } = (await login.json()) as { token: string }
-  return async (method: string, path: string, body?: unknown): Promise<unknown> => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-    const text = await response.text()
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`)
-    return text ? JSON.parse(text) : undefined
-  }
-}
-
-type Rest = Awaited<ReturnType<typeof restOf>>
 
 /** An HTTP authentication service that allows the bench user, as EMQX's HTTP backend expects. */
 async function httpAuthService(): Promise<{ server: Server; url: string }> {

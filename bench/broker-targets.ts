@@ -127,13 +127,17 @@ export function mosquittoInstalled(): boolean {
   return !process.env.BENCH_NO_MOSQUITTO && spawnSync('mosquitto', ['-h']).error === undefined
 }
 
-export async function startMosquitto(): Promise<Target> {
+/**
+ * Debian's mosquitto on a free port, logging nowhere unless `logging` says otherwise (config lines,
+ * e.g. `log_dest file <path>`, in place of `log_dest none`).
+ */
+export async function startMosquitto(logging = 'log_dest none'): Promise<Target> {
   const port = await freePort()
   const dir = mkdtempSync(join(tmpdir(), 'emqx-console-bench-mosquitto-'))
   const config = join(dir, 'mosquitto.conf')
   // Its default queue (max_queued_messages 1000) drops QoS 1 messages under the fan-in load, which a
   // closed-loop run cannot tell from slowness; raised so that, like the embedded broker, it drops nothing.
-  writeFileSync(config, `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest none\nmax_queued_messages 100000\n`)
+  writeFileSync(config, `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\n${logging}\nmax_queued_messages 100000\n`)
   const child = spawn('mosquitto', ['-c', config], { stdio: 'ignore' })
   await waitForPort(port)
   return {
@@ -177,4 +181,21 @@ export async function load(target: Target, job: Job): Promise<LoadResult & { bro
   const { result } = outcome
   await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))
   return { ...result, brokerCpu }
+}
+
+/** Microseconds of broker CPU per message delivered. */
+export const cpuPerMessage = (result: { brokerCpu: number; perSecond: number } | undefined) =>
+  result && result.perSecond ? (result.brokerCpu / result.perSecond) * 1e6 : NaN
+
+/** Opens `connections` idle MQTT clients from a load process of their own; resolves once they are all connected, with their release. */
+export async function holdIdleClients(target: Target, connections: number): Promise<() => Promise<void>> {
+  const child = fork(new URL('mqtt-load.ts', here), { execArgv: nodeFlags, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const holding = message<{ connections: number }>(child, 'holding')
+  child.send({ kind: 'idle', port: target.port, connections } satisfies Job)
+  await holding
+  return async () => {
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.send({ type: 'release' })
+    await exited
+  }
 }

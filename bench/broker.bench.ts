@@ -8,14 +8,13 @@
 //   BENCH_NO_AEDES=1       skips aedes
 //   BENCH_CASES=<text>     only the load cases whose label contains <text> (e.g. "fan-in"), and no memory case
 //   BENCH_MEMORY_ONLY=1    only the memory cases
-import { fork } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import mqtt, { type MqttClient } from 'mqtt'
 import { SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs'
 import { startServer } from '../server/start.ts'
-import { BrokerCrash, here, load, message, mosquittoInstalled, nodeFlags, startMosquitto, startNodeBroker, type Target } from './broker-targets.ts'
+import { BrokerCrash, holdIdleClients, load, mosquittoInstalled, startMosquitto, startNodeBroker, type Target } from './broker-targets.ts'
 import type { Job, LoadResult } from './mqtt-load.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
@@ -31,15 +30,10 @@ const WARMUP_CONNECTIONS = 1000
 /** Memory the broker holds for `connections` idle MQTT connections, measured between two full GCs. */
 async function idleMemory(target: Target, connections: number): Promise<MemoryGrowth> {
   const before = await target.memory()
-  const child = fork(new URL('mqtt-load.ts', here), { execArgv: nodeFlags, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-  const holding = message<{ connections: number }>(child, 'holding')
-  child.send({ kind: 'idle', port: target.port, connections } satisfies Job)
-  await holding
+  const release = await holdIdleClients(target, connections)
   await new Promise((resolve) => setTimeout(resolve, 500))
   const after = await target.memory()
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.send({ type: 'release' })
-  await exited
+  await release()
   return growth(before, after)
 }
 

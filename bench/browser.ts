@@ -52,3 +52,12 @@ export async function startConsoleServer(name: string) {
     throw error
   }
 }
+
+/** An init script (page.addInitScript) installed before the app loads: the page's long tasks, kept in window.__bench.longTasks. */
+export function longTaskProbe() {
+  const bench = { longTasks: [] as { start: number; duration: number }[] }
+  ;(window as unknown as { __bench: typeof bench }).__bench = bench
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) bench.longTasks.push({ start: entry.startTime, duration: entry.duration })
+  }).observe({ type: 'longtask', buffered: true })
+}

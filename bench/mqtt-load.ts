@@ -7,7 +7,8 @@ import { connect as netConnect, type Socket } from 'node:net'
 import { performance } from 'node:perf_hooks'
 
 export type Job =
-  | { kind: 'fan-in'; port: number; qos: 0 | 1; publishers: number; window: number; seconds: number; alsoSubscribe?: string }
+  /** fan-in `runId`: publisher i is `bench-in-pub-<runId>-<i>` (a trace can name one); a fresh one by default. */
+  | { kind: 'fan-in'; port: number; qos: 0 | 1; publishers: number; window: number; seconds: number; alsoSubscribe?: string; runId?: string }
   | { kind: 'fan-out'; port: number; qos: 0 | 1; subscribers: number; window: number; seconds: number }
   | { kind: 'latency'; port: number; qos: 0 | 1; rate: number; seconds: number }
   | { kind: 'idle'; port: number; connections: number }
@@ -292,7 +293,7 @@ function result(run: Run, elapsed: number, loadCpu: number, lost: number): LoadR
 
 /** Many publishers -> one subscriber; `window` messages in flight end to end, shared evenly. */
 async function fanIn(job: Extract<Job, { kind: 'fan-in' }>): Promise<LoadResult> {
-  const id = Date.now().toString(36)
+  const id = job.runId ?? Date.now().toString(36)
   const [sub] = await connectAll(job.port, [`bench-in-sub-${id}`])
   await sub.subscribe('bench/in/+', job.qos)
   const pubs = await connectAll(job.port, Array.from({ length: job.publishers }, (_, i) => `bench-in-pub-${id}-${i}`))

@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks'
 import { compileRule } from '../server/rules/sql/index.ts'
 import { sqlFunctions } from '../server/rules/sql-functions.ts'
-import { load, mosquittoInstalled, startMosquitto, startNodeBroker, type Target } from './broker-targets.ts'
+import { cpuPerMessage, load, mosquittoInstalled, startMosquitto, startNodeBroker, type Target } from './broker-targets.ts'
 import type { Job, LoadResult } from './mqtt-load.ts'
 import { restOf, type Rest } from './rest.ts'
 
@@ -38,9 +38,6 @@ async function deleteRules(rest: Rest, ids: readonly string[]): Promise<void> {
 }
 
 type Row = { label: string; result: LoadResult & { brokerCpu: number } }
-
-/** Microseconds of broker CPU per message received by the subscriber. */
-const cpuPerMessage = (row: Row | undefined) => (row && row.result.perSecond ? (row.result.brokerCpu / row.result.perSecond) * 1e6 : NaN)
 
 async function publishPath(): Promise<Row[]> {
   const rows: Row[] = []
@@ -129,12 +126,12 @@ export default async function rulesBench(): Promise<void> {
       'broker CPU': result.brokerCpu,
       // Near 1: the load process (which also reads every republished message) set the pace, not the broker.
       'load CPU': result.loadCpu,
-      'CPU µs / msg': +cpuPerMessage({ label, result }).toFixed(2),
+      'CPU µs / msg': +cpuPerMessage(result).toFixed(2),
       'p50 / p99 ms': `${result.p50 ?? 'late'} / ${result.p99 ?? 'late'}`,
     })),
   )
   const matching = rows.find((row) => row.label.includes('matching rules that republish'))
-  const perRule = (cpuPerMessage(matching) - cpuPerMessage(base)) / MATCHING_RULES
+  const perRule = (cpuPerMessage(matching?.result) - cpuPerMessage(base?.result)) / MATCHING_RULES
   console.log(
     `Publish path: ${Number.isFinite(perRule) ? perRule.toFixed(2) : '-'} µs of broker CPU per evaluated rule ` +
       `(10 matching rules, each republishing one message that is delivered), from CPU per message less that with no rules`,

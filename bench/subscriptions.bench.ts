@@ -14,7 +14,7 @@
 import { cpus, loadavg } from 'node:os'
 import mqtt, { type MqttClient } from 'mqtt'
 import type { Page } from 'playwright-core'
-import { importChromium, launchChromium, logIn, startConsoleServer } from './browser.ts'
+import { importChromium, launchChromium, logIn, longTaskProbe, startConsoleServer } from './browser.ts'
 import { profileSummary, type CpuProfile } from './cpuProfile.ts'
 import { quantiles } from './quantiles.ts'
 
@@ -36,15 +36,6 @@ async function subscribeMany(port: number, rows: number): Promise<MqttClient[]> 
     }
   }
   return clients
-}
-
-/** Installed before the app loads: long tasks, kept in window.__bench. */
-function pageProbe() {
-  const bench = { longTasks: [] as { start: number; duration: number }[] }
-  ;(window as unknown as { __bench: typeof bench }).__bench = bench
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) bench.longTasks.push({ start: entry.startTime, duration: entry.duration })
-  }).observe({ type: 'longtask', buffered: true })
 }
 
 interface ScrollResult {
@@ -112,7 +103,7 @@ export default async function run(): Promise<void> {
     const subscribeMs = performance.now() - subscribing
     browser = await launchChromium(chromium)
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
-    await page.addInitScript(pageProbe)
+    await page.addInitScript(longTaskProbe)
     const base = `http://127.0.0.1:${server.port}`
     await logIn(page, base)
     await page.goto(`${base}/subscriptions/subscription`)
