@@ -10,6 +10,8 @@ import type { TraceEvent, TraceFields } from './event.ts'
 
 interface Emitter {
   emit(event: TraceEvent): void
+  /** Whether some trace may want an event about this message, asked before building one. */
+  wantsMessage(message: Message): boolean
 }
 
 const peername = (info: ClientInfo) => `${info.peerhost}:${info.peerport}`
@@ -56,11 +58,11 @@ export function brokerTraceHooks(broker: Broker, out: Emitter): () => void {
       out.emit({ tag: 'UNSUBSCRIBE', msg: 'unsubscribe', clientid: info.clientid, peername: peername(info), topic: filter, fields: { sub_opts: subOpts(options) } })
     }, HP.LOWEST),
     hooks.add('message.publish', (message) => {
-      if (!message.topic.startsWith('$SYS/')) out.emit(messageEvent(broker, 'PUBLISH', 'publish_to', message))
+      if (!message.topic.startsWith('$SYS/') && out.wantsMessage(message)) out.emit(messageEvent(broker, 'PUBLISH', 'publish_to', message))
       return undefined
     }, HP.HIGHEST + 1),
     hooks.add('message.dropped', (message, reason) => {
-      if (!message.topic.startsWith('$SYS/')) out.emit(messageEvent(broker, 'PUBLISH', 'message_dropped', message, { reason }))
+      if (!message.topic.startsWith('$SYS/') && out.wantsMessage(message)) out.emit(messageEvent(broker, 'PUBLISH', 'message_dropped', message, { reason }))
     }, HP.LOWEST),
     hooks.add('delivery.dropped', (info, message, reason) => {
       out.emit({ tag: 'MQTT', msg: 'delivery_dropped', clientid: info.clientid, peername: peername(info), topic: message.topic, fields: { reason, from: message.from, payload: message.payload } })

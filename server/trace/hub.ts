@@ -8,7 +8,8 @@ import type { PacketTracer, TracedPeer } from '../broker/trace.ts'
 import type { TraceEvent, TraceFields } from './event.ts'
 import { TraceFile } from './file.ts'
 import { formatTraceLine } from './format.ts'
-import { traceMatches } from './match.ts'
+import { traceMatches, traceMayMatchMessage } from './match.ts'
+import type { Message } from '../broker/message.ts'
 import { brokerTraceHooks } from './broker-events.ts'
 
 export interface RunningTraceSpec {
@@ -88,6 +89,12 @@ export class TraceHub implements PacketTracer, TraceEmitter {
     for (const { spec, file } of this.running.values()) {
       if (traceMatches(spec.type, spec.filter, event)) file.append(formatTraceLine(event, at, spec.formatter, spec.payloadEncode))
     }
+  }
+
+  /** Whether any running trace may write an event about this message: asked before one is built. */
+  wantsMessage(message: Message): boolean {
+    for (const { spec } of this.running.values()) if (traceMayMatchMessage(spec.type, spec.filter, message)) return true
+    return false
   }
 
   received(peer: TracedPeer, packet: Packet): void {

@@ -3,6 +3,7 @@
 // events of peers whose `host:port` begins with it, a rule trace the events of that rule.
 import type { TraceType } from '../../contract/trace.ts'
 import { matchesFilter } from '../broker/topic-trie.ts'
+import type { Message } from '../broker/message.ts'
 import type { TraceEvent } from './event.ts'
 
 export function traceMatches(type: TraceType, filter: string, event: TraceEvent): boolean {
@@ -15,5 +16,24 @@ export function traceMatches(type: TraceType, filter: string, event: TraceEvent)
       return event.peername !== undefined && event.peername.startsWith(filter)
     case 'ruleid':
       return event.ruleId === filter
+  }
+}
+
+/**
+ * Whether a trace may write an event about this message (its publish, its drop), asked before the
+ * event is built: a trace on one client among many costs the others' messages one comparison. An
+ * address trace is asked about the host alone (the message keeps no port), so it may answer yes
+ * where the event, with the port, then does not match.
+ */
+export function traceMayMatchMessage(type: TraceType, filter: string, message: Message): boolean {
+  switch (type) {
+    case 'clientid':
+      return message.from === filter
+    case 'topic':
+      return matchesFilter(filter, message.topic)
+    case 'ip_address':
+      return message.peerhost !== undefined && (`${message.peerhost}:`.startsWith(filter) || filter.startsWith(`${message.peerhost}:`))
+    case 'ruleid':
+      return false
   }
 }
