@@ -85,7 +85,7 @@ export function terminalOutput(io: Printer, url: string, signal: AbortSignal | u
     frame: (source, frame) => {
       if (emit) return emit({ type: 'frame', source, data: frame.data })
       const tty = io.columns !== undefined
-      const lines = frame.render({ width: io.columns ?? PIPE_COLUMNS, colour: tty, translate: out.text })
+      const lines = frame.render({ width: io.columns || PIPE_COLUMNS, colour: tty, translate: out.text })
       if (tty && frameRows > 0 && linesSinceFrame === 0) io.stdout(`\x1b[${frameRows}A\x1b[J${lines[0] ?? ''}`)
       else {
         if (!tty && frameRows > 0) io.stdout('')

@@ -197,7 +197,8 @@ export async function runShell(flags: ShellFlags, io: ShellIo): Promise<number> 
       confirmDanger: ask,
       signal: running.signal,
       onStep: (result) => {
-        for (const text of outcomeLines(result, io.columns ?? PIPE_COLUMNS)) terminal.line(text)
+        // A terminal that reports no width (0) gets a pipe's.
+        for (const text of outcomeLines(result, io.columns || PIPE_COLUMNS)) terminal.line(text)
       },
     })
     running = undefined
