@@ -5,11 +5,10 @@ import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { commandsByGroup, listCommands } from '../commands/registry.ts'
 import { planScript } from '../commands/script/plan.ts'
-import { executePlan, stepError } from '../commands/script/execute.ts'
-import { ApiError } from '../contract/api-error.ts'
-import { chooseCredentials, connect, normalizeUrl } from './connect.ts'
-import { lineWriterOutput } from '../commands/liveOutput.ts'
+import { executePlan } from '../commands/script/execute.ts'
+import { EXIT_FAILED, loginTarget, openApi, PIPE_COLUMNS, terminalOutput, type LoginFlags } from './session.ts'
 import * as out from './output.ts'
+import { runShell } from './shell.ts'
 import { quoteArg } from '../commands/args.ts'
 
 export interface Io {
@@ -21,18 +20,20 @@ export interface Io {
   signal?: AbortSignal
   /** The width of the terminal tables are fitted to (stdout's columns on a TTY). */
   columns?: number
+  /** The shell's line editor reads and writes these (process.stdin and process.stdout). */
+  input?: NodeJS.ReadableStream
+  output?: NodeJS.WritableStream
 }
-
-/** Tables are fitted to this many columns when stdout is no terminal (a pipe, a file). */
-const PIPE_COLUMNS = 160
 
 export const USAGE = `Usage:
   emqx-console run <file|-> [options]   Run a runbook script (- reads it from stdin)
+  emqx-console shell [options]          An interactive prompt: each line runs as a script line,
+                                        Tab completes, dangerous commands ask y/N (Ctrl+D exits)
   emqx-console commands [--json]        List every command with its arguments
   emqx-console trace follow <name>      Print a log trace's lines as they are written, until
                                         the trace stops or Ctrl+C (options as for run)
 
-Options for run:
+Options for run (shell takes the login options):
   --url <url>                 Console or EMQX API URL, with or without /api/v5 (env EMQX_URL)
   --username <name>           Dashboard user; logs in for a token (env EMQX_USERNAME)
   --password <password>       Its password (env EMQX_PASSWORD)
@@ -42,6 +43,7 @@ Options for run:
   --yes                       Confirm dangerous steps (kick, delete, clear, ...) up front
   --continue-on-error         Go on after a failed step
   --json                      One JSON object per line: the plan, each step, a summary
+  --terminal                  shell: line editing (Tab, history, Ctrl+C) when stdin is no TTY
 
 Exit status:
   0  every step succeeded (or was checked, with --dry-run)
@@ -50,9 +52,7 @@ Exit status:
   3  the login was refused: wrong username or password, or locked (nothing ran)`
 
 const EXIT_OK = 0
-const EXIT_FAILED = 1
 const EXIT_USAGE = 2
-const EXIT_LOGIN_REFUSED = 3
 const SKIPPED_SHOWN = 5
 
 async function readStdin(): Promise<string> {
@@ -66,6 +66,8 @@ export const processIo: Io = {
   stderr: (line) => process.stderr.write(`${line}\n`),
   readStdin,
   env: process.env,
+  input: process.stdin,
+  output: process.stdout,
   get columns() {
     return process.stdout.columns
   },
@@ -84,12 +86,7 @@ function listCommandsCommand(json: boolean, io: Io): number {
   return EXIT_OK
 }
 
-type RunFlags = {
-  url?: string
-  username?: string
-  password?: string
-  'api-key'?: string
-  'api-secret'?: string
+type RunFlags = LoginFlags & {
   'dry-run'?: boolean
   yes?: boolean
   'continue-on-error'?: boolean
@@ -134,20 +131,9 @@ async function runSource(source: string, name: string, flags: RunFlags, io: Io, 
   }
   const { steps } = plan
 
-  const url = flags.url ?? io.env.EMQX_URL
-  if (!url) return usageError('--url (or EMQX_URL) is required')
-  try {
-    normalizeUrl(url)
-  } catch {
-    return usageError(`not a URL: ${url}`)
-  }
-  const choice = chooseCredentials({
-    username: flags.username ?? io.env.EMQX_USERNAME,
-    password: flags.password ?? io.env.EMQX_PASSWORD,
-    apiKey: flags['api-key'] ?? io.env.EMQX_API_KEY,
-    apiSecret: flags['api-secret'] ?? io.env.EMQX_API_SECRET,
-  })
-  if ('error' in choice) return usageError(choice.error)
+  const target = loginTarget(flags, io.env)
+  if ('error' in target) return usageError(target.error)
+  const { url, choice } = target
 
   if (json && !bare) emit(out.planJson(steps))
   else if (!bare) for (const line of out.planLines(steps, name)) io.stdout(line)
@@ -160,47 +146,9 @@ async function runSource(source: string, name: string, flags: RunFlags, io: Io, 
 
   const width = out.stepWidth(steps)
   let skipped = 0
-  let api
-  try {
-    api = await connect(url, choice)
-  } catch (error) {
-    const { code, message } = stepError(error)
-    if (json) emit({ type: 'error', code, message })
-    const answered = error instanceof ApiError && error.status !== 0
-    const refused = answered && (error.status === 401 || error.status === 403)
-    const what = answered ? `login to ${normalizeUrl(url)} failed` : `cannot reach ${normalizeUrl(url)}`
-    io.stderr(`emqx-console: ${what}: ${code === message ? code : `${code}: ${message}`}`)
-    return refused ? EXIT_LOGIN_REFUSED : EXIT_FAILED
-  }
-
-  // A streaming step (rule.tap) prints its lines as they arrive; Ctrl+C stops it and the script.
-  // A frame (watch's table) is redrawn in place on a terminal, follows as a new block in a pipe,
-  // and is its data in --json.
-  let frameRows = 0
-  let linesSinceFrame = 0
-  const stdout = (line: string) => {
-    linesSinceFrame++
-    io.stdout(line)
-  }
-  const live = lineWriterOutput({
-    write: (source, line) => (json ? emit({ type: 'live', source, line }) : stdout(line)),
-    frame: (source, frame) => {
-      if (json) return emit({ type: 'frame', source, data: frame.data })
-      const tty = io.columns !== undefined
-      const lines = frame.render({ width: io.columns ?? PIPE_COLUMNS, colour: tty, translate: out.text })
-      if (tty && frameRows > 0 && linesSinceFrame === 0) io.stdout(`\x1b[${frameRows}A\x1b[J${lines[0] ?? ''}`)
-      else {
-        if (!tty && frameRows > 0) io.stdout('')
-        io.stdout(lines[0] ?? '')
-      }
-      for (const line of lines.slice(1)) io.stdout(line)
-      frameRows = lines.length
-      linesSinceFrame = 0
-    },
-    translate: out.text,
-    brokerHost: new URL(normalizeUrl(url)).hostname,
-    ...(io.signal ? { signal: io.signal } : {}),
-  })
+  const api = await openApi(url, choice, io, json ? emit : undefined)
+  if (typeof api === 'number') return api
+  const { live, line: stdout } = terminalOutput(io, url, io.signal, json ? emit : undefined)
   const run = await executePlan(steps, { api, live }, {
     dryRun,
     continueOnError: Boolean(flags['continue-on-error']),
@@ -243,6 +191,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         yes: { type: 'boolean', short: 'y' },
         'continue-on-error': { type: 'boolean' },
         json: { type: 'boolean' },
+        terminal: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -259,6 +208,10 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   }
   if (verb === 'commands' && rest.length === 0) return listCommandsCommand(Boolean(values.json), io)
   if (verb === 'run' && rest.length === 1) return runCommand(rest[0], values, io)
+  if (verb === 'shell' && rest.length === 0) {
+    const { input = process.stdin, output = process.stdout } = io
+    return runShell(values, { ...io, input, output, stdout: io.stdout, stderr: io.stderr, columns: io.columns })
+  }
   if (verb === 'trace' && rest[0] === 'follow' && rest.length === 2)
     return runSource(`trace.follow name=${quoteArg(rest[1])}`, 'trace follow', values, io, true)
   io.stderr(verb === 'run' ? 'emqx-console: run takes one file (or - for stdin)' : USAGE)

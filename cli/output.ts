@@ -89,7 +89,7 @@ export function planJson(steps: readonly PlanStep[]): Record<string, unknown> {
   }
 }
 
-function compact(value: unknown, max = 200): string {
+export function compact(value: unknown, max = 200): string {
   const json = JSON.stringify(value)
   if (json === undefined) return ''
   return json.length > max ? `${json.slice(0, max - 1)}…` : json

@@ -1,7 +1,7 @@
 // The terminal pane's prompt as keys in and terminal text out: editing, history, reverse-i-search,
 // Ctrl+C, Ctrl+L, pasted scripts; and Tab completion against the real server's live completers.
 import { describe, expect, it } from 'vitest'
-import { completeLine } from '../src/app/terminal/completion.ts'
+import { completeLine } from '../commands/completeLine.ts'
 import { decodeKeys } from '../src/app/terminal/keys.ts'
 import { PromptSession, type PromptHost } from '../src/app/terminal/prompt.ts'
 import { consoleSuite } from './support/commands.ts'

@@ -4,7 +4,7 @@
 // stops what runs, Ctrl+L clears. What a line does is the host's (TerminalDock wires the runner):
 // this file knows no React, no DOM and no API, so Node tests drive it with strings.
 import { decodeKeys, type PromptKey } from './keys.ts'
-import type { Completion } from './completion.ts'
+import type { Completion } from '../../../commands/completeLine.ts'
 import { cellWidth } from '../../../commands/format/width.ts'
 
 export interface PromptHost {

@@ -16,7 +16,7 @@ import { describeRun } from '../commands/runner.ts'
 import { useRunCommand } from '../commands/useRunCommand.ts'
 import { useUiEffects } from '../uiEffects.ts'
 import { useApi } from '../useApi.ts'
-import { completeLine } from './completion.ts'
+import { completeLine } from '../../../commands/completeLine.ts'
 import type { PromptHost } from './prompt.ts'
 import { runPromptLine, runPromptScript, type PromptRunnerDeps } from './promptRunner.ts'
 

@@ -1,11 +1,12 @@
-// Tab completion of a prompt line, as a shell does it: the first word completes to command ids,
-// later words to `name=` of the arguments not given yet, and values through the command's own live
-// completers (the palette's), its enum options and booleans. One candidate replaces the word; several
-// fill their common prefix and are listed. Headless: the api is passed in.
-import type { Api } from '../../api/index.ts'
-import { describeArgs, quoteArg } from '../../../commands/args.ts'
-import type { AnyCommand } from '../../../commands/define.ts'
-import { registry as defaultRegistry, type Registry } from '../../../commands/registry.ts'
+// Tab completion of a command line, as a shell does it, for the terminal pane's prompt and the CLI's
+// shell: the first word completes to command ids, later words to `name=` of the arguments not given
+// yet, and values through the command's own live completers (the palette's), its enum options and
+// booleans. One candidate replaces the word; several fill their common prefix and are listed.
+// Headless: the api is passed in.
+import type { Api } from '../src/api/index.ts'
+import { describeArgs, quoteArg } from './args.ts'
+import type { AnyCommand } from './define.ts'
+import { registry as defaultRegistry, type Registry } from './registry.ts'
 
 export interface Completion {
   /** The new line and cursor; unchanged when nothing could be filled in. */
