@@ -128,8 +128,14 @@ export class Broker {
   featureStats: () => Partial<BrokerStats> = () => ({})
   /** Set while a log trace runs (server/trace): connections report the packets they read and write. */
   tracer: PacketTracer | undefined = undefined
-  /** Answers a publish's hooks are waiting on (a data-integration action in sync mode), while a client's publish runs. */
-  private holds: Array<Promise<unknown>> | undefined
+  /**
+   * Answers a client's publish under way waits on (a data-integration action in sync mode): undefined
+   * outside a client's publish, null inside one until something is held, so a publish nothing holds
+   * allocates nothing.
+   */
+  private holds: Array<Promise<unknown>> | null | undefined
+  /** What the last `publishHeld` waits on, settled; undefined when nothing held it. */
+  heldAfterPublish: Promise<void> | undefined
   private readonly sessions = new Map<string, Session>()
   private readonly connections = new Set<Connection>()
   private readonly router: Router
@@ -396,21 +402,21 @@ export class Broker {
    * a client's publish (a REST publish, an event) nothing is held.
    */
   holdPublisher(answer: Promise<unknown>): void {
-    this.holds?.push(answer)
+    if (this.holds === undefined) return
+    ;(this.holds ??= []).push(answer)
   }
 
-  /** Publishes for a client: what its hooks wait on (`holdPublisher`), settled, or undefined when nothing waits. */
-  publishHeld(message: Message): { matched: number; held: Promise<void> | undefined } {
+  /** Publishes for a client; what its hooks wait on (`holdPublisher`) is then `heldAfterPublish`. */
+  publishHeld(message: Message): number {
     const outer = this.holds
-    const holds: Array<Promise<unknown>> = []
-    this.holds = holds
-    let matched: number
+    this.holds = null
     try {
-      matched = this.publish(message)
+      return this.publish(message)
     } finally {
+      const held = this.holds
       this.holds = outer
+      this.heldAfterPublish = held === null ? undefined : Promise.allSettled(held).then(() => undefined)
     }
-    return { matched, held: holds.length === 0 ? undefined : Promise.allSettled(holds).then(() => undefined) }
   }
 
   publish(message: Message, options?: { bypassHook?: boolean }): number {

@@ -134,7 +134,8 @@ function publishChecked(connection: Connection, session: Session, packet: IPubli
     peerhost: session.info.peerhost,
     properties: v5 ? packet.properties : undefined,
   })
-  const { matched, held } = broker.publishHeld(message)
+  const matched = broker.publishHeld(message)
+  const held = broker.heldAfterPublish
   if (matched < 0) session.stats.msg['recv_msg.dropped']++
   acknowledge(connection, qos, messageId, v5 && matched === 0 ? RC.NO_MATCHING_SUBSCRIBERS : RC.SUCCESS)
   // An action in sync mode answers later: the client's next packets wait for it (EMQX's sync query).
