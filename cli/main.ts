@@ -31,9 +31,10 @@ export const USAGE = `Usage:
                                         Tab completes, dangerous commands ask y/N (Ctrl+D exits)
   emqx-console commands [--json]        List every command with its arguments
   emqx-console trace follow <name>      Print a log trace's lines as they are written, until
-                                        the trace stops or Ctrl+C (options as for run)
+                                        the trace stops or Ctrl+C (options as for run;
+                                        --node <node> reads that node's file)
 
-Options for run (shell takes the login options):
+Options for run (shell takes the login options, --yes and --json):
   --url <url>                 Console or EMQX API URL, with or without /api/v5 (env EMQX_URL)
   --username <name>           Dashboard user; logs in for a token (env EMQX_USERNAME)
   --password <password>       Its password (env EMQX_PASSWORD)
@@ -43,6 +44,8 @@ Options for run (shell takes the login options):
   --yes                       Confirm dangerous steps (kick, delete, clear, ...) up front
   --continue-on-error         Go on after a failed step
   --json                      One JSON object per line: the plan, each step, a summary
+                              (shell: no prompt; each step, streamed line, refused line and
+                              y/N question, answered by the next line, as one object)
   --terminal                  shell: line editing (Tab, history, Ctrl+C) when stdin is no TTY
 
 Exit status:
@@ -192,6 +195,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         'continue-on-error': { type: 'boolean' },
         json: { type: 'boolean' },
         terminal: { type: 'boolean' },
+        node: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -213,7 +217,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     return runShell(values, { ...io, input, output, stdout: io.stdout, stderr: io.stderr, columns: io.columns })
   }
   if (verb === 'trace' && rest[0] === 'follow' && rest.length === 2)
-    return runSource(`trace.follow name=${quoteArg(rest[1])}`, 'trace follow', values, io, true)
+    return runSource(`trace.follow name=${quoteArg(rest[1])}${values.node ? ` node=${quoteArg(values.node)}` : ''}`, 'trace follow', values, io, true)
   io.stderr(verb === 'run' ? 'emqx-console: run takes one file (or - for stdin)' : USAGE)
   return EXIT_USAGE
 }

@@ -3,6 +3,8 @@
 // dangerous command asks y/N; a read command's table is printed as `run` prints it. Tab completes
 // through the terminal pane's completeLine (the palette's live completers); the history is kept in
 // ~/.emqx-console_history. Ctrl+C cancels the line or stops the command under way; Ctrl+D exits.
+// With --json there is no prompt and every answer is one JSON object a line, as `run --json`
+// prints them, so a program can drive the shell through a pipe.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
@@ -29,6 +31,10 @@ export interface ShellIo extends Printer {
 export type ShellFlags = LoginFlags & {
   /** readline's line editing (Tab, history, Ctrl+C as a key) even when stdin is no TTY: for tests and expect scripts. */
   terminal?: boolean
+  /** One JSON object a line: each step, each streamed line or frame, each refused line, each question. */
+  json?: boolean
+  /** Dangerous commands run without asking. */
+  yes?: boolean
 }
 
 const EXIT_OK = 0
@@ -107,6 +113,9 @@ export async function runShell(flags: ShellFlags, io: ShellIo): Promise<number> 
   const api = await openApi(url, target.choice, io)
   if (typeof api === 'number') return api
 
+  const json = Boolean(flags.json)
+  const emit = (value: Record<string, unknown>) => io.stdout(JSON.stringify(value))
+  const prompt = json ? '' : PROMPT
   const file = historyPath(io.env)
   const terminal = flags.terminal ?? Boolean((io.input as { isTTY?: boolean }).isTTY)
   let rl: Interface | undefined
@@ -114,7 +123,7 @@ export async function runShell(flags: ShellFlags, io: ShellIo): Promise<number> 
     input: io.input,
     output: io.output,
     terminal,
-    prompt: PROMPT,
+    prompt,
     history: loadHistory(file),
     historySize: HISTORY_SIZE,
     removeHistoryDuplicates: true,
@@ -160,8 +169,13 @@ export async function runShell(flags: ShellFlags, io: ShellIo): Promise<number> 
   io.signal?.addEventListener('abort', () => running?.abort())
 
   const ask = async (step: PlanStep): Promise<boolean> => {
-    rl.setPrompt(`${escapeControl(out.text(step.describe))}: dangerous, run it? [y/N] `)
-    rl.prompt()
+    if (flags.yes) return true
+    // The next line typed answers, in either mode.
+    if (json) emit({ type: 'confirm', line: step.text, command: step.command.id, describe: out.text(step.describe) })
+    else {
+      rl.setPrompt(`${escapeControl(out.text(step.describe))}: dangerous, run it? [y/N] `)
+      rl.prompt()
+    }
     asking = true
     const answer = await nextLine()
     asking = false
@@ -169,7 +183,7 @@ export async function runShell(flags: ShellFlags, io: ShellIo): Promise<number> 
       history.shift()
       saveHistory(file, history)
     }
-    rl.setPrompt(PROMPT)
+    rl.setPrompt(prompt)
     return /^y(es)?$/i.test((answer ?? '').trim())
   }
 
@@ -178,7 +192,7 @@ export async function runShell(flags: ShellFlags, io: ShellIo): Promise<number> 
     await runLine(line)
     if (!closed) rl.prompt()
   }
-  io.output.write('\n')
+  if (!json) io.output.write('\n')
   // A piped stdin that is still open would keep the process alive after Ctrl+D.
   const input = io.input as NodeJS.ReadableStream & { unref?: () => void }
   input.unref?.()
@@ -187,16 +201,17 @@ export async function runShell(flags: ShellFlags, io: ShellIo): Promise<number> 
   async function runLine(line: string): Promise<void> {
     const plan = planScript(line, { target: 'cli' })
     if (!plan.ok) {
-      for (const error of plan.errors) io.stdout(problemLine(error))
+      for (const error of plan.errors) json ? emit(out.errorJson(error)) : io.stdout(problemLine(error))
       return
     }
     if (plan.steps.length === 0) return
     running = new AbortController()
-    const terminal = terminalOutput(io, url, running.signal)
+    const terminal = terminalOutput(io, url, running.signal, json ? emit : undefined)
     await executePlan(plan.steps, { api: api as Api, live: terminal.live }, {
       confirmDanger: ask,
       signal: running.signal,
       onStep: (result) => {
+        if (json) return emit(out.stepJson(result))
         // A terminal that reports no width (0) gets a pipe's.
         for (const text of outcomeLines(result, io.columns || PIPE_COLUMNS)) terminal.line(text)
       },

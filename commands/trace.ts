@@ -185,15 +185,19 @@ export const listTraces = defineRead({
     ),
 })
 
+/** One node's file of a trace; the answering node's when absent. */
+const nodeArg = v.optional(v.pipe(v.string(), v.title('trace.field.node')))
+const completeNode: Completer = async (api, query, signal) => (await api.cluster.info(signal)).nodes.filter((node) => node.includes(query))
+
 export const downloadTrace = defineCommand({
   id: 'trace.download',
   title: 'cmd.trace.download',
   group: GROUP,
   readOnly: true,
-  args: v.object({ name: existingName(), node: v.optional(v.pipe(v.string(), v.title('trace.field.node'))) }),
+  args: v.object({ name: existingName(), node: nodeArg }),
   positional: ['name'],
   aliases: ['download trace', '下载追踪'],
-  complete: { name: completeTraceName() },
+  complete: { name: completeTraceName(), node: completeNode },
   run: async (ctx, { name, node }) => {
     const file = await ctx.api.trace.download(name, node || undefined).catch((error: unknown) => {
       // SPEC 8: a download that takes too long points at the file on the server.
@@ -218,15 +222,17 @@ export const followTrace = defineCommand({
   title: 'cmd.trace.follow',
   group: GROUP,
   readOnly: true,
-  args: nameArgs,
+  args: v.object({ name: existingName(), node: nodeArg }),
   positional: ['name'],
   aliases: ['tail trace', 'watch trace', '跟踪日志', '实时追踪'],
-  complete: { name: completeTraceName() },
+  complete: { name: completeTraceName(), node: completeNode },
   describe: ({ name }) => ({ key: 'cmd.trace.followDescribe', values: { name } }),
   resultText: (result: FollowResult) => ({ key: `cmd.trace.followEnded.${result.ended}`, values: { name: result.name, count: result.lines } }),
-  async run(ctx, { name }): Promise<FollowResult> {
+  async run(ctx, { name, node }): Promise<FollowResult> {
     // Fails at once (404 NOT FOUND) on a trace that is not there, before any stream opens.
     await ctx.api.trace.logDetail(name)
+    // A node the cluster does not have: 404 `Node NOT FOUND`, before any stream opens.
+    if (node) await ctx.api.trace.log(name, { node, bytes: 0 })
     const stream = ctx.live?.open('trace.follow')
     const signal = stream?.signal ?? new AbortController().signal
     let lines = 0
@@ -234,6 +240,7 @@ export const followTrace = defineCommand({
       stream?.line({ key: 'cmd.trace.following', values: { name } })
       const ended = await followTraceLog(ctx.api, name, {
         signal,
+        node: node || undefined,
         onLines: (chunk) => {
           lines += chunk.length
           for (const line of chunk) stream?.line(line)

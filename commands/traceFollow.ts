@@ -22,6 +22,8 @@ export interface FollowOptions {
   onPosition?(position: number): void
   intervalMs?: number
   bytes?: number
+  /** Whose file to read (a cluster keeps one per node): the answering node's by default. */
+  node?: string
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -60,7 +62,7 @@ export async function followTraceLog(api: Api, name: string, options: FollowOpti
       if (status === 'gone') return 'gone'
       let page
       try {
-        page = await api.trace.log(name, { position, bytes: options.bytes ?? TRACE_FOLLOW_BYTES }, signal)
+        page = await api.trace.log(name, { position, bytes: options.bytes ?? TRACE_FOLLOW_BYTES, node: options.node }, signal)
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) return 'gone'
         throw error

@@ -35,6 +35,8 @@ test('create a client trace, watch its lines arrive live, stop and delete it', a
   await expect(page).toHaveURL(/\/log-trace\/detail\/e2eTrace$/)
   const view = page.getByTestId('trace-log-view')
   await expect(view).toBeVisible()
+  // The file shown is this node's: the one node of the embedded server, named in the picker.
+  await expect(page.getByRole('combobox', { name: 'Node' })).toHaveValue(/@/)
 
   const client = await connectClient('e2e-traced', 5)
   await client.publishAsync('e2e/trace', 'first-payload', { qos: 1 })

@@ -121,6 +121,23 @@ describe('trace commands', () => {
     await run('trace.deleteAll')
   })
 
+  it('follows one node’s file when a node is named, and refuses a node the cluster does not have', async () => {
+    const self = (await suite.api.cluster.info()).self
+    expect(await complete('trace.follow', 'node', self.slice(0, 3))).toEqual([self])
+    await run('trace.create', { name: 'bynode', value: 'noded', start: 'now', end: '+1h' })
+    const lines: string[] = []
+    const live = lineWriterOutput({ write: (_source, line) => lines.push(line), translate: (text) => text.key })
+    const following = getCommand('trace.follow')!.run({ api: suite.api, live }, { name: 'bynode', node: self }) as Promise<FollowResult>
+    const client = await connectMqtt(mqttUrl(), { clientId: 'noded' })
+    await client.publishAsync('n/1', 'on-this-node')
+    await waitFor(() => lines.some((l) => l.includes('on-this-node')), 'the publish followed on the named node')
+    await run('trace.stop', { name: 'bynode' })
+    expect((await following).ended).toBe('stopped')
+    await client.endAsync()
+    await expect(run('trace.follow', { name: 'bynode', node: 'nobody@nowhere' })).rejects.toMatchObject({ status: 404, message: 'Node NOT FOUND' })
+    await run('trace.deleteAll')
+  })
+
   it('emqx-console trace follow NAME streams the lines to stdout until the trace stops', async () => {
     await run('trace.create', { name: 'cliFollow', value: 'cli-followed', start: 'now', end: '+1h' })
     const login = ['--url', suite.ts.url, '--username', 'admin', '--password', 'public']

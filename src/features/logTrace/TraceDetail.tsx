@@ -37,17 +37,24 @@ export function TraceDetail() {
   const [error, setError] = useState<string | null>(null)
   const [query, setQuery] = useState('')
   const [count, setCount] = useState(0)
+  // Whose file is shown: each node of a cluster writes its own; the answering node's at first.
+  const [node, setNode] = useState<string | undefined>(undefined)
+  const nodes = trace.data ? Object.keys(trace.data.log_size) : []
+  const shownNode = node ?? nodes[0]
+  // Reading starts once the trace is known, so the first node's file is not read twice.
+  const loaded = trace.updatedAt !== null || trace.error !== null
   const queryRef = useRef(query)
   queryRef.current = query
 
   useEffect(() => {
-    if (!following || tooLong || !name) return
+    if (!following || tooLong || !name || !loaded) return
     const controller = new AbortController()
     setEnded(null)
     setError(null)
     followTraceLog(api, name, {
       signal: controller.signal,
       position: position.current,
+      node: shownNode,
       onLines: (chunk) => {
         lines.current.push(...chunk)
         setCount(lines.current.length)
@@ -71,14 +78,24 @@ export function TraceDetail() {
         setFollowing(false)
       })
     return () => controller.abort()
-  }, [api, name, following, tooLong])
+  }, [api, name, shownNode, loaded, following, tooLong])
 
   // A new search redraws what was read with only the matching lines.
   useEffect(() => {
     view.current?.replace(lines.current.filter((line) => lineMatches(line, query)), query)
   }, [query])
 
-  const download = useCallback(() => void run(downloadTrace, { name }), [run, name])
+  const showNode = (next: string) => {
+    lines.current = []
+    position.current = 0
+    setCount(0)
+    setTooLong(false)
+    view.current?.replace([], queryRef.current)
+    setNode(next)
+    setFollowing(true)
+  }
+
+  const download = useCallback(() => void run(downloadTrace, { name, node: shownNode }), [run, name, shownNode])
   const current = trace.data
   const stopped = current?.status === 'stopped' || ended !== null
 
@@ -105,6 +122,15 @@ export function TraceDetail() {
       </DetailHeader>
 
       <div className="toolbar log-trace-toolbar">
+        {nodes.length > 0 ? (
+          <select className="input log-trace-node" aria-label={t('trace.field.node')} value={shownNode} onChange={(event) => showNode(event.target.value)}>
+            {nodes.map((one) => (
+              <option key={one} value={one}>
+                {one}
+              </option>
+            ))}
+          </select>
+        ) : null}
         <button
           type="button"
           className="btn btn-sm"
