@@ -54,7 +54,13 @@ describe('http connector and action over REST', () => {
     })
     expect(action.status).toBe(201)
     expect(action.body.parameters).toMatchObject({ method: 'post', max_retries: 2 })
-    expect(action.body.resource_opts).not.toHaveProperty('batch_size', 5)
+    // 5.8's HTTP action has no batch fields: none shown, and one given is refused with nothing saved.
+    expect(action.body.resource_opts).not.toHaveProperty('batch_size')
+    expect(action.body.resource_opts).not.toHaveProperty('batch_time')
+    const batched = await suite.api.post('/actions', { type: 'http', name: 'batched', connector: 'hook', parameters: {}, resource_opts: { batch_size: 5 } })
+    expect(batched.status).toBe(400)
+    expect(JSON.parse(batched.body.message)).toEqual({ kind: 'validation_error', path: 'actions.http.batched.resource_opts', reason: 'unknown_fields', unknown: 'batch_size' })
+    expect((await suite.api.get('/actions/http:batched')).status).toBe(404)
     await suite.api.post('/rules', { id: 'webhook', sql: 'SELECT payload FROM "hook/#"', actions: ['http:hook'] })
 
     const client = await suite.t.connect()

@@ -240,7 +240,9 @@ export class IntegrationFeature {
   private checkConfig(kind: ResourceKind, type: string, body: Config, stored: StoredResource | undefined): Config {
     const { type: _type, name: _name, status: _s, status_reason: _r, node_status: _n, actions: _a, sources: _so, rules: _ru, ...rest } = body
     const given = deobfuscate(rest, stored?.config)
+    if (kind === 'actions') refuseBatchFields(type, String(body.name ?? stored?.name ?? ''), given.resource_opts)
     const checked = parseInput(configSchemas[kind], given, kind.slice(0, -1)) as Config
+    if (kind === 'actions' && UNBATCHED_SCHEMA_TYPES.has(type)) checked.resource_opts = omitBatchFields(checked.resource_opts)
     const defaults = TYPE_DEFAULTS[type]?.[defaultsKey[kind]] ?? {}
     const config = withDefaults(defaults, checked)
     // A connector driver may settle its config without connecting (the HTTP one's URL): a 400 at once.
@@ -571,4 +573,21 @@ function prepareBridge(kind: BridgeKind, set: DriverSet, config: Config, ctx: Dr
 
 function emptyMetrics(): BridgeMetrics {
   return Object.fromEntries(BRIDGE_METRIC_KEYS.map((key) => [key, 0])) as BridgeMetrics
+}
+
+/** The action types whose 5.8 schema has no batch fields in resource_opts (mongodb has them, forced to 1). */
+const UNBATCHED_SCHEMA_TYPES: ReadonlySet<string> = new Set(['http', 'mqtt'])
+const BATCH_FIELDS = ['enable_batch', 'batch_size', 'batch_time']
+
+/** An HTTP or MQTT action given batch fields: 400 as hocon's check_unknown_fields refuses them. */
+function refuseBatchFields(type: string, name: string, opts: unknown): void {
+  if (!UNBATCHED_SCHEMA_TYPES.has(type) || typeof opts !== 'object' || opts === null) return
+  const unknown = BATCH_FIELDS.filter((key) => key in opts)
+  if (unknown.length === 0) return
+  throw badRequest(JSON.stringify({ kind: 'validation_error', path: `actions.${type}.${name}.resource_opts`, reason: 'unknown_fields', unknown: unknown.join(',') }))
+}
+
+function omitBatchFields(opts: unknown): Config {
+  const { batch_size: _size, batch_time: _time, ...rest } = (opts ?? {}) as Config
+  return rest
 }

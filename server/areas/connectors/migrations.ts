@@ -15,4 +15,11 @@ export const connectorsMigrations: readonly Migration[] = [
        PRIMARY KEY (kind, type, name)
      );`,
   },
+  {
+    // 5.8's HTTP and MQTT actions have no batch fields; configs saved before they were refused keep none.
+    name: 'connectors/drop-unbatched-batch-fields',
+    sql: `UPDATE integration_resources
+       SET config = json_remove(config, '$.resource_opts.batch_size', '$.resource_opts.batch_time')
+       WHERE kind = 'actions' AND type IN ('http', 'mqtt');`,
+  },
 ]
