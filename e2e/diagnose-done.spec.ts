@@ -38,7 +38,8 @@ test('keyboard only: kick sen<Tab>, trace the device, follow it through a reconn
   await enter(page, ' start=now end=+30m')
   await expect(rows).toContainText('Trace sensorTrace created (running)')
 
-  await enter(page, 'trace.follow name=sensorTrace')
+  await typeWithTab(page, 'trace.follow name=sensorT', 'trace.follow name=sensorTrace')
+  await page.keyboard.press('Enter')
   await expect(rows).toContainText('Following trace sensorTrace; stop to end')
   await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeVisible()
 
@@ -71,12 +72,14 @@ test('keyboard only: kick sen<Tab>, trace the device, follow it through a reconn
   await expect(rows).toContainText(/live\.watch command=clients\.list interval=1s → ok stopped after \d+ runs/)
 
   // The trace stopped, then deleted, each asked first and confirmed with Enter.
-  await enter(page, 'trace.stop sensorTrace')
+  await typeWithTab(page, 'trace.stop sens', 'trace.stop sensorTrace')
+  await page.keyboard.press('Enter')
   await confirmWithEnter(page, 'Stop trace sensorTrace; it writes no more lines')
   await expect(rows).toContainText('trace.stop name=sensorTrace → ok')
   await enter(page, 'traces.list')
   await expect(rows).toContainText(/sensorTrace +stopped +clientid +sensor-1/)
-  await enter(page, 'trace.delete sensorTrace')
+  await typeWithTab(page, 'trace.delete sens', 'trace.delete sensorTrace')
+  await page.keyboard.press('Enter')
   await confirmWithEnter(page, 'Delete trace sensorTrace and its log')
   await expect(rows).toContainText('trace.delete name=sensorTrace → ok')
   // Ctrl+L clears the pane, so the empty list below is the one asked for now.
