@@ -22,7 +22,7 @@ afterAll(() => rmSync(home, { recursive: true, force: true }))
 const nextConnect = (client: MqttClient) => new Promise<void>((resolve) => client.once('connect', () => resolve()))
 
 describe('emqx-console shell: trace a device through a reconnection', () => {
-  it('trace.create with Tab, trace.follow while the device reconnects, Ctrl+C, watch clients.list, Ctrl+C, trace.delete with y', async () => {
+  it('trace.create with Tab, trace.follow (its name by Tab) while the device reconnects, Ctrl+C, watch clients.list, Ctrl+C, trace.delete with y', async () => {
     // A device that reconnects on its own (the helpers' clients do not), ended by the test itself.
     device = await s.t.connect({ clientId: 'sensor-1', protocolVersion: 5, reconnectPeriod: 200 })
     const shell = startShell(s.t.url, home)
@@ -37,7 +37,9 @@ describe('emqx-console shell: trace a device through a reconnection', () => {
       await shell.waitFor(/"name":"shellTrace","type":"clientid","clientid":"sensor-1".*"status":"running"[\s\S]*emqx› $/, at)
 
       at = shell.text().length
-      shell.send('trace.follow shellTrace\r')
+      shell.send('trace.follow shellT\t')
+      await shell.waitFor(/trace\.follow shellTrace $/, at)
+      shell.send('\r')
       await shell.waitFor(/Following trace shellTrace; stop to end/, at)
       await device.publishAsync('sensors/sensor-1/temp', 'shell-reading-1', { qos: 1 })
       await shell.waitFor(/packet: PUBLISH\(Q1, R0, D0, Topic=sensors\/sensor-1\/temp, PacketId=\d+, Payload\(text\)=shell-reading-1\)/, at)
@@ -70,7 +72,9 @@ describe('emqx-console shell: trace a device through a reconnection', () => {
       await shell.waitFor(/emqx› $/, at)
 
       at = shell.text().length
-      shell.send('trace.delete shellTrace\r')
+      shell.send('trace.delete shell\t')
+      await shell.waitFor(/trace\.delete shellTrace $/, at)
+      shell.send('\r')
       await shell.waitFor(/dangerous, run it\? \[y\/N\] $/, at)
       shell.send('y\r')
       await shell.waitFor(/ok\s*emqx› $/, at)
