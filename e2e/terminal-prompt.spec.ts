@@ -6,6 +6,7 @@ import type { MqttClient } from 'mqtt'
 import { login } from './support/login.ts'
 import { closed, connectClient } from './support/mqtt.ts'
 import { E2E_WS_PORT } from './support/env.ts'
+import { openPrompt, typeWithTab } from './support/terminal.ts'
 
 let client: MqttClient | undefined
 test.afterEach(() => client?.end(true))
@@ -13,16 +14,9 @@ test.afterEach(() => client?.end(true))
 test('keyboard only: open the pane, client.kick sen<Tab>, confirm, clients.list, watch and stop it, Up and Ctrl+R', async ({ page }) => {
   client = await connectClient('sensor-1', 5)
   await login(page, '/dashboard/overview')
-  const rows = page.locator('#terminal-panel .xterm-rows')
-
   // Typing on the page is not typing into the pane: ` opens it and puts the cursor in its prompt.
-  await page.keyboard.press('Backquote')
-  await expect(page.locator('.xterm-helper-textarea')).toBeFocused()
-  await expect(rows).toContainText('›')
-
-  await page.keyboard.type('client.kick sen')
-  await page.keyboard.press('Tab')
-  await expect(rows).toContainText('› client.kick sensor-1')
+  const rows = await openPrompt(page)
+  await typeWithTab(page, 'client.kick sen', 'client.kick sensor-1')
 
   await page.keyboard.press('Enter')
   const confirm = page.getByRole('alertdialog').or(page.getByRole('dialog'))

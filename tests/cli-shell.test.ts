@@ -1,12 +1,11 @@
 // `emqx-console shell` as an operator drives it: the CLI a child process on the in-process server,
 // readline's line editing forced on its piped stdin (--terminal), keys written as a terminal sends
 // them (Tab, Enter, Ctrl+C, Ctrl+D), a real mqtt.js client connected for the live completion.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CLI_BIN } from './support/cli.ts'
+import { startShell as startShellAt } from './support/shell.ts'
 import { serverPerSuite } from './support/server.ts'
 import { problemLine } from '../cli/shell.ts'
 
@@ -18,42 +17,7 @@ beforeAll(() => {
 })
 afterAll(() => rmSync(home, { recursive: true, force: true }))
 
-const stripAnsi = (text: string) => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
-
-interface Shell {
-  child: ChildProcessWithoutNullStreams
-  /** Everything printed so far, escape sequences taken out. */
-  text(): string
-  send(keys: string): void
-  /** Waits until what is printed after `from` matches. */
-  waitFor(pattern: RegExp, from?: number): Promise<string>
-  exited: Promise<number | null>
-}
-
-function startShell(extra: string[] = []): Shell {
-  const env = { PATH: process.env.PATH ?? '', HOME: home }
-  const args = [CLI_BIN, 'shell', '--terminal', '--url', s.t.url, '--username', 'admin', '--password', 'public', ...extra]
-  const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'pipe'] })
-  let output = ''
-  child.stdout.on('data', (chunk) => (output += chunk))
-  child.stderr.on('data', (chunk) => (output += chunk))
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
-  const text = () => stripAnsi(output)
-  return {
-    child,
-    text,
-    send: (keys) => void child.stdin.write(keys),
-    exited,
-    waitFor: async (pattern, from = 0) => {
-      const deadline = Date.now() + 10_000
-      while (!pattern.test(text().slice(from))) {
-        if (Date.now() > deadline) throw new Error(`no ${pattern} in:\n${text().slice(from)}`)
-        await new Promise((resolve) => setTimeout(resolve, 25))
-      }
-      return text().slice(from)
-    },
-  }
-}
+const startShell = (extra: string[] = []) => startShellAt(s.t.url, home, extra)
 
 describe('emqx-console shell', () => {
   it('runs lines as script lines: tables, problems, y/N for dangerous ones, Tab completion, history', async () => {

@@ -18,3 +18,18 @@ export function closed(client: MqttClient): Promise<void> {
     client.once('close', () => resolve())
   })
 }
+
+/** A client that reconnects on its own after `reconnectPeriod` ms, as a device does; resolved once connected. */
+export async function connectReconnecting(clientId: string, reconnectPeriod: number, protocolVersion: 4 | 5 = 5): Promise<MqttClient> {
+  const client = mqtt.connect(`mqtt://127.0.0.1:${E2E_MQTT_PORT}`, { clientId, protocolVersion, reconnectPeriod })
+  await connected(client)
+  return client
+}
+
+/** The client's next CONNACK (after a reconnection), or at once when it is connected now and `now` is true. */
+export function connected(client: MqttClient, now = true): Promise<void> {
+  return new Promise((resolve) => {
+    if (now && client.connected) return resolve()
+    client.once('connect', () => resolve())
+  })
+}
