@@ -76,6 +76,9 @@ function outcomeLines(result: StepResult, columns: number): string[] {
   if (result.status !== 'ok') return []
   const table = out.tableLines(result, columns)
   if (table.length) return table
+  // The sentence the pane shows (`Stopped following t1; 14 lines`) where the command has one.
+  const said = result.step.command.resultText?.(result.result)
+  if (said) return [escapeControl(out.text(said))]
   return result.result === undefined ? ['ok'] : [out.compact(result.result)]
 }
 

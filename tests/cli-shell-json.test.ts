@@ -1,12 +1,11 @@
 // `emqx-console shell --json` driven through a pipe as a program drives it: no prompt, one JSON
 // object a line for each step (a read command's rows as its result), each refused line, each y/N
 // question (answered by the next line) and each streamed frame; --yes runs dangerous lines unasked.
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CLI_BIN } from './support/cli.ts'
+import { startShell } from './support/shell.ts'
 import { serverPerSuite, waitFor } from './support/server.ts'
 
 const s = serverPerSuite()
@@ -17,29 +16,16 @@ beforeAll(() => {
 })
 afterAll(() => rmSync(home, { recursive: true, force: true }))
 
-interface JsonShell {
-  objects(): Array<Record<string, unknown>>
-  raw(): string
-  send(line: string): void
-  end(): void
-  interrupt(): void
-  exited: Promise<number | null>
-}
-
-function startJsonShell(extra: string[] = []): JsonShell {
-  const env = { PATH: process.env.PATH ?? '', HOME: home }
-  const args = [CLI_BIN, 'shell', '--json', '--url', s.t.url, '--username', 'admin', '--password', 'public', ...extra]
-  const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'pipe'] })
-  let out = ''
-  child.stdout.on('data', (chunk) => (out += chunk))
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+/** The shell through a plain pipe with --json: each line of its stdout one object. */
+function startJsonShell(extra: string[] = []) {
+  const shell = startShell(s.t.url, home, ['--json', ...extra], { terminal: false })
   return {
-    raw: () => out,
-    objects: () => out.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>),
-    send: (line) => void child.stdin.write(`${line}\n`),
-    end: () => child.stdin.end(),
-    interrupt: () => void child.kill('SIGINT'),
-    exited,
+    raw: shell.stdout,
+    objects: () => shell.stdout().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>),
+    send: (line: string) => shell.send(`${line}\n`),
+    end: () => shell.child.stdin.end(),
+    interrupt: () => void shell.child.kill('SIGINT'),
+    exited: shell.exited,
   }
 }
 
