@@ -9,6 +9,8 @@ import type { FollowResult, TraceRow } from '../commands/trace.ts'
 import { renderTable } from '../commands/format/table.ts'
 import type { UiEffects } from '../commands/define.ts'
 import { cli } from './support/cli.ts'
+import { createApi } from '../src/api/index.ts'
+import { createHttp } from '../src/api/http.ts'
 import { consoleSuite, invalidArgs, runCommand } from './support/commands.ts'
 import { connectMqtt, waitFor } from './support/server.ts'
 
@@ -88,6 +90,31 @@ describe('trace commands', () => {
     const bytes = new Uint8Array(await saved[0][1].arrayBuffer())
     expect([...bytes.slice(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04])
     expect(result).toEqual({ filename: 'dl.zip', size: bytes.length })
+    await client.endAsync()
+    await run('trace.deleteAll')
+  })
+
+  it('says where the log is on the server when the download takes too long (SPEC 8)', async () => {
+    await run('trace.create', { name: 'slow', value: 'slow-client', start: 'now', end: '+1h' })
+    const client = await connectMqtt(mqttUrl(), { clientId: 'slow-client' })
+    await client.publishAsync('slow/t', 'hello-slow')
+    await waitFor(async () => ((await run('traces.list')) as TraceRow[]).some((row) => row.name === 'slow' && row.size > 0), 'the trace wrote')
+    // A slow network between console and server: the download's answer arrives after its time is up.
+    const session = await suite.ts.login()
+    const slowFetch: typeof fetch = async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input)
+      const signal = input instanceof Request ? input.signal : init?.signal
+      if (url.includes('/download')) await new Promise((resolve) => setTimeout(resolve, 600))
+      signal?.throwIfAborted()
+      return fetch(input, init)
+    }
+    const slowApi = createApi(createHttp({ origin: suite.ts.url, credentials: () => ({ kind: 'token', token: session.token }), fetch: slowFetch, downloadTimeoutMs: 200 }))
+    const saved: Array<[string, Blob]> = []
+    await expect(getCommand('trace.download')!.run({ api: slowApi, ui: ui(saved) }, { name: 'slow' })).rejects.toMatchObject({ text: { key: 'cmd.trace.downloadTimeout' } })
+    expect(saved).toEqual([])
+    // Given its time, the same download arrives.
+    await getCommand('trace.download')!.run({ api: suite.api, ui: ui(saved) }, { name: 'slow' })
+    expect(saved.map(([name]) => name)).toEqual(['slow.zip'])
     await client.endAsync()
     await run('trace.deleteAll')
   })

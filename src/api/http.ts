@@ -15,10 +15,13 @@ export interface HttpOptions {
   /** Called on a 401 from any call but login, after which the error still propagates. */
   onUnauthorized?: (error: ApiError) => void
   fetch?: typeof globalThis.fetch
+  /** How long a file download (a trace's zip) may take; EMQX's console gives 45 s. */
+  downloadTimeoutMs?: number
 }
 
 export interface Http {
   ky: KyInstance
+  downloadTimeoutMs?: number
   get<T>(path: string, schema: v.GenericSchema<unknown, T>, searchParams?: SearchParams, signal?: AbortSignal): Promise<T>
   send<T>(method: 'post' | 'put' | 'delete', path: string, schema: v.GenericSchema<unknown, T> | null, json?: unknown): Promise<T>
 }
@@ -83,6 +86,7 @@ export function createHttp(options: HttpOptions): Http {
 
   return {
     ky: instance,
+    ...(options.downloadTimeoutMs !== undefined ? { downloadTimeoutMs: options.downloadTimeoutMs } : {}),
     get(path, schema, searchParams, signal) {
       return call(async () => v.parse(schema, await instance.get(path, { searchParams: cleanParams(searchParams), signal }).json()), path)
     },

@@ -66,7 +66,7 @@ export function traceApi(http: Http) {
     async download(name: string, node?: string): Promise<Blob> {
       try {
         const query = node ? `?node=${encodeURIComponent(node)}` : ''
-        return await http.ky.get(`${one(name)}/download${query}`, { timeout: TRACE_DOWNLOAD_TIMEOUT_MS }).blob()
+        return await http.ky.get(`${one(name)}/download${query}`, { timeout: http.downloadTimeoutMs ?? TRACE_DOWNLOAD_TIMEOUT_MS }).blob()
       } catch (error) {
         throw toApiError(error)
       }
