@@ -6,38 +6,13 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { serverPerSuite, waitFor } from './support/server.ts'
+import { createTrace as createTraceWith, inMinutes, logContaining as logContainingWith, readLog as readLogWith } from './support/trace-log.ts'
 
 const suite = serverPerSuite()
 
-const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString()
-
-async function createTrace(body: Record<string, unknown>) {
-  const response = await suite.api.post('/trace', { start_at: new Date().toISOString(), end_at: inMinutes(10), ...body })
-  expect(response.status, JSON.stringify(response.body)).toBe(200)
-  return response.body
-}
-
-/** Reads a trace's whole log by position, `bytes` at a time, as the console pages it. */
-async function readLog(name: string, bytes = 100_000): Promise<string> {
-  let position = 0
-  let text = ''
-  for (;;) {
-    const page = await suite.api.get(`/trace/${name}/log?position=${position}&bytes=${bytes}`)
-    expect(page.status).toBe(200)
-    if (page.body.items === '') {
-      expect(page.body.meta.position).toBe(position)
-      return text
-    }
-    text += page.body.items
-    position = page.body.meta.position
-  }
-}
-
-const logContaining = (name: string, ...needles: string[]) =>
-  waitFor(async () => {
-    const text = await readLog(name)
-    return needles.every((needle) => text.includes(needle)) && text
-  }, `${name} holds ${needles.join(', ')}`)
+const createTrace = (body: Record<string, unknown>) => createTraceWith(suite.api, body)
+const readLog = (name: string, bytes?: number) => readLogWith(suite.api, name, bytes)
+const logContaining = (name: string, ...needles: string[]) => logContainingWith(suite.api, name, ...needles)
 
 describe('log trace', () => {
   it('a client id trace writes that client’s connect, authentication, subscribe, publish, acks and disconnect, and follows it across a reconnect', async () => {
