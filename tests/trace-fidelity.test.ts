@@ -4,7 +4,7 @@
 // clients, the file read through `/trace/{name}/log`.
 import { truncateSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { traceFileName } from '../server/areas/trace/feature.ts'
 import { serverPerSuite } from './support/server.ts'
 import { createTrace as createTraceWith, logContaining as logContainingWith, readLog as readLogWith } from './support/trace-log.ts'
@@ -15,7 +15,67 @@ const createTrace = (body: Record<string, unknown>) => createTraceWith(suite.api
 const readLog = (name: string, bytes?: number) => readLogWith(suite.api, name, bytes)
 const logContaining = (name: string, ...needles: string[]) => logContainingWith(suite.api, name, ...needles)
 
+const PEER = String.raw`127\.0\.0\.1:\d+`
+const lines = (text: string, needle: string) => text.split('\n').filter((line) => line.includes(needle))
+
 describe('trace fidelity to 5.8.9', () => {
+  afterEach(async () => {
+    for (const { type } of (await suite.api.get('/authorization/sources')).body.sources as Array<{ type: string }>) await suite.api.delete(`/authorization/sources/${type}`)
+    await suite.api.request('PUT', '/authorization/settings', { no_match: 'allow', deny_action: 'ignore', cache: { enable: false, max_size: 32, ttl: '1m' } })
+    for (const { id } of (await suite.api.get('/authentication')).body as Array<{ id: string }>) await suite.api.delete(`/authentication/${id}`)
+    await suite.api.delete('/trace')
+  })
+
+  it('authorization: each source’s answer with the rich action, then the decision as 5.8’s log line; a cached answer writes nothing', async () => {
+    const rules = '{deny, all, subscribe, ["az/hidden"]}.\n{deny, all, publish, ["az/secret"]}.\n{allow, all, all, ["az/open/#"]}.\n'
+    expect((await suite.api.post('/authorization/sources', { type: 'file', rules })).status).toBe(204)
+    expect((await suite.api.post('/authorization/sources', { type: 'built_in_database' })).status).toBe(204)
+    await suite.api.request('PUT', '/authorization/settings', { no_match: 'allow', deny_action: 'ignore', cache: { enable: true, max_size: 32, ttl: '1m' } })
+    await createTrace({ name: 'authzClient', type: 'clientid', clientid: 'az-1' })
+    await createTrace({ name: 'authzTopic', type: 'topic', topic: 'az/#' })
+    const client = await suite.t.connect({ clientId: 'az-1', username: 'azu', protocolVersion: 5 })
+    await client.subscribeAsync('az/open/1', { qos: 1 })
+    await expect(client.subscribeAsync('az/hidden', { qos: 0 })).rejects.toThrow('Not authorized')
+    await expect(client.publishAsync('az/secret', 'no', { qos: 1, retain: true })).rejects.toThrow('Not authorized')
+    await client.publishAsync('az/open/x', 'one', { qos: 0 })
+    await client.publishAsync('az/open/x', 'two', { qos: 0 })
+    const text = await logContaining('authzClient', 'two')
+    const at = (msg: string) => new RegExp(String.raw`\[AUTHZ\] az-1@${PEER} msg: ${msg}, `)
+    expect(text).toMatch(new RegExp(at('authorization_module_ignore').source + String.raw`action: SUBSCRIBE\(Q1\), authorize_type: client_info, module: emqx_authz_client_info, topic: az/open/1, username: azu\n`))
+    expect(text).toMatch(new RegExp(at('authorization_nomatch').source + String.raw`action: SUBSCRIBE\(Q1\), authorize_type: built_in_database, module: emqx_authz_mnesia, topic: az/open/1, username: azu\n`))
+    expect(text).toMatch(new RegExp(at('authorization_matched_allow').source + String.raw`action: SUBSCRIBE\(Q1\), authorize_type: file, module: emqx_authz_file, topic: az/open/1, username: azu\n`))
+    expect(text).toMatch(new RegExp(String.raw`\[debug\] tag: AUTHZ, clientid: az-1, msg: authorization_permission_allowed, peername: ${PEER}, username: azu, topic: az/open/1, action: SUBSCRIBE\(Q1\), source: file\n`))
+    expect(text).toMatch(new RegExp(at('authorization_matched_deny').source + String.raw`action: SUBSCRIBE\(Q0\), authorize_type: file, module: emqx_authz_file, topic: az/hidden, username: azu\n`))
+    expect(text).toMatch(new RegExp(String.raw`\[warning\] tag: AUTHZ, clientid: az-1, msg: authorization_permission_denied, peername: ${PEER}, username: azu, topic: az/hidden, action: SUBSCRIBE\(Q0\), source: file\n`))
+    expect(text).toMatch(new RegExp(String.raw`\[info\] tag: AUTHZ, clientid: az-1, msg: authorization_permission_denied, peername: ${PEER}, username: azu, topic: az/secret, action: PUBLISH\(Q1,R1\), source: file\n`))
+    // In 5.8's order: client_info, then the sources in theirs, then the decision.
+    const order = ['authorization_module_ignore', 'authorization_nomatch', 'authorization_matched_allow', 'authorization_permission_allowed'].map((msg) => text.indexOf(`${msg}, `))
+    expect([...order].sort((a, b) => a - b)).toEqual(order)
+    // The second publish to az/open/x is answered by the cache: no line of it.
+    expect(lines(text, 'authorization_permission_allowed').filter((line) => line.includes('topic: az/open/x'))).toHaveLength(1)
+    // A topic trace has the sources' lines (their topic is metadata), not the decision (its topic is in the report).
+    const byTopic = await logContaining('authzTopic', 'authorization_matched_deny')
+    expect(byTopic).toContain('msg: authorization_matched_allow, action: PUBLISH(Q0,R0), authorize_type: file')
+    expect(byTopic).not.toContain('authorization_permission_')
+  })
+
+  it('authorization: a superuser’s check is skipped, and no source answering is the no_match config', async () => {
+    expect((await suite.api.post('/authentication', { mechanism: 'password_based', backend: 'built_in_database' })).status).toBe(200)
+    expect((await suite.api.post('/authentication/password_based:built_in_database/users', { user_id: 'root', password: 'pw', is_superuser: true })).status).toBe(201)
+    expect((await suite.api.post('/authentication/password_based:built_in_database/users', { user_id: 'plain', password: 'pw' })).status).toBe(201)
+    await createTrace({ name: 'authzRoot', type: 'clientid', clientid: 'az-root' })
+    await createTrace({ name: 'authzPlain', type: 'clientid', clientid: 'az-plain' })
+    const root = await suite.t.connect({ clientId: 'az-root', username: 'root', password: 'pw' })
+    await root.subscribeAsync('az/any', { qos: 2 })
+    const text = await logContaining('authzRoot', 'authorization_permission_allowed')
+    expect(text).toMatch(new RegExp(String.raw`\[AUTHZ\] az-root@${PEER} msg: authorization_skipped_as_superuser, action: SUBSCRIBE\(Q2\), topic: az/any, username: root\n`))
+    expect(text).toMatch(new RegExp(String.raw`\[debug\] tag: AUTHZ, clientid: az-root, msg: authorization_permission_allowed, peername: ${PEER}, username: root, topic: az/any, action: SUBSCRIBE\(Q2\), source: superuser\n`))
+    expect(text).not.toContain('client_info')
+    const plain = await suite.t.connect({ clientId: 'az-plain', username: 'plain', password: 'pw' })
+    await plain.publishAsync('az/p', 'x', { qos: 1 })
+    expect(await logContaining('authzPlain', 'authorization_permission_allowed')).toContain("topic: az/p, action: PUBLISH(Q1,R0), source: 'authorization.no_match' config\n")
+  })
+
   it('a chunk past what memory can make into text is 503 Requested chunk size too big, and smaller reads go on', async () => {
     const trace = await createTrace({ name: 'huge', type: 'clientid', clientid: 'nobody-huge' })
     // A file at its 512 MB bound, read at once: more characters than V8 makes one string of. The
@@ -24,6 +84,5 @@ describe('trace fidelity to 5.8.9', () => {
     truncateSync(path, 512 * 1024 * 1024)
     expect(await suite.api.get('/trace/huge/log?bytes=2147483647')).toEqual({ status: 503, body: { code: 'SERVICE_UNAVAILABLE', message: 'Requested chunk size too big' } })
     expect(await suite.api.get('/trace/huge/log?bytes=4&position=10')).toEqual({ status: 200, body: { items: '\u0000'.repeat(4), meta: { position: 14, bytes: 4 } } })
-    await suite.api.delete('/trace')
   })
 })

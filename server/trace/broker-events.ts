@@ -1,20 +1,22 @@
 // The events a trace writes from the broker's hooks (EMQX's ?TRACE calls outside the connection):
-// the authentication and authorization results, subscribe and unsubscribe, every publish
+// the authentication result and the authorization decision, subscribe and unsubscribe, every publish
 // (`publish_to`, before any hook changes it, as emqx_broker:publish/1 traces), drops with their
 // reason, and the end of a connection with its reason.
 import type { Broker } from '../broker/broker.ts'
 import { HP } from '../broker/hook-priorities.ts'
 import type { ClientInfo, SubOptions } from '../broker/hooks.ts'
 import type { Message } from '../broker/message.ts'
+import { peername, permissionEvent, superuserEvent } from './authz-events.ts'
 import type { TraceEvent, TraceFields } from './event.ts'
 
 interface Emitter {
   emit(event: TraceEvent): void
   /** Whether some trace may want an event about this message, asked before building one. */
   wantsMessage(message: Message): boolean
+  /** Whether some trace may want an event of this client (about this topic, if any). */
+  wantsClient(info: ClientInfo, topic: string | undefined): boolean
 }
 
-const peername = (info: ClientInfo) => `${info.peerhost}:${info.peerport}`
 
 function subOpts(options: SubOptions | undefined): TraceFields {
   if (!options) return {}
@@ -41,15 +43,10 @@ export function brokerTraceHooks(broker: Broker, out: Emitter): () => void {
       const result = outcome.reasonCode === 'success' ? `{ok,#{is_superuser => ${outcome.isSuperuser}}}` : `{error,${outcome.reasonCode}}`
       out.emit({ tag: 'AUTHN', msg: 'authentication_result', clientid: info.clientid, peername: peername(info), fields: { result, reason: outcome.isAnonymous ? 'empty_chain' : 'chain_result' } })
     }, HP.LOWEST),
-    hooks.add('client.check_authz_complete', (info, action, topic, result, source) => {
-      out.emit({
-        tag: 'AUTHZ',
-        msg: `authorization_matched_${result}`,
-        clientid: info.clientid,
-        peername: peername(info),
-        topic,
-        fields: { action: action.toUpperCase(), authorize_type: source, username: info.username },
-      })
+    hooks.add('client.check_authz_complete', (info, action, topic, result, source, detail) => {
+      if (source === 'cache' || !out.wantsClient(info, topic)) return
+      if (source === 'superuser') out.emit(superuserEvent(info, action, topic, detail))
+      out.emit(permissionEvent(info, action, topic, result, source, detail))
     }, HP.LOWEST),
     hooks.add('session.subscribed', (info, filter, options) => {
       out.emit({ tag: 'SUBSCRIBE', msg: 'subscribe', clientid: info.clientid, peername: peername(info), topic: filter, fields: { sub_id: info.clientid, sub_opts: subOpts(options) } })

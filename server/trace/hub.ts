@@ -4,11 +4,13 @@
 import type { Packet } from 'mqtt-packet'
 import type { TraceFormatter, TracePayloadEncode, TraceType } from '../../contract/trace.ts'
 import type { Broker } from '../broker/broker.ts'
-import type { PacketTracer, TracedPeer } from '../broker/trace.ts'
+import type { AuthzAction, AuthzDetail, ClientInfo } from '../broker/hooks.ts'
+import type { AuthzSourceAnswer, AuthzTracer, PacketTracer, TracedPeer } from '../broker/trace.ts'
+import { authzSourceEvent } from './authz-events.ts'
 import type { TraceEvent, TraceFields } from './event.ts'
 import { TraceFile } from './file.ts'
 import { formatTraceLine } from './format.ts'
-import { traceMatches, traceMayMatchMessage } from './match.ts'
+import { traceMatches, traceMayMatchClient, traceMayMatchMessage } from './match.ts'
 import type { Message } from '../broker/message.ts'
 import { brokerTraceHooks } from './broker-events.ts'
 
@@ -36,7 +38,7 @@ export interface TraceAttachment {
   detach(): void
 }
 
-export class TraceHub implements PacketTracer, TraceEmitter {
+export class TraceHub implements PacketTracer, AuthzTracer, TraceEmitter {
   private readonly broker: Broker
   private readonly running = new Map<string, RunningTrace>()
   private readonly attachments: TraceAttachment[]
@@ -97,6 +99,15 @@ export class TraceHub implements PacketTracer, TraceEmitter {
     return false
   }
 
+  wantsClient(info: ClientInfo, topic: string | undefined): boolean {
+    for (const { spec } of this.running.values()) if (traceMayMatchClient(spec.type, spec.filter, info, topic)) return true
+    return false
+  }
+
+  authzSource(info: ClientInfo, action: AuthzAction, topic: string, detail: AuthzDetail, source: string, answer: AuthzSourceAnswer): void {
+    if (this.wantsClient(info, topic)) this.emit(authzSourceEvent(info, action, topic, detail, source, answer))
+  }
+
   received(peer: TracedPeer, packet: Packet): void {
     if (this.wantsPacketsOf(peer)) this.emit(packetEvent('mqtt_packet_received', peer, packet))
   }
@@ -121,12 +132,14 @@ export class TraceHub implements PacketTracer, TraceEmitter {
 
   private attach(): void {
     this.broker.tracer = this
+    this.broker.access.tracer = this
     this.unhook = brokerTraceHooks(this.broker, this)
     for (const attachment of this.attachments) attachment.attach(this)
   }
 
   private detach(): void {
     this.broker.tracer = undefined
+    this.broker.access.tracer = undefined
     this.unhook?.()
     this.unhook = undefined
     for (const attachment of this.attachments) attachment.detach()
