@@ -6,6 +6,7 @@ import { truncateSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { traceFileName } from '../server/areas/trace/feature.ts'
+import { traceKind } from '../src/features/logTrace/traceLineView.ts'
 import { serverPerSuite } from './support/server.ts'
 import { createTrace as createTraceWith, logContaining as logContainingWith, readLog as readLogWith } from './support/trace-log.ts'
 
@@ -48,6 +49,8 @@ describe('trace fidelity to 5.8.9', () => {
     expect(text).toMatch(new RegExp(at('authorization_matched_deny').source + String.raw`action: SUBSCRIBE\(Q0\), authorize_type: file, module: emqx_authz_file, topic: az/hidden, username: azu\n`))
     expect(text).toMatch(new RegExp(String.raw`\[warning\] tag: AUTHZ, clientid: az-1, msg: authorization_permission_denied, peername: ${PEER}, username: azu, topic: az/hidden, action: SUBSCRIBE\(Q0\), source: file\n`))
     expect(text).toMatch(new RegExp(String.raw`\[info\] tag: AUTHZ, clientid: az-1, msg: authorization_permission_denied, peername: ${PEER}, username: azu, topic: az/secret, action: PUBLISH\(Q1,R1\), source: file\n`))
+    // The console colours a log line by its tag, as a ?TRACE line.
+    expect(traceKind(lines(text, 'authorization_permission_allowed')[0])).toBe('AUTHZ')
     // In 5.8's order: client_info, then the sources in theirs, then the decision.
     const order = ['authorization_module_ignore', 'authorization_nomatch', 'authorization_matched_allow', 'authorization_permission_allowed'].map((msg) => text.indexOf(`${msg}, `))
     expect([...order].sort((a, b) => a - b)).toEqual(order)
@@ -74,6 +77,26 @@ describe('trace fidelity to 5.8.9', () => {
     const plain = await suite.t.connect({ clientId: 'az-plain', username: 'plain', password: 'pw' })
     await plain.publishAsync('az/p', 'x', { qos: 1 })
     expect(await logContaining('authzPlain', 'authorization_permission_allowed')).toContain("topic: az/p, action: PUBLISH(Q1,R0), source: 'authorization.no_match' config\n")
+  })
+
+  it('rule and action lines: RULE_SQL_EXEC, the action as action_info in both formatters, the rule’s trigger time', async () => {
+    expect((await suite.api.post('/rules', { id: 'fid_rule', sql: 'SELECT payload FROM "fr/#"', actions: ['mqtt:nowhere', { function: 'console' }] })).status).toBe(201)
+    await createTrace({ name: 'ruleText', type: 'ruleid', ruleid: 'fid_rule' })
+    await createTrace({ name: 'ruleJson', type: 'ruleid', ruleid: 'fid_rule', formatter: 'json', start_at: Math.floor(Date.now() / 1000) - 1 })
+    const client = await suite.t.connect({ clientId: 'fid-pub' })
+    await client.publishAsync('fr/1', 'hi', { qos: 1 })
+    const text = await logContaining('ruleText', 'discarded', 'action_success')
+    expect(text).toMatch(new RegExp(String.raw`\[RULE_SQL_EXEC\] fid-pub@${PEER} msg: SQL_yielded_result, result: \[payload: hi\], rule_id: fid_rule, rule_trigger_ts: \[\d+\]\n`))
+    expect(text).toMatch(new RegExp(String.raw`\[BRIDGE\] fid-pub@${PEER} msg: bridge_action, action_info: \[name: nowhere, type: mqtt\], rule_id: fid_rule, rule_trigger_ts: \[\d+\]\n`))
+    expect(text).toMatch(/msg: discarded, action_info: \[name: nowhere, type: mqtt\], cause: bridge_not_found, rule_id: fid_rule, /)
+    expect(text).toMatch(/msg: call_action_function, action_info: \[func: console, mod: emqx_rule_actions\], rule_id: fid_rule, /)
+    const entries = (await logContaining('ruleJson', 'action_success')).trim().split('\n').map((line) => JSON.parse(line))
+    const discarded = entries.find((entry) => entry.msg === 'discarded')
+    expect(discarded).toMatchObject({ level: 'debug', meta: { trace_tag: 'ACTION', clientid: 'fid-pub', rule_id: 'fid_rule', action_info: { type: 'mqtt', name: 'nowhere' }, cause: 'bridge_not_found' } })
+    expect(discarded.meta.rule_trigger_ts).toEqual([expect.any(Number)])
+    expect(entries.find((entry) => entry.msg === 'action_success').meta.action_info).toEqual({ mod: 'emqx_rule_actions', func: 'console' })
+    expect(entries.some((entry) => 'action_id' in entry.meta)).toBe(false)
+    await suite.api.delete('/rules/fid_rule')
   })
 
   it('a chunk past what memory can make into text is 503 Requested chunk size too big, and smaller reads go on', async () => {

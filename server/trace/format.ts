@@ -75,19 +75,9 @@ function reportValue(value: TraceValue): string {
   return `#{${Object.entries(value).sort(byKey).map(([k, v]) => `${k} => ${reportValue(v)}`).join(',')}}`
 }
 
-/** action:<type>:<name>:... -> {type, name} (format_action_info); another form is kept as it is. */
-function actionInfo(id: string): { type: string; name: string } | undefined {
-  const [prefix, type, name] = id.split(':')
-  return prefix === 'action' && type !== undefined && name !== undefined ? { type, name } : undefined
-}
-
-/** prepare_log_data/prepare_key_value: payloads and packets written out, `action_id` as `action_info`, at any depth. */
+/** prepare_log_data/prepare_key_value: payloads and packets written out, at any depth. */
 function jsonFields(entries: Array<[string, TraceValue]>, encode: TracePayloadEncode, into: Record<string, unknown>): Record<string, unknown> {
-  for (const [key, value] of entries) {
-    const info = key === 'action_id' && typeof value === 'string' ? actionInfo(value) : undefined
-    if (info) into.action_info = info
-    else into[key] = jsonValue(value, encode)
-  }
+  for (const [key, value] of entries) into[key] = jsonValue(value, encode)
   return into
 }
 
