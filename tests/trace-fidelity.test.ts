@@ -49,6 +49,7 @@ describe('trace fidelity to 5.8.9', () => {
     expect(text).toMatch(new RegExp(at('authorization_matched_deny').source + String.raw`action: SUBSCRIBE\(Q0\), authorize_type: file, module: emqx_authz_file, topic: az/hidden, username: azu\n`))
     expect(text).toMatch(new RegExp(String.raw`\[warning\] tag: AUTHZ, clientid: az-1, msg: authorization_permission_denied, peername: ${PEER}, username: azu, topic: az/hidden, action: SUBSCRIBE\(Q0\), source: file\n`))
     expect(text).toMatch(new RegExp(String.raw`\[info\] tag: AUTHZ, clientid: az-1, msg: authorization_permission_denied, peername: ${PEER}, username: azu, topic: az/secret, action: PUBLISH\(Q1,R1\), source: file\n`))
+    expect(text).toMatch(new RegExp(String.raw`\[warning\] tag: AUTHZ, clientid: az-1, msg: cannot_publish_to_topic_due_to_not_authorized, peername: ${PEER}, username: azu, topic: az/secret, reason: not_authorized\n`))
     // The console colours a log line by its tag, as a ?TRACE line.
     expect(traceKind(lines(text, 'authorization_permission_allowed')[0])).toBe('AUTHZ')
     // In 5.8's order: client_info, then the sources in theirs, then the decision.
@@ -60,6 +61,8 @@ describe('trace fidelity to 5.8.9', () => {
     const byTopic = await logContaining('authzTopic', 'authorization_matched_deny')
     expect(byTopic).toContain('msg: authorization_matched_allow, action: PUBLISH(Q0,R0), authorize_type: file')
     expect(byTopic).not.toContain('authorization_permission_')
+    // The refusal of the PUBLISH has its topic as metadata: the topic trace has it.
+    expect(byTopic).toContain('msg: cannot_publish_to_topic_due_to_not_authorized, peername: ')
   })
 
   it('authorization: a superuser’s check is skipped, and no source answering is the no_match config', async () => {
@@ -97,6 +100,39 @@ describe('trace fidelity to 5.8.9', () => {
     expect(entries.find((entry) => entry.msg === 'action_success').meta.action_info).toEqual({ mod: 'emqx_rule_actions', func: 'console' })
     expect(entries.some((entry) => 'action_id' in entry.meta)).toBe(false)
     await suite.api.delete('/rules/fid_rule')
+  })
+
+  it('drops in 5.8’s words: the queue full, a QoS 0 message not queued, a delivery too large, a publish a hook refused', async () => {
+    const broker = suite.t.server.broker!
+    await createTrace({ name: 'dropsSub', type: 'clientid', clientid: 'dr-sub' })
+    await createTrace({ name: 'dropsSmall', type: 'clientid', clientid: 'dr-small' })
+    await createTrace({ name: 'dropsPub', type: 'clientid', clientid: 'dr-pub' })
+    broker.configure({ max_mqueue_len: 1, mqueue_store_qos0: false })
+    try {
+      const away = await suite.t.connect({ clientId: 'dr-sub', username: 'dru', protocolVersion: 5, clean: false, properties: { sessionExpiryInterval: 300 } })
+      await away.subscribeAsync('dr/#', { qos: 1 })
+      await away.endAsync()
+      const small = await suite.t.connect({ clientId: 'dr-small', protocolVersion: 5, properties: { maximumPacketSize: 64 } })
+      await small.subscribeAsync('dr/big', { qos: 0 })
+      const sender = await suite.t.connect({ clientId: 'dr-pub', protocolVersion: 5 })
+      await sender.publishAsync('dr/1', 'first', { qos: 1 })
+      await sender.publishAsync('dr/2', 'second', { qos: 1 })
+      await sender.publishAsync('dr/3', 'zero', { qos: 0 })
+      await sender.publishAsync('dr/big', 'x'.repeat(200), { qos: 0 })
+      await sender.publishAsync('$delayed/soon/dr/4', 'bad delay', { qos: 1 })
+      const sub = await logContaining('dropsSub', 'dropped_qos0_msg')
+      // An offline session keeps its process in 5.8, and with it the peer in its log metadata.
+      const queue = String.raw`queue: #\{dropped => 1,len => 1,max_len => 1,store_qos0 => false\}\n`
+      expect(sub).toMatch(new RegExp(String.raw`\[warning\] clientid: dr-sub, msg: dropped_msg_due_to_mqueue_is_full, peername: ${PEER}, username: dru, topic: dr/1, payload: first, payload_encode: text, ` + queue))
+      expect(sub).toMatch(new RegExp(String.raw`\[warning\] clientid: dr-sub, msg: dropped_qos0_msg, peername: ${PEER}, username: dru, topic: dr/3, payload: zero, payload_encode: text, ` + queue))
+      const tooLarge = await logContaining('dropsSmall', 'packet_is_discarded')
+      expect(tooLarge).toMatch(new RegExp(String.raw`\[warning\] tag: MQTT, clientid: dr-small, msg: packet_is_discarded, peername: ${PEER}, packet: PUBLISH\(Q0, R0, D0, Topic=dr/big, PacketId=undefined, Payload\(hidden\)=\*\*\*\*\*\*\), reason: frame_is_too_large\n`))
+      const pub = await logContaining('dropsPub', 'msg_publish_not_allowed')
+      expect(pub).toMatch(new RegExp(String.raw`\[MQTT\] dr-pub@${PEER} msg: msg_publish_not_allowed, message: \[extra: \[\], flags: \[dup: false, retain: false\], from: dr-pub, headers: \[peerhost: 127\.0\.0\.1\], id: [0-9a-f]{32}, qos: 1, timestamp: \d+, topic: \$delayed/soon/dr/4\], topic: \$delayed/soon/dr/4\n`))
+    } finally {
+      broker.configure({ max_mqueue_len: 1000, mqueue_store_qos0: true })
+      await (await suite.t.connect({ clientId: 'dr-sub', clean: true })).endAsync()
+    }
   })
 
   it('a chunk past what memory can make into text is 503 Requested chunk size too big, and smaller reads go on', async () => {

@@ -43,6 +43,12 @@ export interface ConnectionMeta {
 
 type ConnectionState = 'idle' | 'connecting' | 'connected' | 'closed'
 
+/**
+ * Ends of a connection 5.8 does not write as `socket_force_closed`: the session ended from outside
+ * (kicked, taken over, discarded, the node stopping), the idle timer, the socket itself gone.
+ */
+const NOT_FORCED = new Set(['kicked', 'takenover', 'discarded', 'shutdown', 'idle_timeout', 'sock_closed', 'sock_error'])
+
 // Counter names by QoS, as constants: a name built per message (`messages.qos${qos}.sent`) is a fresh
 // string whose every counter lookup must hash it, which showed in the bench profile.
 const SEND_MSG_QOS = ['send_msg.qos0', 'send_msg.qos1', 'send_msg.qos2'] as const
@@ -228,6 +234,8 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
     if (reasonCode !== undefined && wasConnected && this.protocolVersion === 5) {
       this.send({ cmd: 'disconnect', reasonCode })
     }
+    const tracer = this.broker.tracer
+    if (tracer !== undefined && wasConnected && !NOT_FORCED.has(reason)) tracer.forceClosed(this.tracedPeer(), reason)
     this.state = 'closed'
     this.broker.deadlines.cancel(this)
     this.inbox = undefined

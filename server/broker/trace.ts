@@ -1,5 +1,5 @@
 // The broker's trace emit points for what no hook carries: the MQTT packets a connection reads and
-// writes (`Broker.tracer`), and what each authorization source answered (`AccessControl.tracer`).
+// writes and a few moments of the client's own (`Broker.tracer`), and what each authorization source answered (`AccessControl.tracer`).
 // Both are undefined unless a log trace is running, so a packet or a check with no trace costs one
 // field check. Everything else a trace writes comes from the hooks (hooks.ts).
 import type { Packet } from 'mqtt-packet'
@@ -19,6 +19,17 @@ export interface PacketTracer {
   /** `mqtt_packet_sent`: a packet written to the connection. */
   sent(peer: TracedPeer, packet: Packet): void
 }
+
+/** The client's own moments that 5.8 writes to a trace of it and no hook carries. */
+export interface ClientLogTracer {
+  /** `socket_force_closed`: the server closes a connected client's socket for a reason of its own (5.8's `{close, Reason}`). */
+  forceClosed(peer: TracedPeer, reason: string): void
+  /** `cannot_publish_to_topic_due_to_not_authorized`: a client's PUBLISH refused by authorization. */
+  publishRefused(info: ClientInfo, topic: string): void
+}
+
+/** What the broker holds as `Broker.tracer` while a trace runs. */
+export type BrokerTracer = PacketTracer & ClientLogTracer
 
 /** What one source said to a check (emqx_authz:log_trace/6 writes one line each). */
 export type AuthzSourceAnswer = 'allow' | 'deny' | 'ignore' | 'nomatch'

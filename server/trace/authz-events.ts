@@ -1,7 +1,8 @@
 // The authorization lines of a trace, as 5.8 writes them: each source's answer
 // (emqx_authz:log_trace/6, a ?TRACE), a superuser's skipped check (emqx_authz:authorize/5), and the
 // decision (emqx_access_control:log_result/4, a ?SLOG: debug when allowed, info for a refused
-// PUBLISH, warning for a refused SUBSCRIBE). A cached answer writes nothing, as in 5.8.
+// PUBLISH, warning for a refused SUBSCRIBE), and the channel's refusal of a PUBLISH. A cached answer
+// writes nothing, as in 5.8.
 import type { AuthzAction, AuthzDetail, AuthzResult, ClientInfo } from '../broker/hooks.ts'
 import type { AuthzSourceAnswer } from '../broker/trace.ts'
 import type { TraceEvent } from './event.ts'
@@ -70,5 +71,19 @@ export function permissionEvent(info: ClientInfo, action: AuthzAction, topic: st
     peername: peername(info),
     username: info.username,
     fields: { topic, action: formatAction(action, detail), source: formatFrom(source) },
+  }
+}
+
+/** emqx_channel's refusal of a PUBLISH: the topic and tag are the line's metadata (a topic trace has it). */
+export function publishRefusedEvent(info: ClientInfo, topic: string): TraceEvent {
+  return {
+    tag: 'AUTHZ',
+    level: 'warning',
+    msg: 'cannot_publish_to_topic_due_to_not_authorized',
+    clientid: info.clientid,
+    peername: peername(info),
+    username: info.username,
+    topic,
+    fields: { reason: 'not_authorized' },
   }
 }

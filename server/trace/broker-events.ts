@@ -1,12 +1,13 @@
 // The events a trace writes from the broker's hooks (EMQX's ?TRACE calls outside the connection):
 // the authentication result and the authorization decision, subscribe and unsubscribe, every publish
-// (`publish_to`, before any hook changes it, as emqx_broker:publish/1 traces), drops with their
-// reason, and the end of a connection with its reason.
+// (`publish_to`, before any hook changes it, as emqx_broker:publish/1 traces), drops (drop-events.ts),
+// and the end of a connection with its reason.
 import type { Broker } from '../broker/broker.ts'
 import { HP } from '../broker/hook-priorities.ts'
 import type { ClientInfo, SubOptions } from '../broker/hooks.ts'
 import type { Message } from '../broker/message.ts'
 import { peername, permissionEvent, superuserEvent } from './authz-events.ts'
+import { deliveryDropEvent, messageDropEvents, messageEvent } from './drop-events.ts'
 import type { TraceEvent, TraceFields } from './event.ts'
 
 interface Emitter {
@@ -17,22 +18,11 @@ interface Emitter {
   wantsClient(info: ClientInfo, topic: string | undefined): boolean
 }
 
-
 function subOpts(options: SubOptions | undefined): TraceFields {
   if (!options) return {}
   const opts: TraceFields = { nl: options.nl ? 1 : 0, qos: options.qos, rap: options.rap ? 1 : 0, rh: options.rh }
   if (options.share !== undefined) opts.share = options.share
   return opts
-}
-
-/** The publisher's `host:port` when it is still connected from there (a message keeps only the host). */
-function publisherPeer(broker: Broker, message: Message): string | undefined {
-  const info = message.from ? broker.getSession(message.from)?.info : undefined
-  return info && info.peerhost === message.peerhost ? peername(info) : message.peerhost
-}
-
-function messageEvent(broker: Broker, tag: string, msg: string, message: Message, fields: TraceFields = {}): TraceEvent {
-  return { tag, msg, clientid: message.from || undefined, peername: publisherPeer(broker, message), topic: message.topic, fields: { ...fields, payload: message.payload } }
 }
 
 /** Hooks the trace events on; returns the function that takes them off. */
@@ -59,10 +49,10 @@ export function brokerTraceHooks(broker: Broker, out: Emitter): () => void {
       return undefined
     }, HP.HIGHEST + 1),
     hooks.add('message.dropped', (message, reason) => {
-      if (!message.topic.startsWith('$SYS/') && out.wantsMessage(message)) out.emit(messageEvent(broker, 'PUBLISH', 'message_dropped', message, { reason }))
+      if (!message.topic.startsWith('$SYS/') && out.wantsMessage(message)) for (const event of messageDropEvents(broker, message, reason)) out.emit(event)
     }, HP.LOWEST),
     hooks.add('delivery.dropped', (info, message, reason) => {
-      out.emit({ tag: 'MQTT', msg: 'delivery_dropped', clientid: info.clientid, peername: peername(info), topic: message.topic, fields: { reason, from: message.from, payload: message.payload } })
+      if (out.wantsClient(info, message.topic)) out.emit(deliveryDropEvent(broker, info, message, reason))
     }, HP.LOWEST),
     hooks.add('client.disconnected', (info, reason) => {
       out.emit({ tag: 'SOCKET', msg: 'emqx_connection_terminated', clientid: info.clientid, peername: peername(info), fields: { reason } })

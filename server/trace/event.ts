@@ -15,7 +15,7 @@ export interface TraceFields {
 export type TraceLogLevel = 'debug' | 'info' | 'warning' | 'error'
 
 export interface TraceEvent {
-  /** `MQTT`, `AUTHN`, `AUTHZ`, `PUBLISH`, `SUBSCRIBE`, `UNSUBSCRIBE`, `SOCKET`, `RULE_SQL_EXEC`, `ACTION`... */
+  /** `MQTT`, `AUTHN`, `AUTHZ`, `PUBLISH`, `SUBSCRIBE`, `UNSUBSCRIBE`, `SOCKET`, `RULE_SQL_EXEC`, `ACTION`... ('' for a log line with none). */
   tag: string
   msg: string
   clientid: string | undefined

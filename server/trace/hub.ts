@@ -5,8 +5,8 @@ import type { Packet } from 'mqtt-packet'
 import type { TraceFormatter, TracePayloadEncode, TraceType } from '../../contract/trace.ts'
 import type { Broker } from '../broker/broker.ts'
 import type { AuthzAction, AuthzDetail, ClientInfo } from '../broker/hooks.ts'
-import type { AuthzSourceAnswer, AuthzTracer, PacketTracer, TracedPeer } from '../broker/trace.ts'
-import { authzSourceEvent } from './authz-events.ts'
+import type { AuthzSourceAnswer, AuthzTracer, BrokerTracer, TracedPeer } from '../broker/trace.ts'
+import { authzSourceEvent, publishRefusedEvent } from './authz-events.ts'
 import type { TraceEvent, TraceFields } from './event.ts'
 import { TraceFile } from './file.ts'
 import { formatTraceLine } from './format.ts'
@@ -38,7 +38,7 @@ export interface TraceAttachment {
   detach(): void
 }
 
-export class TraceHub implements PacketTracer, AuthzTracer, TraceEmitter {
+export class TraceHub implements BrokerTracer, AuthzTracer, TraceEmitter {
   private readonly broker: Broker
   private readonly running = new Map<string, RunningTrace>()
   private readonly attachments: TraceAttachment[]
@@ -114,6 +114,14 @@ export class TraceHub implements PacketTracer, AuthzTracer, TraceEmitter {
 
   sent(peer: TracedPeer, packet: Packet): void {
     if (this.wantsPacketsOf(peer)) this.emit(packetEvent('mqtt_packet_sent', peer, packet))
+  }
+
+  forceClosed(peer: TracedPeer, reason: string): void {
+    if (this.wantsPacketsOf(peer)) this.emit({ tag: 'SOCKET', msg: 'socket_force_closed', clientid: peer.clientid, peername: `${peer.peerhost}:${peer.peerport}`, fields: { reason } })
+  }
+
+  publishRefused(info: ClientInfo, topic: string): void {
+    if (this.wantsClient(info, topic)) this.emit(publishRefusedEvent(info, topic))
   }
 
   /** A trace on one client among many: the others' packets are passed over without building an event. */

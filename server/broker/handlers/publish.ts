@@ -113,6 +113,8 @@ function publishChecked(connection: Connection, session: Session, packet: IPubli
   if (!allowed) {
     broker.metrics.inc('packets.publish.auth_error')
     session.stats.msg['recv_msg.dropped']++
+    const tracer = broker.tracer
+    if (tracer !== undefined) tracer.publishRefused(session.info, topic)
     // EMQX `deny_action = disconnect`: the client goes (MQTT 5 ones told why).
     if (broker.access.settings.denyAction === 'disconnect') {
       if (qos === 2) session.release(messageId!)
