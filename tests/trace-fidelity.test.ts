@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { traceFileName } from '../server/areas/trace/feature.ts'
 import { traceKind } from '../src/features/logTrace/traceLineView.ts'
-import { serverPerSuite } from './support/server.ts'
+import { connectPacket, rawClient, serverPerSuite } from './support/server.ts'
 import { createTrace as createTraceWith, logContaining as logContainingWith, readLog as readLogWith } from './support/trace-log.ts'
 
 const suite = serverPerSuite()
@@ -133,6 +133,35 @@ describe('trace fidelity to 5.8.9', () => {
       broker.configure({ max_mqueue_len: 1000, mqueue_store_qos0: true })
       await (await suite.t.connect({ clientId: 'dr-sub', clean: true })).endAsync()
     }
+  })
+
+  it('the client’s own lines: its user name as log metadata after CONNECT, socket_force_closed where the server closes its socket', async () => {
+    await createTrace({ name: 'ownLines', type: 'clientid', clientid: 'own-1' })
+    await createTrace({ name: 'sleepy', type: 'clientid', clientid: 'own-sleepy' })
+    await createTrace({ name: 'kicked', type: 'clientid', clientid: 'own-kicked' })
+    const client = await suite.t.connect({ clientId: 'own-1', username: 'ownu', protocolVersion: 5 })
+    await client.publishAsync('own/t', 'p', { qos: 0 })
+    await client.endAsync()
+    const text = await logContaining('ownLines', 'emqx_connection_terminated')
+    expect(text).toMatch(/msg: mqtt_packet_received, packet: CONNECT\([^\n]*Username=ownu, Password=\)\n/)
+    expect(text).toContain('msg: mqtt_packet_sent, packet: CONNACK(Q0, R0, D0, AckFlags=0, ReasonCode=0), username: ownu\n')
+    expect(text).toContain('msg: authentication_result, reason: empty_chain, result: {ok,#{is_superuser => false}}, username: ownu\n')
+    expect(text).toContain('msg: publish_to, payload_encode: text, topic: own/t, username: ownu, payload: p\n')
+    // A client's DISCONNECT is a close the channel decides (5.8's {close, normal}), then the end.
+    expect(text).toMatch(new RegExp(String.raw`\[SOCKET\] own-1@${PEER} msg: socket_force_closed, reason: normal, username: ownu\n[^\n]*\[SOCKET\] own-1@${PEER} msg: emqx_connection_terminated, reason: normal, username: ownu\n`))
+
+    const raw = rawClient(suite.t.server.mqttPort, 4)
+    raw.send(connectPacket({ protocolVersion: 4, clientId: 'own-sleepy', keepalive: 1 }))
+    await raw.closed
+    expect(await logContaining('sleepy', 'emqx_connection_terminated')).toMatch(/msg: socket_force_closed, reason: keepalive_timeout\n[^\n]*msg: emqx_connection_terminated, reason: keepalive_timeout\n/)
+
+    // A kick ends the session from outside: the DISCONNECT, then the end, no forced close.
+    await suite.t.connect({ clientId: 'own-kicked', protocolVersion: 5 })
+    expect((await suite.api.delete('/clients/own-kicked')).status).toBe(204)
+    const kicked = await logContaining('kicked', 'emqx_connection_terminated')
+    expect(kicked).toContain('msg: mqtt_packet_sent, packet: DISCONNECT(Q0, R0, D0, ReasonCode=152)')
+    expect(kicked).toContain('msg: emqx_connection_terminated, reason: kicked')
+    expect(kicked).not.toContain('socket_force_closed')
   })
 
   it('a chunk past what memory can make into text is 503 Requested chunk size too big, and smaller reads go on', async () => {

@@ -314,8 +314,9 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
 
   /** Who a traced packet belongs to: the session's client, or the CONNECT's before there is one. */
   private tracedPeer(packet?: Packet): TracedPeer {
-    const clientid = this.session?.clientid ?? (packet?.cmd === 'connect' ? packet.clientId : undefined)
-    return { clientid, peerhost: this.peerhost, peerport: this.peerport }
+    const session = this.session
+    if (session) return { clientid: session.clientid, peerhost: this.peerhost, peerport: this.peerport, username: session.info.username }
+    return { clientid: packet?.cmd === 'connect' ? packet.clientId : undefined, peerhost: this.peerhost, peerport: this.peerport }
   }
 
   /** Writes a PUBLISH for a delivery; false when it is larger than the client accepts. */

@@ -11,6 +11,8 @@ export interface TracedPeer {
   clientid: string | undefined
   peerhost: string
   peerport: number
+  /** Its user name once its CONNECT was taken in (5.8's log metadata from then on). */
+  username?: string
 }
 
 export interface PacketTracer {

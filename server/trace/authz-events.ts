@@ -45,13 +45,14 @@ export function authzSourceEvent(info: ClientInfo, action: AuthzAction, topic: s
     msg: SOURCE_MSGS[answer],
     clientid: info.clientid,
     peername: peername(info),
+    username: info.username,
     topic,
     fields: { authorize_type: source, module: MODULES[source] ?? `emqx_authz_${source}`, username: info.username, action: formatAction(action, detail) },
   }
 }
 
 export function superuserEvent(info: ClientInfo, action: AuthzAction, topic: string, detail: AuthzDetail): TraceEvent {
-  return { tag: 'AUTHZ', msg: 'authorization_skipped_as_superuser', clientid: info.clientid, peername: peername(info), topic, fields: { username: info.username, action: formatAction(action, detail) } }
+  return { tag: 'AUTHZ', msg: 'authorization_skipped_as_superuser', clientid: info.clientid, peername: peername(info), username: info.username, topic, fields: { username: info.username, action: formatAction(action, detail) } }
 }
 
 /** format_from/1. */

@@ -31,7 +31,7 @@ export function brokerTraceHooks(broker: Broker, out: Emitter): () => void {
   const removers = [
     hooks.add('client.check_authn_complete', (info, outcome) => {
       const result = outcome.reasonCode === 'success' ? `{ok,#{is_superuser => ${outcome.isSuperuser}}}` : `{error,${outcome.reasonCode}}`
-      out.emit({ tag: 'AUTHN', msg: 'authentication_result', clientid: info.clientid, peername: peername(info), fields: { result, reason: outcome.isAnonymous ? 'empty_chain' : 'chain_result' } })
+      out.emit({ tag: 'AUTHN', msg: 'authentication_result', clientid: info.clientid, peername: peername(info), username: info.username, fields: { result, reason: outcome.isAnonymous ? 'empty_chain' : 'chain_result' } })
     }, HP.LOWEST),
     hooks.add('client.check_authz_complete', (info, action, topic, result, source, detail) => {
       if (source === 'cache' || !out.wantsClient(info, topic)) return
@@ -39,10 +39,10 @@ export function brokerTraceHooks(broker: Broker, out: Emitter): () => void {
       out.emit(permissionEvent(info, action, topic, result, source, detail))
     }, HP.LOWEST),
     hooks.add('session.subscribed', (info, filter, options) => {
-      out.emit({ tag: 'SUBSCRIBE', msg: 'subscribe', clientid: info.clientid, peername: peername(info), topic: filter, fields: { sub_id: info.clientid, sub_opts: subOpts(options) } })
+      out.emit({ tag: 'SUBSCRIBE', msg: 'subscribe', clientid: info.clientid, peername: peername(info), username: info.username, topic: filter, fields: { sub_id: info.clientid, sub_opts: subOpts(options) } })
     }, HP.LOWEST),
     hooks.add('session.unsubscribed', (info, filter, options) => {
-      out.emit({ tag: 'UNSUBSCRIBE', msg: 'unsubscribe', clientid: info.clientid, peername: peername(info), topic: filter, fields: { sub_opts: subOpts(options) } })
+      out.emit({ tag: 'UNSUBSCRIBE', msg: 'unsubscribe', clientid: info.clientid, peername: peername(info), username: info.username, topic: filter, fields: { sub_opts: subOpts(options) } })
     }, HP.LOWEST),
     hooks.add('message.publish', (message) => {
       if (!message.topic.startsWith('$SYS/') && out.wantsMessage(message)) out.emit(messageEvent(broker, 'PUBLISH', 'publish_to', message))
@@ -55,7 +55,7 @@ export function brokerTraceHooks(broker: Broker, out: Emitter): () => void {
       if (out.wantsClient(info, message.topic)) out.emit(deliveryDropEvent(broker, info, message, reason))
     }, HP.LOWEST),
     hooks.add('client.disconnected', (info, reason) => {
-      out.emit({ tag: 'SOCKET', msg: 'emqx_connection_terminated', clientid: info.clientid, peername: peername(info), fields: { reason } })
+      out.emit({ tag: 'SOCKET', msg: 'emqx_connection_terminated', clientid: info.clientid, peername: peername(info), username: info.username, fields: { reason } })
     }, HP.LOWEST),
   ]
   return () => {

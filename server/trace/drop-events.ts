@@ -22,7 +22,7 @@ function publisherPeer(broker: Broker, message: Message): string | undefined {
 }
 
 export function messageEvent(broker: Broker, tag: string, msg: string, message: Message, fields: TraceFields = {}): TraceEvent {
-  return { tag, msg, clientid: message.from || undefined, peername: publisherPeer(broker, message), topic: message.topic, fields: { ...fields, payload: message.payload } }
+  return { tag, msg, clientid: message.from || undefined, peername: publisherPeer(broker, message), username: message.fromUsername, topic: message.topic, fields: { ...fields, payload: message.payload } }
 }
 
 /** emqx_message:to_log_map/1: the message without its payload. */
@@ -36,7 +36,7 @@ function logMap(message: Message): TraceFields {
 export function messageDropEvents(broker: Broker, message: Message, reason: string): TraceEvent[] {
   const clientid = message.from || undefined
   const peer = publisherPeer(broker, message)
-  const notAllowed: TraceEvent = { tag: 'MQTT', msg: 'msg_publish_not_allowed', clientid, peername: peer, topic: message.topic, fields: { message: logMap(message) } }
+  const notAllowed: TraceEvent = { tag: 'MQTT', msg: 'msg_publish_not_allowed', clientid, peername: peer, username: message.fromUsername, topic: message.topic, fields: { message: logMap(message) } }
   if (reason === 'dropped_by_hook') return [notAllowed]
   if (reason === 'delayed_messages_full') {
     const failed: TraceEvent = { tag: '', level: 'error', msg: 'store_delayed_message_fail', clientid, peername: peer, username: message.fromUsername, fields: { error: 'max_delayed_messages_full' } }
@@ -55,13 +55,13 @@ function queueInfo(broker: Broker, info: ClientInfo): TraceFields {
 const QUEUE_DROPS: Record<string, string> = { queue_full: 'dropped_msg_due_to_mqueue_is_full', qos0_msg: 'dropped_qos0_msg' }
 
 export function deliveryDropEvent(broker: Broker, info: ClientInfo, message: Message, reason: string): TraceEvent {
-  const who = { clientid: info.clientid, peername: peername(info) }
+  const who = { clientid: info.clientid, peername: peername(info), username: info.username }
   const queued = QUEUE_DROPS[reason]
   // Neither line has a tag; the topic is their metadata, so a topic trace has them.
-  if (queued) return { ...who, tag: '', level: 'warning', msg: queued, username: info.username, topic: message.topic, fields: { queue: queueInfo(broker, info), payload: message.payload } }
+  if (queued) return { ...who, tag: '', level: 'warning', msg: queued, topic: message.topic, fields: { queue: queueInfo(broker, info), payload: message.payload } }
   if (reason === 'too_large') {
     const packet = formatPacket({ cmd: 'publish', topic: message.topic, payload: message.payload, qos: message.qos, retain: message.retain, dup: false }, 'hidden')
-    return { ...who, tag: 'MQTT', level: 'warning', msg: 'packet_is_discarded', username: info.username, fields: { reason: 'frame_is_too_large', packet } }
+    return { ...who, tag: 'MQTT', level: 'warning', msg: 'packet_is_discarded', fields: { reason: 'frame_is_too_large', packet } }
   }
   return { ...who, tag: 'MQTT', msg: 'delivery_dropped', topic: message.topic, fields: { reason, from: message.from, payload: message.payload } }
 }

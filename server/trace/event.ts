@@ -32,6 +32,9 @@ export interface TraceEvent {
   fields: TraceFields
   /** Set for a ?SLOG line: its level. */
   level?: TraceLogLevel
-  /** The client's user name, as 5.8's process metadata holds it (a ?SLOG line writes it). */
+  /**
+   * The client's user name, as 5.8's process metadata holds it from its CONNECT on: a ?TRACE line
+   * writes it among its fields (unless its own fields name one), a ?SLOG line in its place.
+   */
   username?: string
 }

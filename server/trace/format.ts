@@ -49,6 +49,8 @@ function traceFields(event: TraceEvent, encode: TracePayloadEncode): Array<[stri
   const entries = encoded(event.fields, encode)
   if (event.topic !== undefined) entries.push(['topic', event.topic])
   if (event.ruleId !== undefined) entries.push(['rule_id', event.ruleId])
+  // The process metadata goes under the event's own fields (maps:merge(ProcMeta, Meta)); none when empty.
+  if (event.username && !('username' in event.fields)) entries.push(['username', event.username])
   const weight = (key: string) => (key === 'packet' ? 0 : key === 'payload' ? 2 : 1)
   return entries.sort((a, b) => weight(a[0]) - weight(b[0]) || byKey(a, b))
 }
@@ -94,7 +96,8 @@ function jsonValue(value: TraceValue, encode: TracePayloadEncode): unknown {
 function reportEntries(event: TraceEvent, encode: TracePayloadEncode): Array<[string, TraceValue]> {
   const rest = encoded(event.fields, encode)
   const topic = event.topic ?? (event.fields.topic as string | undefined)
-  const head: Array<[string, TraceValue]> = [['tag', event.tag], ['clientid', event.clientid], ['msg', event.msg], ['peername', event.peername], ['username', event.username], ['topic', topic]]
+  const username = event.username ?? (event.fields.username as string | undefined)
+  const head: Array<[string, TraceValue]> = [['tag', event.tag], ['clientid', event.clientid], ['msg', event.msg], ['peername', event.peername], ['username', username], ['topic', topic]]
   return [...head.filter(([, value]) => value !== undefined && value !== ''), ...rest.filter(([key]) => key !== 'topic' && key !== 'username').sort(byKey)]
 }
 

@@ -117,7 +117,7 @@ export class TraceHub implements BrokerTracer, AuthzTracer, TraceEmitter {
   }
 
   forceClosed(peer: TracedPeer, reason: string): void {
-    if (this.wantsPacketsOf(peer)) this.emit({ tag: 'SOCKET', msg: 'socket_force_closed', clientid: peer.clientid, peername: `${peer.peerhost}:${peer.peerport}`, fields: { reason } })
+    if (this.wantsPacketsOf(peer)) this.emit({ tag: 'SOCKET', msg: 'socket_force_closed', clientid: peer.clientid, peername: `${peer.peerhost}:${peer.peerport}`, username: peer.username, fields: { reason } })
   }
 
   publishRefused(info: ClientInfo, topic: string): void {
@@ -156,5 +156,5 @@ export class TraceHub implements BrokerTracer, AuthzTracer, TraceEmitter {
 
 function packetEvent(msg: string, peer: TracedPeer, packet: Packet): TraceEvent {
   const fields: TraceFields = { packet: { packet } }
-  return { tag: 'MQTT', msg, clientid: peer.clientid, peername: `${peer.peerhost}:${peer.peerport}`, fields }
+  return { tag: 'MQTT', msg, clientid: peer.clientid, peername: `${peer.peerhost}:${peer.peerport}`, username: peer.username, fields }
 }

@@ -35,8 +35,9 @@ function traceValue(value: unknown, depth = 0): TraceValue {
 function ruleEvent(tag: string, msg: string, ruleId: string, columns: Columns, fields: TraceFields): TraceEvent {
   const clientid = typeof columns.clientid === 'string' ? columns.clientid : undefined
   const peername = typeof columns.peername === 'string' ? columns.peername : typeof columns.peerhost === 'string' ? columns.peerhost : undefined
+  const username = typeof columns.username === 'string' ? columns.username : undefined
   const triggered = typeof columns.timestamp === 'number' ? columns.timestamp : Date.now()
-  return { tag, msg, clientid, peername, ruleId, fields: { ...fields, rule_trigger_ts: [triggered] } }
+  return { tag, msg, clientid, peername, username, ruleId, fields: { ...fields, rule_trigger_ts: [triggered] } }
 }
 
 export function traceRuleActivated(tracer: RuleTracer, ruleId: string, columns: Columns): void {
