@@ -71,12 +71,22 @@ describe('trace fidelity to 5.8.9', () => {
     expect((await suite.api.post('/authentication/password_based:built_in_database/users', { user_id: 'plain', password: 'pw' })).status).toBe(201)
     await createTrace({ name: 'authzRoot', type: 'clientid', clientid: 'az-root' })
     await createTrace({ name: 'authzPlain', type: 'clientid', clientid: 'az-plain' })
+    await createTrace({ name: 'authzJson', type: 'clientid', clientid: 'az-root', formatter: 'json', start_at: Math.floor(Date.now() / 1000) - 1 })
     const root = await suite.t.connect({ clientId: 'az-root', username: 'root', password: 'pw' })
     await root.subscribeAsync('az/any', { qos: 2 })
     const text = await logContaining('authzRoot', 'authorization_permission_allowed')
     expect(text).toMatch(new RegExp(String.raw`\[AUTHZ\] az-root@${PEER} msg: authorization_skipped_as_superuser, action: SUBSCRIBE\(Q2\), topic: az/any, username: root\n`))
     expect(text).toMatch(new RegExp(String.raw`\[debug\] tag: AUTHZ, clientid: az-root, msg: authorization_permission_allowed, peername: ${PEER}, username: root, topic: az/any, action: SUBSCRIBE\(Q2\), source: superuser\n`))
     expect(text).not.toContain('client_info')
+    // The JSON formatter: a log line's level and its report's fields as meta.
+    const entries = (await logContaining('authzJson', 'authorization_permission_allowed')).trim().split('\n').map((line) => JSON.parse(line))
+    expect(entries.find((entry) => entry.msg === 'authorization_permission_allowed')).toEqual({
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      level: 'debug',
+      msg: 'authorization_permission_allowed',
+      meta: { tag: 'AUTHZ', clientid: 'az-root', peername: expect.stringMatching(/^127\.0\.0\.1:\d+$/), username: 'root', topic: 'az/any', action: 'SUBSCRIBE(Q2)', source: 'superuser' },
+    })
+    expect(entries.find((entry) => entry.msg === 'authorization_skipped_as_superuser').meta).toMatchObject({ trace_tag: 'AUTHZ', clientid: 'az-root', username: 'root', topic: 'az/any', action: 'SUBSCRIBE(Q2)' })
     const plain = await suite.t.connect({ clientId: 'az-plain', username: 'plain', password: 'pw' })
     await plain.publishAsync('az/p', 'x', { qos: 1 })
     expect(await logContaining('authzPlain', 'authorization_permission_allowed')).toContain("topic: az/p, action: PUBLISH(Q1,R0), source: 'authorization.no_match' config\n")
