@@ -65,7 +65,7 @@ describe('trace fidelity to 5.8.9', () => {
     expect(byTopic).toContain('msg: cannot_publish_to_topic_due_to_not_authorized, peername: ')
   })
 
-  it('authorization: a superuser’s check is skipped, and no source answering is the no_match config', async () => {
+  it('authentication’s chain lines; a superuser’s authorization is skipped, and no source answering is the no_match config', async () => {
     expect((await suite.api.post('/authentication', { mechanism: 'password_based', backend: 'built_in_database' })).status).toBe(200)
     expect((await suite.api.post('/authentication/password_based:built_in_database/users', { user_id: 'root', password: 'pw', is_superuser: true })).status).toBe(201)
     expect((await suite.api.post('/authentication/password_based:built_in_database/users', { user_id: 'plain', password: 'pw' })).status).toBe(201)
@@ -78,6 +78,8 @@ describe('trace fidelity to 5.8.9', () => {
     expect(text).toMatch(new RegExp(String.raw`\[AUTHZ\] az-root@${PEER} msg: authorization_skipped_as_superuser, action: SUBSCRIBE\(Q2\), topic: az/any, username: root\n`))
     expect(text).toMatch(new RegExp(String.raw`\[debug\] tag: AUTHZ, clientid: az-root, msg: authorization_permission_allowed, peername: ${PEER}, username: root, topic: az/any, action: SUBSCRIBE\(Q2\), source: superuser\n`))
     expect(text).not.toContain('client_info')
+    // The chain's lines (emqx_authn_chains): each authenticator's answer, then the chain's.
+    expect(text).toMatch(new RegExp(String.raw`\[AUTHN\] az-root@${PEER} msg: authenticator_result, authenticator: password_based:built_in_database, result: \{ok,#\{is_superuser => true\}\}, username: root\n[^\n]*\[AUTHN\] az-root@${PEER} msg: authentication_result, reason: chain_result, result: \{stop,\{ok,#\{is_superuser => true\}\}\}, username: root\n`))
     // The JSON formatter: a log line's level and its report's fields as meta.
     const entries = (await logContaining('authzJson', 'authorization_permission_allowed')).trim().split('\n').map((line) => JSON.parse(line))
     expect(entries.find((entry) => entry.msg === 'authorization_permission_allowed')).toEqual({
@@ -87,9 +89,13 @@ describe('trace fidelity to 5.8.9', () => {
       meta: { tag: 'AUTHZ', clientid: 'az-root', peername: expect.stringMatching(/^127\.0\.0\.1:\d+$/), username: 'root', topic: 'az/any', action: 'SUBSCRIBE(Q2)', source: 'superuser' },
     })
     expect(entries.find((entry) => entry.msg === 'authorization_skipped_as_superuser').meta).toMatchObject({ trace_tag: 'AUTHZ', clientid: 'az-root', username: 'root', topic: 'az/any', action: 'SUBSCRIBE(Q2)' })
+    await expect(suite.t.connect({ clientId: 'az-plain', username: 'plain', password: 'wrong' })).rejects.toThrow()
     const plain = await suite.t.connect({ clientId: 'az-plain', username: 'plain', password: 'pw' })
     await plain.publishAsync('az/p', 'x', { qos: 1 })
-    expect(await logContaining('authzPlain', 'authorization_permission_allowed')).toContain("topic: az/p, action: PUBLISH(Q1,R0), source: 'authorization.no_match' config\n")
+    const plainText = await logContaining('authzPlain', 'authorization_permission_allowed')
+    expect(plainText).toContain("topic: az/p, action: PUBLISH(Q1,R0), source: 'authorization.no_match' config\n")
+    expect(plainText).toContain('msg: authenticator_result, authenticator: password_based:built_in_database, result: {error,bad_username_or_password}, username: plain\n')
+    expect(plainText).toContain('msg: authentication_result, reason: chain_result, result: {stop,{error,bad_username_or_password}}, username: plain\n')
   })
 
   it('rule and action lines: RULE_SQL_EXEC, the action as action_info in both formatters, the rule’s trigger time', async () => {
@@ -155,7 +161,7 @@ describe('trace fidelity to 5.8.9', () => {
     const text = await logContaining('ownLines', 'emqx_connection_terminated')
     expect(text).toMatch(/msg: mqtt_packet_received, packet: CONNECT\([^\n]*Username=ownu, Password=\)\n/)
     expect(text).toContain('msg: mqtt_packet_sent, packet: CONNACK(Q0, R0, D0, AckFlags=0, ReasonCode=0), username: ownu\n')
-    expect(text).toContain('msg: authentication_result, reason: empty_chain, result: {ok,#{is_superuser => false}}, username: ownu\n')
+    expect(text).toContain('msg: authentication_result, reason: no_chain, result: ignore, username: ownu\n')
     expect(text).toContain('msg: publish_to, payload_encode: text, topic: own/t, username: ownu, payload: p\n')
     // A client's DISCONNECT is a close the channel decides (5.8's {close, normal}), then the end.
     expect(text).toMatch(new RegExp(String.raw`\[SOCKET\] own-1@${PEER} msg: socket_force_closed, reason: normal, username: ownu\n[^\n]*\[SOCKET\] own-1@${PEER} msg: emqx_connection_terminated, reason: normal, username: ownu\n`))

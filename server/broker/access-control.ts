@@ -5,7 +5,7 @@
 import { AuthzCache } from './authz-cache.ts'
 import { isPromise, NO_AUTHZ_DETAIL, type AuthDecision, type AuthzAction, type AuthzDetail, type EnhancedAuth, type AuthzAnswer, type AuthzResult, type ClientInfo, type Hooks, type MaybePromise } from './hooks.ts'
 import type { Metrics } from './metrics.ts'
-import type { AuthzTracer } from './trace.ts'
+import type { AccessTracer } from './trace.ts'
 import { reasonName, RC } from './reason-codes.ts'
 import { log } from '../log/index.ts'
 
@@ -36,8 +36,8 @@ const NO_MATCH_DENY: AuthzAnswer = { result: 'deny', source: 'default' }
 export class AccessControl {
   readonly cache = new AuthzCache()
   settings: AuthzSettings = { noMatch: 'allow', denyAction: 'ignore' }
-  /** Each source's answer goes here while a log trace runs (set by the trace hub). */
-  tracer: AuthzTracer | undefined = undefined
+  /** Authentication's and each authorization source's answers go here while a log trace runs (set by the trace hub). */
+  tracer: AccessTracer | undefined = undefined
   private readonly hooks: Hooks
   private readonly metrics: Metrics
 

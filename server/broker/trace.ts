@@ -1,5 +1,6 @@
 // The broker's trace emit points for what no hook carries: the MQTT packets a connection reads and
-// writes and a few moments of the client's own (`Broker.tracer`), and what each authorization source answered (`AccessControl.tracer`).
+// writes and a few moments of the client's own (`Broker.tracer`), and what authentication and each
+// authorization source answered (`AccessControl.tracer`).
 // Both are undefined unless a log trace is running, so a packet or a check with no trace costs one
 // field check. Everything else a trace writes comes from the hooks (hooks.ts).
 import type { Packet } from 'mqtt-packet'
@@ -33,8 +34,17 @@ export interface ClientLogTracer {
 /** What the broker holds as `Broker.tracer` while a trace runs. */
 export type BrokerTracer = PacketTracer & ClientLogTracer
 
+/** What the authentication writes to a trace (emqx_access_control's pre-hook, emqx_authn_chains), its results as Erlang prints them. */
+export interface AuthnTracer {
+  /** `pre_hook_authenticate`, `authenticator_result`, `authenticator_error` or `authentication_result`, with its fields. */
+  authn(info: ClientInfo, msg: string, fields: Record<string, string>): void
+}
+
 /** What one source said to a check (emqx_authz:log_trace/6 writes one line each). */
 export type AuthzSourceAnswer = 'allow' | 'deny' | 'ignore' | 'nomatch'
+
+/** What `AccessControl.tracer` is while a trace runs. */
+export type AccessTracer = AuthzTracer & AuthnTracer
 
 export interface AuthzTracer {
   /** One source's answer to a check, `source` being its type (`file`, `http`, `client_info`...). */

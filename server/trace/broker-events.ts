@@ -1,7 +1,7 @@
 // The events a trace writes from the broker's hooks (EMQX's ?TRACE calls outside the connection):
-// the authentication result and the authorization decision, subscribe and unsubscribe, every publish
-// (`publish_to`, before any hook changes it, as emqx_broker:publish/1 traces), drops (drop-events.ts),
-// and the end of a connection with its reason.
+// the authorization decision, subscribe and unsubscribe, every publish (`publish_to`, before any
+// hook changes it, as emqx_broker:publish/1 traces), drops (drop-events.ts), and the end of a
+// connection with its reason. Authentication's lines come through AccessControl.tracer.
 import type { Broker } from '../broker/broker.ts'
 import { HP } from '../broker/hook-priorities.ts'
 import type { ClientInfo, SubOptions } from '../broker/hooks.ts'
@@ -29,10 +29,6 @@ function subOpts(options: SubOptions | undefined): TraceFields {
 export function brokerTraceHooks(broker: Broker, out: Emitter): () => void {
   const hooks = broker.hooks
   const removers = [
-    hooks.add('client.check_authn_complete', (info, outcome) => {
-      const result = outcome.reasonCode === 'success' ? `{ok,#{is_superuser => ${outcome.isSuperuser}}}` : `{error,${outcome.reasonCode}}`
-      out.emit({ tag: 'AUTHN', msg: 'authentication_result', clientid: info.clientid, peername: peername(info), username: info.username, fields: { result, reason: outcome.isAnonymous ? 'empty_chain' : 'chain_result' } })
-    }, HP.LOWEST),
     hooks.add('client.check_authz_complete', (info, action, topic, result, source, detail) => {
       if (source === 'cache' || !out.wantsClient(info, topic)) return
       if (source === 'superuser') out.emit(superuserEvent(info, action, topic, detail))

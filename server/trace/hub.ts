@@ -5,8 +5,8 @@ import type { Packet } from 'mqtt-packet'
 import type { TraceFormatter, TracePayloadEncode, TraceType } from '../../contract/trace.ts'
 import type { Broker } from '../broker/broker.ts'
 import type { AuthzAction, AuthzDetail, ClientInfo } from '../broker/hooks.ts'
-import type { AuthzSourceAnswer, AuthzTracer, BrokerTracer, TracedPeer } from '../broker/trace.ts'
-import { authzSourceEvent, publishRefusedEvent } from './authz-events.ts'
+import type { AccessTracer, AuthzSourceAnswer, BrokerTracer, TracedPeer } from '../broker/trace.ts'
+import { authzSourceEvent, peername, publishRefusedEvent } from './authz-events.ts'
 import type { TraceEvent, TraceFields } from './event.ts'
 import { TraceFile } from './file.ts'
 import { formatTraceLine } from './format.ts'
@@ -38,7 +38,7 @@ export interface TraceAttachment {
   detach(): void
 }
 
-export class TraceHub implements BrokerTracer, AuthzTracer, TraceEmitter {
+export class TraceHub implements BrokerTracer, AccessTracer, TraceEmitter {
   private readonly broker: Broker
   private readonly running = new Map<string, RunningTrace>()
   private readonly attachments: TraceAttachment[]
@@ -114,6 +114,10 @@ export class TraceHub implements BrokerTracer, AuthzTracer, TraceEmitter {
 
   sent(peer: TracedPeer, packet: Packet): void {
     if (this.wantsPacketsOf(peer)) this.emit(packetEvent('mqtt_packet_sent', peer, packet))
+  }
+
+  authn(info: ClientInfo, msg: string, fields: Record<string, string>): void {
+    if (this.wantsClient(info, undefined)) this.emit({ tag: 'AUTHN', msg, clientid: info.clientid, peername: peername(info), username: info.username, fields })
   }
 
   forceClosed(peer: TracedPeer, reason: string): void {
