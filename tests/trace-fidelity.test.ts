@@ -171,6 +171,22 @@ describe('trace fidelity to 5.8.9', () => {
     await raw.closed
     expect(await logContaining('sleepy', 'emqx_connection_terminated')).toMatch(/msg: socket_force_closed, reason: keepalive_timeout\n[^\n]*msg: emqx_connection_terminated, reason: keepalive_timeout\n/)
 
+    // A PUBLISH emqx_packet:check/1 refuses, and a second CONNECT: traced, then a forced close.
+    await createTrace({ name: 'refused', type: 'clientid', clientid: 'own-bad' })
+    const bad = rawClient(suite.t.server.mqttPort, 5)
+    bad.send(connectPacket({ protocolVersion: 5, clientId: 'own-bad' }))
+    await bad.next('connack')
+    bad.send({ cmd: 'publish', topic: 'bad/+', payload: Buffer.from('x'), qos: 0, retain: false, dup: false })
+    await bad.closed
+    expect(await logContaining('refused', 'emqx_connection_terminated')).toMatch(/msg: invalid_publish_packet, reason: topic_name_invalid\n[^\n]*msg: mqtt_packet_sent, packet: DISCONNECT\(Q0, R0, D0, ReasonCode=144\)\n[^\n]*msg: socket_force_closed, reason: topic_name_invalid\n/)
+    await createTrace({ name: 'twice', type: 'clientid', clientid: 'own-twice' })
+    const twice = rawClient(suite.t.server.mqttPort, 4)
+    twice.send(connectPacket({ protocolVersion: 4, clientId: 'own-twice' }))
+    await twice.next('connack')
+    twice.send(connectPacket({ protocolVersion: 4, clientId: 'own-twice' }))
+    await twice.closed
+    expect(await logContaining('twice', 'emqx_connection_terminated')).toMatch(/msg: unexpected_connect_packet, conn_state: connected\n[^\n]*msg: socket_force_closed, reason: protocol_error\n/)
+
     // A kick ends the session from outside: the DISCONNECT, then the end, no forced close.
     await suite.t.connect({ clientId: 'own-kicked', protocolVersion: 5 })
     expect((await suite.api.delete('/clients/own-kicked')).status).toBe(204)

@@ -235,7 +235,8 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
       this.send({ cmd: 'disconnect', reasonCode })
     }
     const tracer = this.broker.tracer
-    if (tracer !== undefined && wasConnected && !NOT_FORCED.has(reason)) tracer.forceClosed(this.tracedPeer(), reason)
+    // 5.8 names the close by its reason code (emqx_reason_codes:name/1) when it has one.
+    if (tracer !== undefined && wasConnected && !NOT_FORCED.has(reason)) tracer.forceClosed(this.tracedPeer(), reasonCode ? reasonName(reasonCode) : reason)
     this.state = 'closed'
     this.broker.deadlines.cancel(this)
     this.inbox = undefined
@@ -252,6 +253,12 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
     }
     if (log.isLevelEnabled('debug')) log.debug({ tag: 'SOCKET', clientid: this.session?.clientid, peername: this.peername(), reason }, 'connection_closed')
     this.broker.connectionClosed(this, reason, wasConnected)
+  }
+
+  /** A line 5.8's channel traces about a packet it refuses, written only while a trace runs. */
+  traceChannel(msg: string, fields: Record<string, string>): void {
+    const tracer = this.broker.tracer
+    if (tracer !== undefined) tracer.channelTrace(this.tracedPeer(), msg, fields)
   }
 
   /** `host:port` of the client, as EMQX's logs name a peer. */

@@ -29,6 +29,8 @@ export interface ClientLogTracer {
   forceClosed(peer: TracedPeer, reason: string): void
   /** `cannot_publish_to_topic_due_to_not_authorized`: a client's PUBLISH refused by authorization. */
   publishRefused(info: ClientInfo, topic: string): void
+  /** A ?TRACE("MQTT", msg, fields) of 5.8's channel about a packet it refuses (`invalid_publish_packet`, `unexpected_connect_packet`). */
+  channelTrace(peer: TracedPeer, msg: string, fields: Record<string, string>): void
 }
 
 /** What the broker holds as `Broker.tracer` while a trace runs. */

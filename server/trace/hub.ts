@@ -120,6 +120,10 @@ export class TraceHub implements BrokerTracer, AccessTracer, TraceEmitter {
     if (this.wantsClient(info, undefined)) this.emit({ tag: 'AUTHN', msg, clientid: info.clientid, peername: peername(info), username: info.username, fields })
   }
 
+  channelTrace(peer: TracedPeer, msg: string, fields: Record<string, string>): void {
+    if (this.wantsPacketsOf(peer)) this.emit({ tag: 'MQTT', msg, clientid: peer.clientid, peername: `${peer.peerhost}:${peer.peerport}`, username: peer.username, fields })
+  }
+
   forceClosed(peer: TracedPeer, reason: string): void {
     if (this.wantsPacketsOf(peer)) this.emit({ tag: 'SOCKET', msg: 'socket_force_closed', clientid: peer.clientid, peername: `${peer.peerhost}:${peer.peerport}`, username: peer.username, fields: { reason } })
   }
