@@ -71,7 +71,7 @@ describe('trace fidelity to 5.8.9', () => {
     expect((await suite.api.post('/authentication/password_based:built_in_database/users', { user_id: 'plain', password: 'pw' })).status).toBe(201)
     await createTrace({ name: 'authzRoot', type: 'clientid', clientid: 'az-root' })
     await createTrace({ name: 'authzPlain', type: 'clientid', clientid: 'az-plain' })
-    await createTrace({ name: 'authzJson', type: 'clientid', clientid: 'az-root', formatter: 'json', start_at: Math.floor(Date.now() / 1000) - 1 })
+    await createTrace({ name: 'authzJson', type: 'clientid', clientid: 'az-root', formatter: 'json', start_at: Math.floor(Date.now() / 1000) - 5 })
     const root = await suite.t.connect({ clientId: 'az-root', username: 'root', password: 'pw' })
     await root.subscribeAsync('az/any', { qos: 2 })
     const text = await logContaining('authzRoot', 'authorization_permission_allowed')
@@ -101,7 +101,7 @@ describe('trace fidelity to 5.8.9', () => {
   it('rule and action lines: RULE_SQL_EXEC, the action as action_info in both formatters, the rule’s trigger time', async () => {
     expect((await suite.api.post('/rules', { id: 'fid_rule', sql: 'SELECT payload FROM "fr/#"', actions: ['mqtt:nowhere', { function: 'console' }] })).status).toBe(201)
     await createTrace({ name: 'ruleText', type: 'ruleid', ruleid: 'fid_rule' })
-    await createTrace({ name: 'ruleJson', type: 'ruleid', ruleid: 'fid_rule', formatter: 'json', start_at: Math.floor(Date.now() / 1000) - 1 })
+    await createTrace({ name: 'ruleJson', type: 'ruleid', ruleid: 'fid_rule', formatter: 'json', start_at: Math.floor(Date.now() / 1000) - 5 })
     const client = await suite.t.connect({ clientId: 'fid-pub' })
     await client.publishAsync('fr/1', 'hi', { qos: 1 })
     const text = await logContaining('ruleText', 'discarded', 'action_success')
@@ -157,12 +157,16 @@ describe('trace fidelity to 5.8.9', () => {
     await createTrace({ name: 'kicked', type: 'clientid', clientid: 'own-kicked' })
     const client = await suite.t.connect({ clientId: 'own-1', username: 'ownu', protocolVersion: 5 })
     await client.publishAsync('own/t', 'p', { qos: 0 })
+    await client.subscribeAsync('$SYS/brokers/+/version')
     await client.endAsync()
     const text = await logContaining('ownLines', 'emqx_connection_terminated')
     expect(text).toMatch(/msg: mqtt_packet_received, packet: CONNECT\([^\n]*Username=ownu, Password=\)\n/)
     expect(text).toContain('msg: mqtt_packet_sent, packet: CONNACK(Q0, R0, D0, AckFlags=0, ReasonCode=0), username: ownu\n')
     expect(text).toContain('msg: authentication_result, reason: no_chain, result: ignore, username: ownu\n')
     expect(text).toContain('msg: publish_to, payload_encode: text, topic: own/t, username: ownu, payload: p\n')
+    // No subscribe line for the broker's own `$SYS/` topics, as emqx_trace:subscribe/3.
+    expect(text).toContain('TopicFilters=[$SYS/brokers/+/version(')
+    expect(text).not.toContain('msg: subscribe, ')
     // A client's DISCONNECT is a close the channel decides (5.8's {close, normal}), then the end.
     expect(text).toMatch(new RegExp(String.raw`\[SOCKET\] own-1@${PEER} msg: socket_force_closed, reason: normal, username: ownu\n[^\n]*\[SOCKET\] own-1@${PEER} msg: emqx_connection_terminated, reason: normal, username: ownu\n`))
 

@@ -34,11 +34,12 @@ export function brokerTraceHooks(broker: Broker, out: Emitter): () => void {
       if (source === 'superuser') out.emit(superuserEvent(info, action, topic, detail))
       out.emit(permissionEvent(info, action, topic, result, source, detail))
     }, HP.LOWEST),
+    // 5.8 traces no subscription to its own `$SYS/` topics (emqx_trace:subscribe/3).
     hooks.add('session.subscribed', (info, filter, options) => {
-      out.emit({ tag: 'SUBSCRIBE', msg: 'subscribe', clientid: info.clientid, peername: peername(info), username: info.username, topic: filter, fields: { sub_id: info.clientid, sub_opts: subOpts(options) } })
+      if (!filter.startsWith('$SYS/')) out.emit({ tag: 'SUBSCRIBE', msg: 'subscribe', clientid: info.clientid, peername: peername(info), username: info.username, topic: filter, fields: { sub_id: info.clientid, sub_opts: subOpts(options) } })
     }, HP.LOWEST),
     hooks.add('session.unsubscribed', (info, filter, options) => {
-      out.emit({ tag: 'UNSUBSCRIBE', msg: 'unsubscribe', clientid: info.clientid, peername: peername(info), username: info.username, topic: filter, fields: { sub_opts: subOpts(options) } })
+      if (!filter.startsWith('$SYS/')) out.emit({ tag: 'UNSUBSCRIBE', msg: 'unsubscribe', clientid: info.clientid, peername: peername(info), username: info.username, topic: filter, fields: { sub_opts: subOpts(options) } })
     }, HP.LOWEST),
     hooks.add('message.publish', (message) => {
       if (!message.topic.startsWith('$SYS/') && out.wantsMessage(message)) out.emit(messageEvent(broker, 'PUBLISH', 'publish_to', message))
