@@ -143,10 +143,17 @@ describe('trace fidelity to 5.8.9', () => {
       expect(sub).toMatch(new RegExp(String.raw`\[warning\] clientid: dr-sub, msg: dropped_qos0_msg, peername: ${PEER}, username: dru, topic: dr/3, payload: zero, payload_encode: text, ` + queue))
       const tooLarge = await logContaining('dropsSmall', 'packet_is_discarded')
       expect(tooLarge).toMatch(new RegExp(String.raw`\[warning\] tag: MQTT, clientid: dr-small, msg: packet_is_discarded, peername: ${PEER}, packet: PUBLISH\(Q0, R0, D0, Topic=dr/big, PacketId=undefined, Payload\(hidden\)=\*\*\*\*\*\*\), reason: frame_is_too_large\n`))
-      const pub = await logContaining('dropsPub', 'msg_publish_not_allowed')
+      // The delayed store full: 5.8's delayed module logs the failure, then refuses the publish on its real topic.
+      expect((await suite.api.request('PUT', '/mqtt/delayed', { enable: true, max_delayed_messages: 1 })).status).toBe(200)
+      await sender.publishAsync('$delayed/100/dr/5', 'kept', { qos: 1 })
+      await sender.publishAsync('$delayed/100/dr/6', 'no room', { qos: 1 })
+      const pub = await logContaining('dropsPub', 'msg_publish_not_allowed', 'store_delayed_message_fail')
+      expect(pub).toMatch(new RegExp(String.raw`\[error\] clientid: dr-pub, msg: store_delayed_message_fail, peername: ${PEER}, error: max_delayed_messages_full\n[^\n]*\[MQTT\] dr-pub@${PEER} msg: msg_publish_not_allowed, message: \[[^\n]*topic: \$delayed/100/dr/6\], topic: dr/6\n`))
       expect(pub).toMatch(new RegExp(String.raw`\[MQTT\] dr-pub@${PEER} msg: msg_publish_not_allowed, message: \[extra: \[\], flags: \[dup: false, retain: false\], from: dr-pub, headers: \[peerhost: 127\.0\.0\.1\], id: [0-9a-f]{32}, qos: 1, timestamp: \d+, topic: \$delayed/soon/dr/4\], topic: \$delayed/soon/dr/4\n`))
     } finally {
       broker.configure({ max_mqueue_len: 1000, mqueue_store_qos0: true })
+      await suite.api.request('PUT', '/mqtt/delayed', { enable: true, max_delayed_messages: 0 })
+      for (const { node, msgid } of (await suite.api.get('/mqtt/delayed/messages')).body.data as Array<{ node: string; msgid: string }>) await suite.api.delete(`/mqtt/delayed/messages/${node}/${msgid}`)
       await (await suite.t.connect({ clientId: 'dr-sub', clean: true })).endAsync()
     }
   })

@@ -40,7 +40,8 @@ export function messageDropEvents(broker: Broker, message: Message, reason: stri
   if (reason === 'dropped_by_hook') return [notAllowed]
   if (reason === 'delayed_messages_full') {
     const failed: TraceEvent = { tag: '', level: 'error', msg: 'store_delayed_message_fail', clientid, peername: peer, username: message.fromUsername, fields: { error: 'max_delayed_messages_full' } }
-    return [failed, notAllowed]
+    // The delayed module hands back the message on its real topic: the line's topic is that one.
+    return [failed, { ...notAllowed, topic: message.topic.replace(/^\$delayed\/[^/]*\//, '') }]
   }
   return [messageEvent(broker, 'PUBLISH', 'message_dropped', message, { reason })]
 }
