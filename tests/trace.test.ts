@@ -6,38 +6,13 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { serverPerSuite, waitFor } from './support/server.ts'
+import { createTrace as createTraceWith, inMinutes, logContaining as logContainingWith, readLog as readLogWith } from './support/trace-log.ts'
 
 const suite = serverPerSuite()
 
-const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString()
-
-async function createTrace(body: Record<string, unknown>) {
-  const response = await suite.api.post('/trace', { start_at: new Date().toISOString(), end_at: inMinutes(10), ...body })
-  expect(response.status, JSON.stringify(response.body)).toBe(200)
-  return response.body
-}
-
-/** Reads a trace's whole log by position, `bytes` at a time, as the console pages it. */
-async function readLog(name: string, bytes = 100_000): Promise<string> {
-  let position = 0
-  let text = ''
-  for (;;) {
-    const page = await suite.api.get(`/trace/${name}/log?position=${position}&bytes=${bytes}`)
-    expect(page.status).toBe(200)
-    if (page.body.items === '') {
-      expect(page.body.meta.position).toBe(position)
-      return text
-    }
-    text += page.body.items
-    position = page.body.meta.position
-  }
-}
-
-const logContaining = (name: string, ...needles: string[]) =>
-  waitFor(async () => {
-    const text = await readLog(name)
-    return needles.every((needle) => text.includes(needle)) && text
-  }, `${name} holds ${needles.join(', ')}`)
+const createTrace = (body: Record<string, unknown>) => createTraceWith(suite.api, body)
+const readLog = (name: string, bytes?: number) => readLogWith(suite.api, name, bytes)
+const logContaining = (name: string, ...needles: string[]) => logContainingWith(suite.api, name, ...needles)
 
 describe('log trace', () => {
   it('a client id trace writes that client’s connect, authentication, subscribe, publish, acks and disconnect, and follows it across a reconnect', async () => {
@@ -54,12 +29,14 @@ describe('log trace', () => {
     await again.publishAsync('tr/b', 'hello-2', { qos: 2 })
     const text = await logContaining('byClient', 'hello-2', 'PUBCOMP')
     const lines = text.trim().split('\n')
-    for (const line of lines) expect(line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}[+-]\d\d:\d\d \[[A-Z]+\] traced-1@127\.0\.0\.1:\d+ msg: /)
+    // A ?TRACE line (`[TAG] clientid@peer msg: ...`) or one of the client's own log lines (`[level] tag: ..., clientid: ...`).
+    for (const line of lines) expect(line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}[+-]\d\d:\d\d (\[[A-Z]+\] traced-1@127\.0\.0\.1:\d+ msg: |\[(debug|info|warning)\] tag: [A-Z]+, clientid: traced-1, msg: )/)
     expect(text).toMatch(/\[MQTT\] traced-1@127\.0\.0\.1:\d+ msg: mqtt_packet_received, packet: CONNECT\(Q0, R0, D0, ClientId=traced-1, ProtoName=MQTT, ProtoVsn=5, CleanStart=true, KeepAlive=60, Username=undefined, Password=\)/)
-    expect(text).toContain('msg: authentication_result, reason: empty_chain, result: {ok,#{is_superuser => false}}')
+    expect(text).toContain('msg: authentication_result, reason: no_chain, result: ignore')
     expect(text).toContain('msg: mqtt_packet_sent, packet: CONNACK(Q0, R0, D0, AckFlags=0, ReasonCode=0)')
     expect(text).toMatch(/msg: mqtt_packet_received, packet: SUBSCRIBE\(Q1, R0, D0, PacketId=\d+ TopicFilters=\[tr\/a\(#\{nl => 0,qos => 1,rap => 0,rh => 0\}\)\]\)/)
-    expect(text).toMatch(/\[AUTHZ\] .* msg: authorization_matched_allow, action: SUBSCRIBE, authorize_type: \w+, topic: tr\/a/)
+    expect(text).toMatch(/\[AUTHZ\] .* msg: authorization_module_ignore, action: SUBSCRIBE\(Q1\), authorize_type: client_info, module: emqx_authz_client_info, topic: tr\/a/)
+    expect(text).toMatch(/\[debug\] tag: AUTHZ, clientid: traced-1, msg: authorization_permission_allowed, peername: 127\.0\.0\.1:\d+, topic: tr\/a, action: SUBSCRIBE\(Q1\), source: /)
     expect(text).toContain('[SUBSCRIBE] traced-1@')
     expect(text).toContain('msg: subscribe, sub_id: traced-1, sub_opts: [nl: 0, qos: 1, rap: 0, rh: 0], topic: tr/a')
     expect(text).toMatch(/mqtt_packet_received, packet: PUBLISH\(Q1, R0, D0, Topic=tr\/a, PacketId=\d+, Payload\(text\)=hello-1\)/)
@@ -127,10 +104,11 @@ describe('log trace', () => {
     await client.publishAsync('rt/1', JSON.stringify({ n: 1 }), { qos: 1 })
     await client.publishAsync('rt/1', JSON.stringify({ n: 5 }), { qos: 1 })
     const text = await logContaining('byRule', 'action_success')
-    expect(text).toMatch(/\[RULE\] rule-pub@127\.0\.0\.1:\d+ msg: rule_activated, input: \[/)
-    expect(text).toMatch(/\[RULE\] rule-pub@127\.0\.0\.1:\d+ msg: SQL_yielded_no_result, rule_id: traced_rule\n/)
-    expect(text).toContain('msg: SQL_yielded_result, result: [n: 5], rule_id: traced_rule')
-    expect(text).toMatch(/\[ACTION\] rule-pub@127\.0\.0\.1:\d+ msg: action_success, action_id: republish, result: ok, rule_id: traced_rule/)
+    expect(text).toMatch(/\[RULE_SQL_EXEC\] rule-pub@127\.0\.0\.1:\d+ msg: rule_activated, input: \[/)
+    expect(text).toMatch(/\[RULE_SQL_EXEC\] rule-pub@127\.0\.0\.1:\d+ msg: SQL_yielded_no_result, rule_id: traced_rule, rule_trigger_ts: \[\d+\]\n/)
+    expect(text).toContain('msg: SQL_yielded_result, result: [n: 5], rule_id: traced_rule, rule_trigger_ts: [')
+    expect(text).toMatch(/\[ACTION\] rule-pub@127\.0\.0\.1:\d+ msg: call_action_function, action_info: \[func: republish, mod: emqx_rule_actions\], rule_id: traced_rule, rule_trigger_ts: \[\d+\]\n/)
+    expect(text).toMatch(/\[ACTION\] rule-pub@127\.0\.0\.1:\d+ msg: action_success, action_info: \[func: republish, mod: emqx_rule_actions\], result: ok, rule_id: traced_rule, rule_trigger_ts: \[\d+\]\n/)
     expect(text).not.toContain('other_rule')
     expect(text).not.toContain('mqtt_packet')
     await suite.api.delete('/rules/traced_rule')
@@ -159,8 +137,8 @@ describe('log trace', () => {
     await createTrace({ name: 'failing', type: 'ruleid', ruleid: 'failing_sql' })
     const client = await suite.t.connect({ clientId: 'rule-fail' })
     await client.publishAsync('ma/1', JSON.stringify({ list: [1] }), { qos: 1 })
-    expect(await logContaining('missing', 'discarded')).toMatch(/\[ACTION\] rule-fail@127\.0\.0\.1:\d+ msg: discarded, action_id: mqtt:nowhere, cause: bridge_not_found, rule_id: missing_action\n/)
-    expect(await logContaining('failing', 'clause_exception')).toMatch(/\[RULE\] rule-fail@127\.0\.0\.1:\d+ msg: SELECT_clause_exception, reason: .+, rule_id: failing_sql\n/)
+    expect(await logContaining('missing', 'discarded')).toMatch(/\[ACTION\] rule-fail@127\.0\.0\.1:\d+ msg: discarded, action_info: \[name: nowhere, type: mqtt\], cause: bridge_not_found, rule_id: missing_action, rule_trigger_ts: \[\d+\]\n/)
+    expect(await logContaining('failing', 'clause_exception')).toMatch(/\[RULE_SQL_EXEC\] rule-fail@127\.0\.0\.1:\d+ msg: SELECT_clause_exception, reason: .+, rule_id: failing_sql, rule_trigger_ts: \[\d+\]\n/)
     await suite.api.delete('/rules/missing_action')
     await suite.api.delete('/rules/failing_sql')
   })

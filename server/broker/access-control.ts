@@ -5,6 +5,7 @@
 import { AuthzCache } from './authz-cache.ts'
 import { isPromise, NO_AUTHZ_DETAIL, type AuthDecision, type AuthzAction, type AuthzDetail, type EnhancedAuth, type AuthzAnswer, type AuthzResult, type ClientInfo, type Hooks, type MaybePromise } from './hooks.ts'
 import type { Metrics } from './metrics.ts'
+import type { AccessTracer } from './trace.ts'
 import { reasonName, RC } from './reason-codes.ts'
 import { log } from '../log/index.ts'
 
@@ -35,6 +36,8 @@ const NO_MATCH_DENY: AuthzAnswer = { result: 'deny', source: 'default' }
 export class AccessControl {
   readonly cache = new AuthzCache()
   settings: AuthzSettings = { noMatch: 'allow', denyAction: 'ignore' }
+  /** Authentication's and each authorization source's answers go here while a log trace runs (set by the trace hub). */
+  tracer: AccessTracer | undefined = undefined
   private readonly hooks: Hooks
   private readonly metrics: Metrics
 
@@ -113,6 +116,10 @@ export class AccessControl {
       this.metrics.inc('authorization.superuser')
       return this.decided(info, action, topic, { result: 'allow', source: 'superuser' }, detail)
     }
+    // 5.8 asks its built-in client_info source first: a client with no ACL of its own (the only
+    // kind here) is ignored by it, and a trace writes so.
+    const tracer = this.tracer
+    if (tracer !== undefined) tracer.authzSource(info, action, topic, detail, 'client_info', 'ignore')
     let answer: MaybePromise<AuthzAnswer | undefined>
     try {
       answer = this.hooks.authorize(info, action, topic, detail)
@@ -144,7 +151,7 @@ export class AccessControl {
     const { result, source } = answer
     this.metrics.inc(result === 'allow' ? 'authorization.allow' : 'authorization.deny')
     if (source !== 'cache' && source !== 'error' && this.cache.covers(topic)) this.cache.put(info.clientid, action, topic, result, undefined, detail)
-    this.hooks.run('client.check_authz_complete', info, action, topic, result, source)
+    this.hooks.run('client.check_authz_complete', info, action, topic, result, source, detail)
     if (result !== 'allow') log.info({ tag: 'AUTHZ', clientid: info.clientid, action, topic, source }, 'authorization_permission_denied')
     return result === 'allow'
   }

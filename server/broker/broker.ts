@@ -4,7 +4,7 @@
 // Around it: access-control.ts (authentication, authorization), router.ts and
 // shared-subscriptions.ts (where a message goes), wills.ts, connection.ts and handlers/ (the MQTT
 // protocol of one client), session.ts (one client's state), channel.ts (what a session talks to).
-import type { PacketTracer } from './trace.ts'
+import type { BrokerTracer } from './trace.ts'
 import { randomBytes } from 'node:crypto'
 import type { Duplex } from 'node:stream'
 import type { ISubscription, QoS } from 'mqtt-packet'
@@ -127,7 +127,7 @@ export class Broker {
   /** Extra `/stats` figures from the broker features (delayed messages). */
   featureStats: () => Partial<BrokerStats> = () => ({})
   /** Set while a log trace runs (server/trace): connections report the packets they read and write. */
-  tracer: PacketTracer | undefined = undefined
+  tracer: BrokerTracer | undefined = undefined
   /**
    * Answers a client's publish under way waits on (a data-integration action in sync mode): undefined
    * outside a client's publish, null inside one until something is held, so a publish nothing holds

@@ -43,6 +43,12 @@ export interface ConnectionMeta {
 
 type ConnectionState = 'idle' | 'connecting' | 'connected' | 'closed'
 
+/**
+ * Ends of a connection 5.8 does not write as `socket_force_closed`: the session ended from outside
+ * (kicked, taken over, discarded, the node stopping), the idle timer, the socket itself gone.
+ */
+const NOT_FORCED = new Set(['kicked', 'takenover', 'discarded', 'shutdown', 'idle_timeout', 'sock_closed', 'sock_error'])
+
 // Counter names by QoS, as constants: a name built per message (`messages.qos${qos}.sent`) is a fresh
 // string whose every counter lookup must hash it, which showed in the bench profile.
 const SEND_MSG_QOS = ['send_msg.qos0', 'send_msg.qos1', 'send_msg.qos2'] as const
@@ -228,6 +234,9 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
     if (reasonCode !== undefined && wasConnected && this.protocolVersion === 5) {
       this.send({ cmd: 'disconnect', reasonCode })
     }
+    const tracer = this.broker.tracer
+    // 5.8 names the close by its reason code (emqx_reason_codes:name/1) when it has one.
+    if (tracer !== undefined && wasConnected && !NOT_FORCED.has(reason)) tracer.forceClosed(this.tracedPeer(), reasonCode ? reasonName(reasonCode) : reason)
     this.state = 'closed'
     this.broker.deadlines.cancel(this)
     this.inbox = undefined
@@ -244,6 +253,12 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
     }
     if (log.isLevelEnabled('debug')) log.debug({ tag: 'SOCKET', clientid: this.session?.clientid, peername: this.peername(), reason }, 'connection_closed')
     this.broker.connectionClosed(this, reason, wasConnected)
+  }
+
+  /** A line 5.8's channel traces about a packet it refuses, written only while a trace runs. */
+  traceChannel(msg: string, fields: Record<string, string>): void {
+    const tracer = this.broker.tracer
+    if (tracer !== undefined) tracer.channelTrace(this.tracedPeer(), msg, fields)
   }
 
   /** `host:port` of the client, as EMQX's logs name a peer. */
@@ -306,8 +321,9 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
 
   /** Who a traced packet belongs to: the session's client, or the CONNECT's before there is one. */
   private tracedPeer(packet?: Packet): TracedPeer {
-    const clientid = this.session?.clientid ?? (packet?.cmd === 'connect' ? packet.clientId : undefined)
-    return { clientid, peerhost: this.peerhost, peerport: this.peerport }
+    const session = this.session
+    if (session) return { clientid: session.clientid, peerhost: this.peerhost, peerport: this.peerport, username: session.info.username }
+    return { clientid: packet?.cmd === 'connect' ? packet.clientId : undefined, peerhost: this.peerhost, peerport: this.peerport }
   }
 
   /** Writes a PUBLISH for a delivery; false when it is larger than the client accepts. */

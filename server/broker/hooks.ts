@@ -151,7 +151,8 @@ export interface HookPoints {
    * `superuser`, `cache`, `default` (no match), the source an answer named (`file`, `http`...),
    * `unknown` for a plain 'allow' / 'deny', `error` when a callback failed.
    */
-  'client.check_authz_complete': (info: ClientInfo, action: AuthzAction, topic: string, result: AuthzResult, source: string) => void
+  /** `detail` is the check's QoS and retain flag (5.8's rich action), which the trace writes. */
+  'client.check_authz_complete': (info: ClientInfo, action: AuthzAction, topic: string, result: AuthzResult, source: string, detail: AuthzDetail) => void
   /** A CONNACK went out; `reasonCode` is EMQX's reason name (`success`, `not_authorized`, ...). */
   'client.connack': (conninfo: ConnInfo, reasonCode: string) => void
   'client.connected': (info: ClientInfo) => void

@@ -80,10 +80,17 @@ const REASON_NAMES: Record<number, string> = {
   0x88: 'server_unavailable',
   0x89: 'server_busy',
   0x8a: 'banned',
+  0x8b: 'server_shutting_down',
   0x8c: 'bad_authentication_method',
+  0x8d: 'keepalive_timeout',
+  0x8e: 'session_taken_over',
+  0x8f: 'topic_filter_invalid',
   0x90: 'topic_name_invalid',
+  0x93: 'receive_maximum_exceeded',
+  0x94: 'topic_alias_invalid',
   0x95: 'packet_too_large',
   0x97: 'quota_exceeded',
+  0x98: 'administrative_action',
   0x99: 'payload_format_invalid',
   0x9a: 'retain_not_supported',
   0x9b: 'qos_not_supported',
@@ -92,7 +99,7 @@ const REASON_NAMES: Record<number, string> = {
   0x9f: 'connection_rate_exceeded',
 }
 
-/** EMQX's name of a CONNACK reason code (MQTT 5 numbering), as its `client.connack` hook and events carry it. */
+/** EMQX's name of a reason code (emqx_reason_codes:name/1, MQTT 5 numbering), as its `client.connack` hook and events and its traces carry it. */
 export function reasonName(reasonCode: number): string {
   return REASON_NAMES[reasonCode] ?? 'unknown_error'
 }

@@ -406,12 +406,12 @@ export class Session {
     const priorities = this.limits.mqueuePriorities
     const queue = (this.queue ??= [])
     if (!priorities) {
-      if (queue.length >= limit) {
-        // EMQX drops the oldest queued message to make room for the newest.
+      queue.push(delivery)
+      if (queue.length > limit) {
+        // EMQX drops the oldest queued message to make room for the newest (its drop event sees the queue full).
         this.mqueueDropped++
         this.drop(queue.shift()!, 'queue_full')
       }
-      queue.push(delivery)
       if (!this.backlogged && this.channel) this.updateBacklog()
       return
     }

@@ -1,20 +1,22 @@
 // The events a trace writes from the broker's hooks (EMQX's ?TRACE calls outside the connection):
-// the authentication and authorization results, subscribe and unsubscribe, every publish
-// (`publish_to`, before any hook changes it, as emqx_broker:publish/1 traces), drops with their
-// reason, and the end of a connection with its reason.
+// the authorization decision, subscribe and unsubscribe, every publish (`publish_to`, before any
+// hook changes it, as emqx_broker:publish/1 traces), drops (drop-events.ts), and the end of a
+// connection with its reason. Authentication's lines come through AccessControl.tracer.
 import type { Broker } from '../broker/broker.ts'
 import { HP } from '../broker/hook-priorities.ts'
 import type { ClientInfo, SubOptions } from '../broker/hooks.ts'
 import type { Message } from '../broker/message.ts'
+import { peername, permissionEvent, superuserEvent } from './authz-events.ts'
+import { deliveryDropEvent, messageDropEvents, messageEvent } from './drop-events.ts'
 import type { TraceEvent, TraceFields } from './event.ts'
 
 interface Emitter {
   emit(event: TraceEvent): void
   /** Whether some trace may want an event about this message, asked before building one. */
   wantsMessage(message: Message): boolean
+  /** Whether some trace may want an event of this client (about this topic, if any). */
+  wantsClient(info: ClientInfo, topic: string | undefined): boolean
 }
-
-const peername = (info: ClientInfo) => `${info.peerhost}:${info.peerport}`
 
 function subOpts(options: SubOptions | undefined): TraceFields {
   if (!options) return {}
@@ -23,52 +25,34 @@ function subOpts(options: SubOptions | undefined): TraceFields {
   return opts
 }
 
-/** The publisher's `host:port` when it is still connected from there (a message keeps only the host). */
-function publisherPeer(broker: Broker, message: Message): string | undefined {
-  const info = message.from ? broker.getSession(message.from)?.info : undefined
-  return info && info.peerhost === message.peerhost ? peername(info) : message.peerhost
-}
-
-function messageEvent(broker: Broker, tag: string, msg: string, message: Message, fields: TraceFields = {}): TraceEvent {
-  return { tag, msg, clientid: message.from || undefined, peername: publisherPeer(broker, message), topic: message.topic, fields: { ...fields, payload: message.payload } }
-}
-
 /** Hooks the trace events on; returns the function that takes them off. */
 export function brokerTraceHooks(broker: Broker, out: Emitter): () => void {
   const hooks = broker.hooks
   const removers = [
-    hooks.add('client.check_authn_complete', (info, outcome) => {
-      const result = outcome.reasonCode === 'success' ? `{ok,#{is_superuser => ${outcome.isSuperuser}}}` : `{error,${outcome.reasonCode}}`
-      out.emit({ tag: 'AUTHN', msg: 'authentication_result', clientid: info.clientid, peername: peername(info), fields: { result, reason: outcome.isAnonymous ? 'empty_chain' : 'chain_result' } })
+    hooks.add('client.check_authz_complete', (info, action, topic, result, source, detail) => {
+      if (source === 'cache' || !out.wantsClient(info, topic)) return
+      if (source === 'superuser') out.emit(superuserEvent(info, action, topic, detail))
+      out.emit(permissionEvent(info, action, topic, result, source, detail))
     }, HP.LOWEST),
-    hooks.add('client.check_authz_complete', (info, action, topic, result, source) => {
-      out.emit({
-        tag: 'AUTHZ',
-        msg: `authorization_matched_${result}`,
-        clientid: info.clientid,
-        peername: peername(info),
-        topic,
-        fields: { action: action.toUpperCase(), authorize_type: source, username: info.username },
-      })
-    }, HP.LOWEST),
+    // 5.8 traces no subscription to its own `$SYS/` topics (emqx_trace:subscribe/3).
     hooks.add('session.subscribed', (info, filter, options) => {
-      out.emit({ tag: 'SUBSCRIBE', msg: 'subscribe', clientid: info.clientid, peername: peername(info), topic: filter, fields: { sub_id: info.clientid, sub_opts: subOpts(options) } })
+      if (!filter.startsWith('$SYS/')) out.emit({ tag: 'SUBSCRIBE', msg: 'subscribe', clientid: info.clientid, peername: peername(info), username: info.username, topic: filter, fields: { sub_id: info.clientid, sub_opts: subOpts(options) } })
     }, HP.LOWEST),
     hooks.add('session.unsubscribed', (info, filter, options) => {
-      out.emit({ tag: 'UNSUBSCRIBE', msg: 'unsubscribe', clientid: info.clientid, peername: peername(info), topic: filter, fields: { sub_opts: subOpts(options) } })
+      if (!filter.startsWith('$SYS/')) out.emit({ tag: 'UNSUBSCRIBE', msg: 'unsubscribe', clientid: info.clientid, peername: peername(info), username: info.username, topic: filter, fields: { sub_opts: subOpts(options) } })
     }, HP.LOWEST),
     hooks.add('message.publish', (message) => {
       if (!message.topic.startsWith('$SYS/') && out.wantsMessage(message)) out.emit(messageEvent(broker, 'PUBLISH', 'publish_to', message))
       return undefined
     }, HP.HIGHEST + 1),
     hooks.add('message.dropped', (message, reason) => {
-      if (!message.topic.startsWith('$SYS/') && out.wantsMessage(message)) out.emit(messageEvent(broker, 'PUBLISH', 'message_dropped', message, { reason }))
+      if (!message.topic.startsWith('$SYS/') && out.wantsMessage(message)) for (const event of messageDropEvents(broker, message, reason)) out.emit(event)
     }, HP.LOWEST),
     hooks.add('delivery.dropped', (info, message, reason) => {
-      out.emit({ tag: 'MQTT', msg: 'delivery_dropped', clientid: info.clientid, peername: peername(info), topic: message.topic, fields: { reason, from: message.from, payload: message.payload } })
+      if (out.wantsClient(info, message.topic)) out.emit(deliveryDropEvent(broker, info, message, reason))
     }, HP.LOWEST),
     hooks.add('client.disconnected', (info, reason) => {
-      out.emit({ tag: 'SOCKET', msg: 'emqx_connection_terminated', clientid: info.clientid, peername: peername(info), fields: { reason } })
+      out.emit({ tag: 'SOCKET', msg: 'emqx_connection_terminated', clientid: info.clientid, peername: peername(info), username: info.username, fields: { reason } })
     }, HP.LOWEST),
   ]
   return () => {

@@ -1,7 +1,10 @@
 // A traced event as one line of a trace's file, in EMQX 5.8's text formatter (emqx_trace_formatter:
 // `<time> [<tag>] <clientid>@<peername> msg: <msg>, <field>: <value>, ...`) or its JSON formatter
-// (emqx_trace_json_formatter: one object a line with time, level, msg and meta).
+// (emqx_trace_json_formatter: one object a line with time, level, msg and meta). A ?SLOG line (an
+// event with a level) is written as emqx_logger_textfmt writes a report:
+// `<time> [<level>] tag: <tag>, clientid: <id>, msg: <msg>, peername: <peer>, username: <user>, topic: <topic>, <rest sorted>`.
 import type { TraceFormatter, TracePayloadEncode } from '../../contract/trace.ts'
+import { formatTerm } from '../rules/events/erlang-term.ts'
 import type { TraceEvent, TraceFields, TraceValue } from './event.ts'
 import { formatPacket } from './packet.ts'
 import { formatPayload } from './payload.ts'
@@ -23,49 +26,93 @@ function isPacket(value: TraceValue): value is { packet: import('mqtt-packet').P
   return typeof value === 'object' && value !== null && !Buffer.isBuffer(value) && !Array.isArray(value) && 'packet' in value && typeof value.packet === 'object'
 }
 
-/** The fields with the topic, the packet and the payload written out for this trace's encoding. */
-function prepared(event: TraceEvent, encode: TracePayloadEncode): Array<[string, TraceValue]> {
+const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0)
+
+/**
+ * The fields with the packet and the payload written out for this trace's encoding (a payload adds
+ * `payload_encode`), as format_meta_map and the log formatter's try_encode_meta do.
+ */
+function encoded(fields: TraceFields, encode: TracePayloadEncode): Array<[string, TraceValue]> {
   const entries: Array<[string, TraceValue]> = []
-  if (event.topic !== undefined) entries.push(['topic', event.topic])
-  if (event.ruleId !== undefined) entries.push(['rule_id', event.ruleId])
-  for (const [key, value] of Object.entries(event.fields)) {
+  for (const [key, value] of Object.entries(fields)) {
     if (isPacket(value)) entries.push([key, formatPacket(value.packet, encode)])
     else if (Buffer.isBuffer(value)) {
       const payload = formatPayload(value, encode)
       entries.push([key, payload.text], ['payload_encode', payload.encode])
     } else entries.push([key, value])
   }
-  // compare_meta_kvs: the packet first, the payload last, the rest by name.
-  const weight = (key: string) => (key === 'packet' ? 0 : key === 'payload' ? 2 : 1)
-  return entries.sort(([a], [b]) => weight(a) - weight(b) || (a < b ? -1 : a > b ? 1 : 0))
+  return entries
 }
 
+/** A ?TRACE's fields with the topic and rule, sorted as compare_meta_kvs: the packet first, the payload last, the rest by name. */
+function traceFields(event: TraceEvent, encode: TracePayloadEncode): Array<[string, TraceValue]> {
+  const entries = encoded(event.fields, encode)
+  if (event.topic !== undefined) entries.push(['topic', event.topic])
+  if (event.ruleId !== undefined) entries.push(['rule_id', event.ruleId])
+  // The process metadata goes under the event's own fields (maps:merge(ProcMeta, Meta)); none when empty.
+  if (event.username && !('username' in event.fields)) entries.push(['username', event.username])
+  const weight = (key: string) => (key === 'packet' ? 0 : key === 'payload' ? 2 : 1)
+  return entries.sort((a, b) => weight(a[0]) - weight(b[0]) || byKey(a, b))
+}
+
+/** to_iolist/1: a map as `[k: v, ...]` (keys in map order), a list as Erlang prints it. */
 function textValue(value: TraceValue): string {
   if (value === undefined || value === null) return 'undefined'
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : value.toFixed(2)
   if (typeof value !== 'object') return String(value)
   if (Buffer.isBuffer(value)) return value.toString('utf8')
-  if (Array.isArray(value)) return `[${value.map(textValue).join(',')}]`
+  if (Array.isArray(value)) return formatTerm(value)
   if (isPacket(value)) return formatPacket(value.packet, 'text')
-  return `[${Object.entries(value).map(([k, v]) => `${k}: ${textValue(v)}`).join(', ')}]`
+  return `[${Object.entries(value).sort(byKey).map(([k, v]) => `${k}: ${textValue(v)}`).join(', ')}]`
 }
 
-function jsonValue(value: TraceValue): unknown {
+/** A ?SLOG report's value as logger_formatter prints it: text as it is, other terms as `~0p`. */
+function reportValue(value: TraceValue): string {
+  if (value === undefined || value === null) return 'undefined'
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  if (Buffer.isBuffer(value)) return value.toString('utf8')
+  if (isPacket(value)) return formatPacket(value.packet, 'text')
+  if (Array.isArray(value)) return `[${value.map(reportValue).join(',')}]`
+  return `#{${Object.entries(value).sort(byKey).map(([k, v]) => `${k} => ${reportValue(v)}`).join(',')}}`
+}
+
+/** prepare_log_data/prepare_key_value: payloads and packets written out, at any depth. */
+function jsonFields(entries: Array<[string, TraceValue]>, encode: TracePayloadEncode, into: Record<string, unknown>): Record<string, unknown> {
+  for (const [key, value] of entries) into[key] = jsonValue(value, encode)
+  return into
+}
+
+function jsonValue(value: TraceValue, encode: TracePayloadEncode): unknown {
   if (value === undefined) return 'undefined'
   if (value === null || typeof value !== 'object') return value
   if (Buffer.isBuffer(value)) return value.toString('utf8')
-  if (Array.isArray(value)) return value.map(jsonValue)
-  if (isPacket(value)) return formatPacket(value.packet, 'text')
-  return Object.fromEntries(Object.entries(value as TraceFields).map(([k, v]) => [k, jsonValue(v)]))
+  if (Array.isArray(value)) return value.map((item) => jsonValue(item, encode))
+  if (isPacket(value)) return formatPacket(value.packet, encode)
+  return jsonFields(encoded(value, encode), encode, {})
+}
+
+/** enrich_report: the report's fixed keys first (those with a value), then the rest in map order. */
+function reportEntries(event: TraceEvent, encode: TracePayloadEncode): Array<[string, TraceValue]> {
+  const rest = encoded(event.fields, encode)
+  const topic = event.topic ?? (event.fields.topic as string | undefined)
+  const username = event.username ?? (event.fields.username as string | undefined)
+  const head: Array<[string, TraceValue]> = [['tag', event.tag], ['clientid', event.clientid], ['msg', event.msg], ['peername', event.peername], ['username', username], ['topic', topic]]
+  return [...head.filter(([, value]) => value !== undefined && value !== ''), ...rest.filter(([key]) => key !== 'topic' && key !== 'username').sort(byKey)]
 }
 
 export function formatTraceLine(event: TraceEvent, at: number, formatter: TraceFormatter, encode: TracePayloadEncode): string {
-  const fields = prepared(event, encode)
   if (formatter === 'json') {
+    if (event.level !== undefined) {
+      const { msg, ...meta } = Object.fromEntries(reportEntries(event, encode).map(([key, value]) => [key, jsonValue(value, encode)]))
+      return `${JSON.stringify({ time: traceTime(at), level: event.level, msg, meta })}\n`
+    }
     const meta: Record<string, unknown> = { clientid: event.clientid ?? '', peername: event.peername ?? '', trace_tag: event.tag }
-    for (const [key, value] of fields) meta[key] = jsonValue(value)
-    return `${JSON.stringify({ time: traceTime(at), level: 'debug', msg: event.msg, meta })}\n`
+    return `${JSON.stringify({ time: traceTime(at), level: 'debug', msg: event.msg, meta: jsonFields(traceFields(event, encode), encode, meta) })}\n`
   }
-  const kvs = fields.map(([key, value]) => `${key}: ${textValue(value)}`).join(', ')
+  if (event.level !== undefined) {
+    return `${traceTime(at)} [${event.level}] ${reportEntries(event, encode).map(([key, value]) => `${key}: ${reportValue(value)}`).join(', ')}\n`
+  }
+  const kvs = traceFields(event, encode).map(([key, value]) => `${key}: ${textValue(value)}`).join(', ')
   return `${traceTime(at)} [${event.tag}] ${event.clientid ?? ''}@${event.peername ?? ''} msg: ${event.msg}, ${kvs}\n`
 }

@@ -4,11 +4,13 @@
 import type { Packet } from 'mqtt-packet'
 import type { TraceFormatter, TracePayloadEncode, TraceType } from '../../contract/trace.ts'
 import type { Broker } from '../broker/broker.ts'
-import type { PacketTracer, TracedPeer } from '../broker/trace.ts'
+import type { AuthzAction, AuthzDetail, ClientInfo } from '../broker/hooks.ts'
+import type { AccessTracer, AuthzSourceAnswer, BrokerTracer, TracedPeer } from '../broker/trace.ts'
+import { authzSourceEvent, peername, publishRefusedEvent } from './authz-events.ts'
 import type { TraceEvent, TraceFields } from './event.ts'
 import { TraceFile } from './file.ts'
 import { formatTraceLine } from './format.ts'
-import { traceMatches, traceMayMatchMessage } from './match.ts'
+import { traceMatches, traceMayMatchClient, traceMayMatchMessage } from './match.ts'
 import type { Message } from '../broker/message.ts'
 import { brokerTraceHooks } from './broker-events.ts'
 
@@ -36,7 +38,7 @@ export interface TraceAttachment {
   detach(): void
 }
 
-export class TraceHub implements PacketTracer, TraceEmitter {
+export class TraceHub implements BrokerTracer, AccessTracer, TraceEmitter {
   private readonly broker: Broker
   private readonly running = new Map<string, RunningTrace>()
   private readonly attachments: TraceAttachment[]
@@ -97,12 +99,37 @@ export class TraceHub implements PacketTracer, TraceEmitter {
     return false
   }
 
+  wantsClient(info: ClientInfo, topic: string | undefined): boolean {
+    for (const { spec } of this.running.values()) if (traceMayMatchClient(spec.type, spec.filter, info, topic)) return true
+    return false
+  }
+
+  authzSource(info: ClientInfo, action: AuthzAction, topic: string, detail: AuthzDetail, source: string, answer: AuthzSourceAnswer): void {
+    if (this.wantsClient(info, topic)) this.emit(authzSourceEvent(info, action, topic, detail, source, answer))
+  }
+
   received(peer: TracedPeer, packet: Packet): void {
     if (this.wantsPacketsOf(peer)) this.emit(packetEvent('mqtt_packet_received', peer, packet))
   }
 
   sent(peer: TracedPeer, packet: Packet): void {
     if (this.wantsPacketsOf(peer)) this.emit(packetEvent('mqtt_packet_sent', peer, packet))
+  }
+
+  authn(info: ClientInfo, msg: string, fields: Record<string, string>): void {
+    if (this.wantsClient(info, undefined)) this.emit({ tag: 'AUTHN', msg, clientid: info.clientid, peername: peername(info), username: info.username, fields })
+  }
+
+  channelTrace(peer: TracedPeer, msg: string, fields: Record<string, string>): void {
+    if (this.wantsPacketsOf(peer)) this.emit({ tag: 'MQTT', msg, clientid: peer.clientid, peername: `${peer.peerhost}:${peer.peerport}`, username: peer.username, fields })
+  }
+
+  forceClosed(peer: TracedPeer, reason: string): void {
+    if (this.wantsPacketsOf(peer)) this.emit({ tag: 'SOCKET', msg: 'socket_force_closed', clientid: peer.clientid, peername: `${peer.peerhost}:${peer.peerport}`, username: peer.username, fields: { reason } })
+  }
+
+  publishRefused(info: ClientInfo, topic: string): void {
+    if (this.wantsClient(info, topic)) this.emit(publishRefusedEvent(info, topic))
   }
 
   /** A trace on one client among many: the others' packets are passed over without building an event. */
@@ -121,12 +148,14 @@ export class TraceHub implements PacketTracer, TraceEmitter {
 
   private attach(): void {
     this.broker.tracer = this
+    this.broker.access.tracer = this
     this.unhook = brokerTraceHooks(this.broker, this)
     for (const attachment of this.attachments) attachment.attach(this)
   }
 
   private detach(): void {
     this.broker.tracer = undefined
+    this.broker.access.tracer = undefined
     this.unhook?.()
     this.unhook = undefined
     for (const attachment of this.attachments) attachment.detach()
@@ -135,5 +164,5 @@ export class TraceHub implements PacketTracer, TraceEmitter {
 
 function packetEvent(msg: string, peer: TracedPeer, packet: Packet): TraceEvent {
   const fields: TraceFields = { packet: { packet } }
-  return { tag: 'MQTT', msg, clientid: peer.clientid, peername: `${peer.peerhost}:${peer.peerport}`, fields }
+  return { tag: 'MQTT', msg, clientid: peer.clientid, peername: `${peer.peerhost}:${peer.peerport}`, username: peer.username, fields }
 }

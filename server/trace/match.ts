@@ -3,6 +3,7 @@
 // events of peers whose `host:port` begins with it, a rule trace the events of that rule.
 import type { TraceType } from '../../contract/trace.ts'
 import { matchesFilter } from '../broker/topic-trie.ts'
+import type { ClientInfo } from '../broker/hooks.ts'
 import type { Message } from '../broker/message.ts'
 import type { TraceEvent } from './event.ts'
 
@@ -33,6 +34,20 @@ export function traceMayMatchMessage(type: TraceType, filter: string, message: M
       return matchesFilter(filter, message.topic)
     case 'ip_address':
       return message.peerhost !== undefined && (`${message.peerhost}:`.startsWith(filter) || filter.startsWith(`${message.peerhost}:`))
+    case 'ruleid':
+      return false
+  }
+}
+
+/** Whether a trace may write an event of this client (about this topic, if any), asked before the event is built. */
+export function traceMayMatchClient(type: TraceType, filter: string, info: ClientInfo, topic: string | undefined): boolean {
+  switch (type) {
+    case 'clientid':
+      return info.clientid === filter
+    case 'topic':
+      return topic !== undefined && matchesFilter(filter, topic)
+    case 'ip_address':
+      return `${info.peerhost}:${info.peerport}`.startsWith(filter)
     case 'ruleid':
       return false
   }

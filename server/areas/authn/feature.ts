@@ -15,6 +15,7 @@ import { createProvider } from './providers.ts'
 import type { Credential, Provider, ProviderAnswer } from './provider.ts'
 import type { AuthnRepository } from './store.ts'
 import { log } from '../../log/index.ts'
+import { authenticatorTerm, chainTerm } from '../../trace/authn-terms.ts'
 
 export interface Authenticator {
   readonly id: string
@@ -175,10 +176,23 @@ export class AuthnFeature {
   authenticate(info: ClientInfo, password: Buffer | undefined, enhanced?: EnhancedAuth): MaybePromise<AuthDecision | undefined> {
     // The listener's enable_authn, as emqx_access_control's pre_hook_authenticate: false skips the
     // chain, quick_deny_anonymous refuses a client without a username before it.
-    if (info.enableAuthn === false) return undefined
-    if (info.enableAuthn === 'quick_deny_anonymous' && !info.username) return { result: 'deny', reason: 'not_authorized' }
+    const tracer = this.broker.access.tracer
+    if (info.enableAuthn === false) {
+      if (tracer !== undefined) tracer.authn(info, 'pre_hook_authenticate', { result: 'ok', reason: 'enable_authn_false' })
+      return undefined
+    }
+    if (info.enableAuthn === 'quick_deny_anonymous' && !info.username) {
+      // 5.8 gives this refusal the same reason as the skip above.
+      if (tracer !== undefined) tracer.authn(info, 'pre_hook_authenticate', { result: '{error,not_authorized}', reason: 'enable_authn_false' })
+      return { result: 'deny', reason: 'not_authorized' }
+    }
     const enabled = this.enabled
-    if (enabled.length === 0) return undefined
+    if (enabled.length === 0) {
+      // 5.8 keeps a chain only while it holds an authenticator (save_chain deletes an empty one):
+      // `empty_chain` when all are disabled, `no_chain` when there are none.
+      if (tracer !== undefined) tracer.authn(info, 'authentication_result', { result: 'ignore', reason: this.chain.length > 0 ? 'empty_chain' : 'no_chain' })
+      return undefined
+    }
     const credential: Credential = {
       clientid: info.clientid,
       username: info.username,
@@ -192,7 +206,14 @@ export class AuthnFeature {
       ...(enhanced ? { authMethod: enhanced.method, authData: enhanced.data, authCache: enhanced.cache } : {}),
     }
     this.acls.delete(info)
-    return this.ask(enabled, 0, credential, info)
+    const decision = this.ask(enabled, 0, credential, info)
+    if (tracer === undefined) return decision
+    const traced = (decided: AuthDecision): AuthDecision => {
+      const result = chainTerm(decided)
+      if (result !== undefined) tracer.authn(info, 'authentication_result', { result, reason: 'chain_result' })
+      return decided
+    }
+    return isPromise(decision) ? decision.then(traced) : traced(decision)
   }
 
   /**
@@ -247,14 +268,14 @@ export class AuthnFeature {
       try {
         answer = entry.provider.authenticate(credential)
       } catch (error) {
-        this.failed(entry, error)
+        this.failed(entry, error, info)
         continue
       }
       if (isPromise(answer)) {
         return answer.then(
           (later) => this.decided(entry, later, info) ?? this.ask(entries, i + 1, credential, info),
           (error: unknown) => {
-            this.failed(entry, error)
+            this.failed(entry, error, info)
             return this.ask(entries, i + 1, credential, info)
           },
         )
@@ -265,12 +286,16 @@ export class AuthnFeature {
     return END_OF_CHAIN
   }
 
-  private failed(entry: Authenticator, error: unknown): void {
+  private failed(entry: Authenticator, error: unknown, info: ClientInfo): void {
     log.error({ tag: 'AUTHN', authenticator: entry.id, err: error }, 'authenticator_error')
+    const tracer = this.broker.access.tracer
+    if (tracer !== undefined) tracer.authn(info, 'authenticator_error', { authenticator: entry.id, exception: 'error', reason: error instanceof Error ? error.message : String(error) })
     entry.counters.nomatch++
   }
 
   private decided(entry: Authenticator, answer: ProviderAnswer, info: ClientInfo): AuthDecision | undefined {
+    const tracer = this.broker.access.tracer
+    if (tracer !== undefined && (answer === 'ignore' || answer.result !== 'continue')) tracer.authn(info, 'authenticator_result', { authenticator: entry.id, result: authenticatorTerm(answer) })
     if (answer === 'ignore') {
       entry.counters.nomatch++
       return undefined

@@ -127,20 +127,23 @@ export class AuthzFeature {
       if (isPromise(answer)) {
         const next = () => this.check(sources, i + 1, info, action, topic, detail)
         return answer.then(
-          (later) => this.counted(source, later) ?? next(),
+          (later) => this.counted(source, later, info, action, topic, detail) ?? next(),
           () => {
             source.counters.nomatch++
             return next()
           },
         )
       }
-      const verdict = this.counted(source, answer)
+      const verdict = this.counted(source, answer, info, action, topic, detail)
       if (verdict) return verdict
     }
     return undefined
   }
 
-  private counted(source: Installed, answer: SourceAnswer): AuthzAnswer | undefined {
+  /** Counts a source's answer, and traces it while a trace runs (emqx_authz:log_trace/6). */
+  private counted(source: Installed, answer: SourceAnswer, info: ClientInfo, action: AuthzAction, topic: string, detail: AuthzDetail): AuthzAnswer | undefined {
+    const tracer = this.access.tracer
+    if (tracer !== undefined) tracer.authzSource(info, action, topic, detail, source.config.type, answer ?? 'nomatch')
     if (answer === 'allow' || answer === 'deny') {
       source.counters[answer]++
       return source[answer]

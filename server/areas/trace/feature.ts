@@ -30,6 +30,16 @@ export function traceFileName(name: string, startAt: number): string {
 
 export type ChunkRead = { kind: 'data'; bytes: Buffer } | { kind: 'eof'; size: number } | { kind: 'absent' }
 
+/**
+ * Whether an error is memory that could not be had: a buffer V8 could not allocate, or a string or
+ * JSON text longer than V8 makes. 5.8 answers its `enomem` as 503 `Requested chunk size too big`.
+ */
+export function isOutOfMemory(error: unknown): boolean {
+  if (error instanceof RangeError) return true
+  const code = (error as { code?: unknown } | null)?.code
+  return code === 'ERR_MEMORY_ALLOCATION_FAILED' || code === 'ERR_STRING_TOO_LONG' || code === 'ERR_BUFFER_TOO_LARGE'
+}
+
 export class TraceFeature {
   readonly repository: TraceRepository
   readonly node: string
@@ -137,7 +147,12 @@ export class TraceFeature {
     return { data: data.kind === 'data' ? data.bytes : Buffer.alloc(0), mtime: detail.mtime * 1000 }
   }
 
-  /** read_trace_file: up to `bytes` from `position`; eof with the size past the end. */
+  /**
+   * read_trace_file: up to `bytes` from `position`; eof with the size past the end. The buffer is
+   * never larger than what the file holds from there, whatever `bytes` asks (5.8's file:read
+   * allocates `bytes` and fails with enomem); a buffer that cannot be allocated throws, and
+   * `isOutOfMemory` tells it.
+   */
   readAt(trace: TraceRecord, position: number, bytes: number): ChunkRead {
     this.hub.flush(trace.name)
     const path = this.path(trace)
@@ -148,7 +163,8 @@ export class TraceFeature {
       const length = Math.min(bytes, Math.max(size - position, 0))
       // file:read/2 of 0 bytes answers an empty binary, not eof.
       if (length === 0 && bytes > 0) return { kind: 'eof', size }
-      const buffer = Buffer.alloc(length)
+      // Filled by the read up to `read`; the rest is cut off.
+      const buffer = Buffer.allocUnsafe(length)
       const read = readSync(fd, buffer, 0, length, position)
       return { kind: 'data', bytes: buffer.subarray(0, read) }
     } finally {

@@ -19,7 +19,8 @@ import {
 import { isValidFilter } from '../../broker/topic-trie.ts'
 import { zipArchive } from '../../trace/zip.ts'
 import { contractError, parseInput } from '../../http/errors.ts'
-import { nowSecond, traceFileName, traceStatus, type TraceFeature } from './feature.ts'
+import { isOutOfMemory, nowSecond, traceFileName, traceStatus, type TraceFeature } from './feature.ts'
+import { log } from '../../log/index.ts'
 import type { TraceRecord } from './store.ts'
 
 const pad = (n: number) => String(n).padStart(2, '0')
@@ -124,15 +125,28 @@ export async function traceRoutes(app: FastifyInstance, deps: { feature: TraceFe
     return detail ? [{ node: traces.node, ...detail }] : []
   })
 
-  app.get<{ Params: { name: string } }>('/trace/:name/log', async (request): Promise<TraceLog> => {
+  app.get<{ Params: { name: string } }>('/trace/:name/log', async (request, reply) => {
     checkName(request.params.name)
     const query = parseInput(TraceLogQuery, request.query, 'query')
     checkNode(query.node)
-    const read = traces.readAt(found(request.params.name), query.position, query.bytes)
+    const trace = found(request.params.name)
     const meta = { position: query.position, bytes: query.bytes }
-    if (read.kind === 'data') return { items: read.bytes.toString('utf8'), meta: { ...meta, position: query.position + read.bytes.length } }
-    if (read.kind === 'eof') return { items: '', meta: { ...meta, position: read.size } }
-    return { items: '', meta }
+    let body: string
+    try {
+      // Made here, not by the reply's serializer: a chunk whose text or JSON is past what V8 can
+      // hold (a file near its 512 MB bound read at once) is the 503, not a failed reply.
+      const read = traces.readAt(trace, query.position, query.bytes)
+      const page: TraceLog =
+        read.kind === 'data'
+          ? { items: read.bytes.toString('utf8'), meta: { ...meta, position: query.position + read.bytes.length } }
+          : { items: '', meta: read.kind === 'eof' ? { ...meta, position: read.size } : meta }
+      body = JSON.stringify(page)
+    } catch (error) {
+      if (!isOutOfMemory(error)) throw error
+      log.warning({ code: 'not_enough_mem', bytes: query.bytes, name: trace.name }, 'Requested chunk size too big')
+      throw contractError(traceErrors.chunkTooBig, traceMessages.chunkTooBig)
+    }
+    return reply.type('application/json; charset=utf-8').send(body)
   })
 
   app.get<{ Params: { name: string } }>('/trace/:name/download', async (request, reply) => {

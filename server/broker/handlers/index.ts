@@ -45,6 +45,7 @@ export function handlePacket(connection: Connection, packet: Packet): void | Pro
       return handleAuth(connection, packet)
     default:
       // A second CONNECT, or a packet only servers send.
+      if (packet.cmd === 'connect') connection.traceChannel('unexpected_connect_packet', { conn_state: 'connected' })
       return connection.close('protocol_error', RC.PROTOCOL_ERROR)
   }
 }

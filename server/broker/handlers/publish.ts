@@ -4,7 +4,7 @@ import type { IPublishPacket, QoS } from 'mqtt-packet'
 import type { Connection } from '../connection.ts'
 import { authzDetail, isPromise } from '../hooks.ts'
 import { createMessage } from '../message.ts'
-import { RC } from '../reason-codes.ts'
+import { RC, reasonName } from '../reason-codes.ts'
 import type { Session } from '../session.ts'
 import { mount } from '../mountpoint.ts'
 import { isValidTopicName, topicLevels } from '../topic-trie.ts'
@@ -34,13 +34,13 @@ export function handlePublish(connection: Connection, packet: IPublishPacket): v
   if (packet.properties?.subscriptionIdentifier !== undefined) {
     // Only servers send Subscription Identifiers in PUBLISH (MQTT 3.3.4).
     metrics.inc('packets.publish.error')
-    return connection.close('protocol_error', RC.PROTOCOL_ERROR)
+    return invalidPublish(connection, 'protocol_error', RC.PROTOCOL_ERROR)
   }
   const alias = packet.properties?.topicAlias
   if (alias !== undefined) {
     if (alias === 0 || alias > limits.maxTopicAlias) {
       metrics.inc('packets.publish.error')
-      return connection.close('invalid_topic_alias', RC.TOPIC_ALIAS_INVALID)
+      return invalidPublish(connection, 'invalid_topic_alias', RC.TOPIC_ALIAS_INVALID)
     }
     if (topic) (connection.aliases ??= new Map()).set(alias, topic)
     else {
@@ -60,7 +60,7 @@ export function handlePublish(connection: Connection, packet: IPublishPacket): v
   }
   if (!isValidTopicName(topic) || topicLevels(topic) > limits.maxTopicLevels) {
     metrics.inc('packets.publish.error')
-    return connection.close('invalid_topic', RC.TOPIC_NAME_INVALID)
+    return invalidPublish(connection, 'invalid_topic', RC.TOPIC_NAME_INVALID)
   }
   if (qos > limits.maxQosAllowed) {
     metrics.inc('packets.publish.error')
@@ -113,6 +113,8 @@ function publishChecked(connection: Connection, session: Session, packet: IPubli
   if (!allowed) {
     broker.metrics.inc('packets.publish.auth_error')
     session.stats.msg['recv_msg.dropped']++
+    const tracer = broker.tracer
+    if (tracer !== undefined) tracer.publishRefused(session.info, topic)
     // EMQX `deny_action = disconnect`: the client goes (MQTT 5 ones told why).
     if (broker.access.settings.denyAction === 'disconnect') {
       if (qos === 2) session.release(messageId!)
@@ -140,6 +142,12 @@ function publishChecked(connection: Connection, session: Session, packet: IPubli
   acknowledge(connection, qos, messageId, v5 && matched === 0 ? RC.NO_MATCHING_SUBSCRIBERS : RC.SUCCESS)
   // An action in sync mode answers later: the client's next packets wait for it (EMQX's sync query).
   return held
+}
+
+/** What emqx_packet:check/1 refuses: traced as `invalid_publish_packet` with the code's name, then the client goes. */
+function invalidPublish(connection: Connection, reason: string, reasonCode: number): void {
+  connection.traceChannel('invalid_publish_packet', { reason: reasonName(reasonCode) })
+  connection.close(reason, reasonCode)
 }
 
 function acknowledge(connection: Connection, qos: QoS, messageId: number | undefined, reasonCode: number): void {

@@ -19,7 +19,7 @@ import { RuleMetricsCounters, RATE_SAMPLING_MS } from './metrics.ts'
 import { ActionRegistry, type ActionOutcome, type ParsedOutput } from './outputs.ts'
 import { publishColumns } from './publish-context.ts'
 import { renderRepublish } from './republish.ts'
-import { traceActionResult, traceRuleActivated, traceRuleFailure, traceRuleResult, type RuleTracer } from './trace.ts'
+import { traceActionResult, traceActionStart, traceRuleActivated, traceRuleFailure, traceRuleResult, type RuleTracer } from './trace.ts'
 
 type Columns = Record<string, unknown>
 
@@ -242,6 +242,8 @@ export class RuleEngine implements RuleEventSink {
     return rule.outputs.map((output) => {
       rule.metrics.actionsTotal++
       let outcome: ActionOutcome | 'stopped' | Promise<ActionOutcome>
+      const tracer = this.tracer
+      if (tracer !== undefined) traceActionStart(tracer, rule.id, output, envs)
       try {
         outcome = this.runOutput(rule, output, selected, envs, options)
       } catch (error) {
@@ -266,7 +268,7 @@ export class RuleEngine implements RuleEventSink {
   private settled(rule: EngineRule, output: ParsedOutput, envs: Columns, outcome: ActionOutcome | 'stopped'): void {
     this.count(rule, output, outcome)
     const tracer = this.tracer
-    if (tracer !== undefined) traceActionResult(tracer, rule.id, describeOutput(output), envs, outcome)
+    if (tracer !== undefined) traceActionResult(tracer, rule.id, output, envs, outcome)
   }
 
   /** inc_action_metrics, as 5.8 counts each kind of answer. */

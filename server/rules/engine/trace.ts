@@ -1,10 +1,13 @@
-// What a rule trace writes of the engine's work (emqx_rule_runtime's trace_rule_sql and
-// trace_action): each run (`rule_activated`, `SQL_yielded_result` or `SQL_yielded_no_result`, an
-// exception by the clause it came from) and each action's result. Tagged with the rule's id and the
-// client id of the event, as EMQX's process trace metadata, so a client's trace sees them too.
+// What a rule trace writes of the engine's work, as emqx_rule_runtime 5.8.9 does: each run
+// (`rule_activated`, `SQL_yielded_result` or `SQL_yielded_no_result`, an exception by the clause it
+// came from, all tagged RULE_SQL_EXEC), each action started (`bridge_action` for an action,
+// `call_action_function` for republish and console) and its result, with the action as
+// `action_info` (`{type, name}`, or the function's `{mod, func}`). Each line carries the rule's id
+// and trigger time and the client id of the event, as EMQX's process trace metadata, so a client's
+// trace sees them too.
 import type { TraceEvent, TraceFields, TraceValue } from '../../trace/event.ts'
 import type { RuleEvalError } from '../sql/index.ts'
-import type { ActionOutcome } from './outputs.ts'
+import type { ActionOutcome, ParsedOutput } from './outputs.ts'
 
 export interface RuleTracer {
   emit(event: TraceEvent): void
@@ -28,27 +31,41 @@ function traceValue(value: unknown, depth = 0): TraceValue {
   return String(value)
 }
 
+/** set_process_trace_metadata: the rule, the event's client and `rule_trigger_ts` (the event's time, else now). */
 function ruleEvent(tag: string, msg: string, ruleId: string, columns: Columns, fields: TraceFields): TraceEvent {
   const clientid = typeof columns.clientid === 'string' ? columns.clientid : undefined
   const peername = typeof columns.peername === 'string' ? columns.peername : typeof columns.peerhost === 'string' ? columns.peerhost : undefined
-  return { tag, msg, clientid, peername, ruleId, fields }
+  const username = typeof columns.username === 'string' ? columns.username : undefined
+  const triggered = typeof columns.timestamp === 'number' ? columns.timestamp : Date.now()
+  return { tag, msg, clientid, peername, username, ruleId, fields: { ...fields, rule_trigger_ts: [triggered] } }
 }
 
 export function traceRuleActivated(tracer: RuleTracer, ruleId: string, columns: Columns): void {
-  tracer.emit(ruleEvent('RULE', 'rule_activated', ruleId, columns, { input: traceValue({ ...columns }) }))
+  tracer.emit(ruleEvent('RULE_SQL_EXEC', 'rule_activated', ruleId, columns, { input: traceValue({ ...columns }) }))
 }
 
 export function traceRuleResult(tracer: RuleTracer, ruleId: string, columns: Columns, result: Columns | Columns[] | 'nomatch'): void {
   const empty = result === 'nomatch' || (Array.isArray(result) && result.length === 0)
-  tracer.emit(ruleEvent('RULE', empty ? 'SQL_yielded_no_result' : 'SQL_yielded_result', ruleId, columns, empty ? {} : { result: traceValue(result) }))
+  tracer.emit(ruleEvent('RULE_SQL_EXEC', empty ? 'SQL_yielded_no_result' : 'SQL_yielded_result', ruleId, columns, empty ? {} : { result: traceValue(result) }))
 }
 
 export function traceRuleFailure(tracer: RuleTracer, ruleId: string, columns: Columns, failure: RuleEvalError): void {
   const msg = (failure.phase && CLAUSES[failure.phase]) ?? 'apply_rule_failed'
-  tracer.emit(ruleEvent('RULE', msg, ruleId, columns, { reason: failure.message }))
+  tracer.emit(ruleEvent('RULE_SQL_EXEC', msg, ruleId, columns, { reason: failure.message }))
 }
 
-export function traceActionResult(tracer: RuleTracer, ruleId: string, actionId: string, columns: Columns, outcome: ActionOutcome | 'stopped'): void {
+/** action_info/1: a bridge's `{type, name}`; a function's `{mod, func}` (its args left out). */
+function actionInfo(output: ParsedOutput): TraceFields {
+  return output.kind === 'action' ? { type: output.type, name: output.name } : { mod: 'emqx_rule_actions', func: output.kind }
+}
+
+/** What 5.8 writes before an action runs: `bridge_action` (BRIDGE) or `call_action_function` (ACTION). */
+export function traceActionStart(tracer: RuleTracer, ruleId: string, output: ParsedOutput, columns: Columns): void {
+  const [tag, msg] = output.kind === 'action' ? ['BRIDGE', 'bridge_action'] : ['ACTION', 'call_action_function']
+  tracer.emit(ruleEvent(tag, msg, ruleId, columns, { action_info: actionInfo(output) }))
+}
+
+export function traceActionResult(tracer: RuleTracer, ruleId: string, output: ParsedOutput, columns: Columns, outcome: ActionOutcome | 'stopped'): void {
   const [msg, fields]: [string, TraceFields] =
     outcome === 'ok'
       ? ['action_success', { result: 'ok' }]
@@ -59,5 +76,5 @@ export function traceActionResult(tracer: RuleTracer, ruleId: string, actionId: 
           : outcome === 'out_of_service'
             ? ['out_of_service', {}]
             : ['action_failed', { reason: outcome.error }]
-  tracer.emit(ruleEvent('ACTION', msg, ruleId, columns, { ...fields, action_id: actionId }))
+  tracer.emit(ruleEvent('ACTION', msg, ruleId, columns, { ...fields, action_info: actionInfo(output) }))
 }

@@ -24,12 +24,15 @@ const KIND_COLOUR: Record<string, string> = {
 const RULE_COLOUR = '\x1b[35m'
 const PROBLEM_COLOUR = '\x1b[31m'
 
-const TEXT_HEAD = /^(\S+) \[([A-Z_]+)\] /
-const JSON_TAG = /"trace_tag":"([A-Z_]+)"/
+// A ?TRACE line (`<time> [TAG] ...`), or one of the client's own log lines that 5.8 also writes
+// to a trace (`<time> [level] tag: TAG, ...`, `"tag":"TAG"` in JSON).
+const TEXT_HEAD = /^(\S+) (?:\[([A-Z_]+)\] |\[[a-z]+\] tag: ([A-Z_]+),)/
+const JSON_TAG = /"(?:trace_)?tag":"([A-Z_]+)"/
 
 /** The event kind of a line in either format, or undefined. */
 export function traceKind(line: string): string | undefined {
-  return TEXT_HEAD.exec(line)?.[2] ?? JSON_TAG.exec(line)?.[1]
+  const head = TEXT_HEAD.exec(line)
+  return head ? (head[2] ?? head[3]) : JSON_TAG.exec(line)?.[1]
 }
 
 function kindColour(kind: string | undefined, line: string): string {
