@@ -56,6 +56,28 @@ describe('prometheus data integration families', () => {
     expect(json.body.connectors).toEqual([{ id: 'fixture:c1', emqx_connector_enable: 1, emqx_connector_status: 1 }])
   })
 
+  it('counts a row that succeeded on a later try in emqx_action_retried and _retried_success', async () => {
+    await suite.api.post('/connectors', { type: 'fixture', name: 'cr', target: 'promRetry' })
+    await suite.api.post('/actions', { type: 'fixture', name: 'ar', connector: 'cr', parameters: { prefix: 'r' }, resource_opts: { resume_interval: '100ms' } })
+    await suite.api.post('/rules', { id: 'prom_retry', sql: 'SELECT * FROM "retry/#"', actions: ['fixture:ar'] })
+    const target = fixtureTarget('promRetry')
+    // The connector still reports connected (its health check is 15 s away): the send fails and the row waits.
+    target.up = false
+    const device = await connectMqtt(suite.t.mqttUrl)
+    await device.publishAsync('retry/1', 'x', { qos: 1 })
+    await new Promise((resolve) => setTimeout(resolve, 150))
+    target.up = true
+    await waitFor(() => target.rows.length === 1, 'the row sent on a later try')
+    const text = await waitFor(async () => {
+      const body = await scrape()
+      return value(body, 'emqx_action_success', 'id="fixture:ar"') === 1 && body
+    }, 'success scraped')
+    expect(value(text, 'emqx_action_retried', 'id="fixture:ar"')).toBe(1)
+    expect(value(text, 'emqx_action_retried_success', 'id="fixture:ar"')).toBe(1)
+    expect(value(text, 'emqx_action_retried_failed', 'id="fixture:ar"')).toBe(0)
+    await device.endAsync()
+  })
+
   it('a disabled action and connector show 0 for enable and status', async () => {
     await suite.api.request('PUT', '/actions/fixture:a1/enable/false')
     await suite.api.request('PUT', '/connectors/fixture:c1/enable/false')

@@ -187,6 +187,12 @@ export class IntegrationFeature {
     return { metrics, node_metrics: [{ node: this.node, metrics: { ...metrics } }] }
   }
 
+  /** The counters 5.8 keeps beside the API's, which its Prometheus families show. */
+  retriedCounts(stored: StoredResource): { 'retried.success': number; 'retried.failed': number } {
+    const metrics = this.actions.get(resourceId(stored.type, stored.name))?.metrics
+    return { 'retried.success': metrics?.get('retried.success') ?? 0, 'retried.failed': metrics?.get('retried.failed') ?? 0 }
+  }
+
   resetMetrics(kind: BridgeKind, type: string, name: string): void {
     const id = resourceId(type, name)
     ;(kind === 'actions' ? this.actions.get(id) : this.sources.get(id))?.metrics.reset()

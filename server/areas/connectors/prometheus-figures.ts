@@ -9,7 +9,7 @@ export function integrationFigures(feature: IntegrationFeature): { actions(): Ac
     actions: () =>
       feature.repository.list('actions').map((stored) => {
         const info = feature.bridgeInfo('actions', stored)
-        return { id: resourceId(stored.type, stored.name), enable: info.enable, status: info.status, metrics: feature.metrics('actions', stored).metrics }
+        return { id: resourceId(stored.type, stored.name), enable: info.enable, status: info.status, metrics: { ...feature.metrics('actions', stored).metrics, ...feature.retriedCounts(stored) } }
       }),
     connectors: () =>
       feature.repository.list('connectors').map((stored) => {

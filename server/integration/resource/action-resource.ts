@@ -194,7 +194,7 @@ export class ActionResource {
       for (const item of batch) this.finish(item, { ok: true })
     } catch (error) {
       if (error instanceof RecoverableError) {
-        this.metrics.add('retried', batch.length)
+        for (const item of batch) item.resent = true
         worker.queue.unshift(batch)
         worker.blockedUntil = Date.now() + this.timing.resumeIntervalMs
       } else {
@@ -218,13 +218,13 @@ export class ActionResource {
 
   private finish(item: QueuedRow, how: { ok: true } | { drop: DropReason } | { error: string }): void {
     if ('ok' in how) {
-      this.metrics.add('success')
+      this.metrics.answered('success', item.resent === true)
       item.done?.('ok')
     } else if ('drop' in how) {
       this.metrics.drop(how.drop)
       item.done?.(how.drop === 'resource_stopped' ? 'out_of_service' : { error: how.drop })
     } else {
-      this.metrics.add('failed')
+      this.metrics.answered('failed', item.resent === true)
       item.done?.({ error: how.error })
     }
   }

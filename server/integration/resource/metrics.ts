@@ -4,7 +4,8 @@ import { BRIDGE_METRIC_KEYS, type BridgeMetricKey, type BridgeMetrics } from '..
 import { RateMeter } from '../../metrics/rate-meter.ts'
 
 type Gauge = 'queuing' | 'queuing_bytes' | 'inflight'
-type Counter = Exclude<BridgeMetricKey, Gauge | 'rate' | 'rate_last5m' | 'rate_max'>
+/** The API's counters, and the two 5.8 keeps but its API leaves out (Prometheus shows them). */
+type Counter = Exclude<BridgeMetricKey, Gauge | 'rate' | 'rate_last5m' | 'rate_max'> | 'retried.success' | 'retried.failed'
 export type Gauges = Record<Gauge, number>
 
 /** Why a row is dropped (each also counts in `dropped`). */
@@ -28,6 +29,17 @@ export class BridgeCounters {
 
   get(key: Counter): number {
     return this.counts.get(key) ?? 0
+  }
+
+  /**
+   * A row's last answer, as emqx_resource_metrics counts it: a row sent before (its first try failed
+   * and it was queued again) also counts in `retried` and `retried.success` / `retried.failed`.
+   */
+  answered(outcome: 'success' | 'failed', resent: boolean): void {
+    this.add(outcome)
+    if (!resent) return
+    this.add('retried')
+    this.add(outcome === 'success' ? 'retried.success' : 'retried.failed')
   }
 
   drop(reason: DropReason, n = 1): void {

@@ -10,6 +10,8 @@ export interface QueuedRow {
   deadline: number | undefined
   /** A sync query's answer. */
   done?: (outcome: ActionOutcome) => void
+  /** Sent once already and queued again after a recoverable failure (5.8's HasBeenSent). */
+  resent?: boolean
 }
 
 export class RowQueue {
