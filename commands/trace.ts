@@ -93,7 +93,7 @@ export const createTrace = defineCommand({
       formatter,
     })
   },
-  resultText: (trace: Trace) => ({ key: 'cmd.trace.created', values: { name: trace.name, status: trace.status } }),
+  resultText: (trace: Trace) => ({ key: `cmd.trace.created.${trace.status}`, values: { name: trace.name } }),
 })
 
 const nameArgs = v.object({ name: existingName() })
