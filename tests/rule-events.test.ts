@@ -101,10 +101,22 @@ describe('rule events from the broker', () => {
     })
     expect(connected.connected_at).toBeGreaterThanOrEqual(before)
 
-    await client.endAsync()
+    await client.endAsync(false, { properties: { userProperties: { bye: 'now' } } })
     const disconnected = await sink.one(EVENT_TOPICS.disconnected)
     expectColumns(EVENT_TOPICS.disconnected, disconnected)
-    expect(disconnected).toMatchObject({ event: 'client.disconnected', reason: 'normal', clientid: 'ev-conn', username: 'u1', peername: peer, sockname: sock, proto_name: 'MQTT', proto_ver: 5, disconn_props: NO_PROPS, connected_at: connected.connected_at })
+    expect(disconnected).toMatchObject({
+      event: 'client.disconnected',
+      reason: 'normal',
+      clientid: 'ev-conn',
+      username: 'u1',
+      peername: peer,
+      sockname: sock,
+      proto_name: 'MQTT',
+      proto_ver: 5,
+      // The client's own DISCONNECT's properties.
+      disconn_props: { 'User-Property': { bye: 'now' }, 'User-Property-Pairs': [{ key: 'bye', value: 'now' }] },
+      connected_at: connected.connected_at,
+    })
     expect(disconnected.disconnected_at).toBeGreaterThanOrEqual(connected.connected_at as number)
   })
 
@@ -136,10 +148,10 @@ describe('rule events from the broker', () => {
 
   it('session subscribed and unsubscribed, and the authorization of each', async () => {
     const client = await t.connect({ clientId: 'ev-sub', username: 'su', protocolVersion: 5 })
-    await client.subscribeAsync('t/+', { qos: 1, properties: { subscriptionIdentifier: 7 } })
+    await client.subscribeAsync('t/+', { qos: 1, properties: { subscriptionIdentifier: 7, userProperties: { via: 'sub' } } })
     const subscribed = await sink.one(EVENT_TOPICS.subscribed)
     expectColumns(EVENT_TOPICS.subscribed, subscribed)
-    expect(subscribed).toMatchObject({ event: 'session.subscribed', clientid: 'ev-sub', username: 'su', peerhost: '127.0.0.1', topic: 't/+', qos: 1, sub_props: { 'User-Property': {}, 'Subscription-Identifier': 7 } })
+    expect(subscribed).toMatchObject({ event: 'session.subscribed', clientid: 'ev-sub', username: 'su', peerhost: '127.0.0.1', topic: 't/+', qos: 1, sub_props: { 'User-Property': { via: 'sub' }, 'Subscription-Identifier': 7 } })
     expect(subscribed.peername).toMatch(/^127\.0\.0\.1:\d+$/)
 
     const authz = await sink.one(EVENT_TOPICS.authzComplete)
@@ -150,10 +162,10 @@ describe('rule events from the broker', () => {
     await client.subscribeAsync('$share/g/s/1', { qos: 2 })
     expect((await sink.one(EVENT_TOPICS.subscribed, (c) => c.topic === '$share/g/s/1')).qos).toBe(2)
 
-    await client.unsubscribeAsync('t/+')
+    await client.unsubscribeAsync('t/+', { properties: { userProperties: { via: 'unsub' } } })
     const unsubscribed = await sink.one(EVENT_TOPICS.unsubscribed)
     expectColumns(EVENT_TOPICS.unsubscribed, unsubscribed)
-    expect(unsubscribed).toMatchObject({ event: 'session.unsubscribed', clientid: 'ev-sub', topic: 't/+', qos: 1, unsub_props: NO_PROPS })
+    expect(unsubscribed).toMatchObject({ event: 'session.unsubscribed', clientid: 'ev-sub', topic: 't/+', qos: 1, unsub_props: { 'User-Property': { via: 'unsub' } } })
   })
 
   it('message delivered and acked, with the sender and the receiver', async () => {

@@ -86,6 +86,8 @@ export interface CheckedSubscription {
   subid: number | undefined
   /** The filter authorization is asked about: rewritten, without the listener's mountpoint. */
   authzTopic: string
+  /** The SUBSCRIBE's MQTT 5 properties, for the session.subscribed hook. */
+  props?: object
 }
 
 /** `GET /stats` under the contract's names. */
@@ -288,7 +290,7 @@ export class Broker {
     if (will && wasConnected) this.wills.schedule(session.info, will, session.expiryInterval)
     if (wasConnected) {
       this.metrics.inc('client.disconnected')
-      this.hooks.run('client.disconnected', session.info, reason)
+      this.hooks.run('client.disconnected', session.info, reason, channel.disconnectProperties)
     }
     if (session.channel !== channel) return
     // The authorization cache lives as long as the client's connection, as in EMQX.
@@ -326,7 +328,7 @@ export class Broker {
    * Counts a subscription request, rewrites its filter (topic rewrite) and checks it against the
    * zone's limits: the subscription to add, or the reason code it is refused with.
    */
-  checkSubscription(session: Session, subscription: ISubscription, subid: number | undefined): CheckedSubscription | number {
+  checkSubscription(session: Session, subscription: ISubscription, subid: number | undefined, props?: object): CheckedSubscription | number {
     this.metrics.inc('client.subscribe')
     // Topic rewrite may change the filter; the packet's entry carries the new one on to the
     // retained messages that follow the SUBACK.
@@ -338,7 +340,7 @@ export class Broker {
       this.metrics.inc('packets.subscribe.error')
       return problem
     }
-    return { topic, subscription, subid, authzTopic: rewritten }
+    return { topic, subscription, subid, authzTopic: rewritten, props }
   }
 
   /** Adds a checked subscription; checked again, since a client's SUBSCRIBE may have waited on authorization meanwhile. */
@@ -366,7 +368,7 @@ export class Broker {
       h.subscribers = Math.max(h.subscribers, router.subscriptionCount - router.sharedSubscriptionCount)
       h.topics = Math.max(h.topics, router.filterCount)
     }
-    this.hooks.run('session.subscribed', session.info, topic, options)
+    this.hooks.run('session.subscribed', session.info, topic, options, checked.props)
     return { code: options.qos, options, isNew }
   }
 
@@ -378,13 +380,13 @@ export class Broker {
     this.retainer.dispatch(filter, (message) => session.deliver({ message, qos: this.router.deliveryQos(message.qos, options.qos), retain: true, subids }))
   }
 
-  unsubscribe(session: Session, filter: string): boolean {
+  unsubscribe(session: Session, filter: string, props?: object): boolean {
     this.metrics.inc('client.unsubscribe')
     const topic = mount(session.info.mountpoint, this.hooks.filter('client.unsubscribe', session.info, filter))
     const options = session.subscriptions.get(topic)
     if (!options) return false
     this.router.remove(session, topic, options)
-    this.hooks.run('session.unsubscribed', session.info, topic, options)
+    this.hooks.run('session.unsubscribed', session.info, topic, options, props)
     return true
   }
 

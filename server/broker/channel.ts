@@ -29,6 +29,8 @@ export interface Channel {
   readonly stats: ChannelStats
   /** Puts a new keep alive interval in force (seconds; 0 turns the check off), as `PUT /clients/{clientid}/keepalive` asks. */
   setKeepalive(keepaliveSeconds: number): void
+  /** The properties of the client's MQTT 5 DISCONNECT, kept for the client.disconnected hook (EMQX's `disconn_props`). */
+  readonly disconnectProperties?: object
   /** Ends the channel; `reasonCode` goes to a client that can be told why (MQTT 5 DISCONNECT). */
   close(reason: string, reasonCode?: number): void
 }

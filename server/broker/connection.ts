@@ -117,6 +117,8 @@ export class Connection implements Channel, TurnReader, TurnWriter, WheelItem {
   session: Session | undefined
   /** The will message of this connection, dropped by a normal DISCONNECT. */
   will: PendingWill | undefined
+  /** The properties of the client's MQTT 5 DISCONNECT (rule events' `disconn_props`). */
+  disconnectProperties: object | undefined = undefined
   /** While MQTT 5 enhanced authentication waits for the client's next AUTH packet (handlers/auth.ts). */
   enhancedAuth: PendingEnhancedAuth | undefined
   // Both alias maps are made on first use: most clients never use aliases, and an empty Map per

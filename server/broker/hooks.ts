@@ -156,15 +156,18 @@ export interface HookPoints {
   /** A CONNACK went out; `reasonCode` is EMQX's reason name (`success`, `not_authorized`, ...). */
   'client.connack': (conninfo: ConnInfo, reasonCode: string) => void
   'client.connected': (info: ClientInfo) => void
-  'client.disconnected': (info: ClientInfo, reason: string) => void
+  /** `disconnProps`: the properties of the client's own MQTT 5 DISCONNECT, when it sent one. */
+  'client.disconnected': (info: ClientInfo, reason: string, disconnProps?: object) => void
   'session.created': (info: ClientInfo) => void
   'session.resumed': (info: ClientInfo) => void
   'session.discarded': (info: ClientInfo) => void
   'session.takenover': (info: ClientInfo) => void
   'session.terminated': (info: ClientInfo, reason: string) => void
-  'session.subscribed': (info: ClientInfo, filter: string, options: SubOptions) => void
+  /** `props`: the SUBSCRIBE's MQTT 5 properties (none for a subscription the server made). */
+  'session.subscribed': (info: ClientInfo, filter: string, options: SubOptions, props?: object) => void
   /** `options` are the subscription's as it was (its QoS for the rule engine's event). */
-  'session.unsubscribed': (info: ClientInfo, filter: string, options?: SubOptions) => void
+  /** `props`: the UNSUBSCRIBE's MQTT 5 properties (none when the server removed it). */
+  'session.unsubscribed': (info: ClientInfo, filter: string, options?: SubOptions, props?: object) => void
   /**
    * Each callback may return a rewritten message, null to drop it, or 'stop' when it took the
    * message over (delayed publish): then it is neither routed nor counted as dropped.

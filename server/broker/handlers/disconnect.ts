@@ -9,6 +9,7 @@ export function handleDisconnect(connection: Connection, packet: IDisconnectPack
   const v5 = connection.protocolVersion === 5
   // Only "disconnect with will message" (0x04) keeps the will; a normal DISCONNECT discards it.
   if (!(v5 && packet.reasonCode === RC.DISCONNECT_WITH_WILL)) connection.will = undefined
+  if (v5 && packet.properties) connection.disconnectProperties = packet.properties
   const expiry = packet.properties?.sessionExpiryInterval
   if (v5 && expiry !== undefined) {
     // A session that was to end with the connection may not be extended at DISCONNECT (MQTT 3.14.2.2.2).

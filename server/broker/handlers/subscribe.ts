@@ -23,7 +23,7 @@ export function handleSubscribe(connection: Connection, packet: ISubscribePacket
   if (subid === 0 || Array.isArray(subid)) return connection.close('protocol_error', RC.PROTOCOL_ERROR)
   let waits = false
   const verdicts: Array<MaybePromise<Verdict>> = packet.subscriptions.map((subscription) => {
-    const checked = broker.checkSubscription(session, subscription, subid)
+    const checked = broker.checkSubscription(session, subscription, subid, packet.properties)
     if (typeof checked === 'number') return checked
     const allowed = broker.access.authorize(session.info, 'subscribe', checked.authzTopic, authzDetail(subscription.qos, false))
     if (!isPromise(allowed)) return { checked, allowed }

@@ -10,6 +10,6 @@ export function handleUnsubscribe(connection: Connection, packet: IUnsubscribePa
     broker.metrics.inc('packets.unsubscribe.error')
     return connection.close('malformed_topic_filter', RC.MALFORMED_PACKET)
   }
-  const granted = packet.unsubscriptions.map((topic) => (broker.unsubscribe(session, topic) ? RC.SUCCESS : RC.NO_SUBSCRIPTION_EXISTED))
+  const granted = packet.unsubscriptions.map((topic) => (broker.unsubscribe(session, topic, packet.properties) ? RC.SUCCESS : RC.NO_SUBSCRIPTION_EXISTED))
   connection.send({ cmd: 'unsuback', messageId: packet.messageId, granted })
 }

@@ -122,11 +122,11 @@ export function attachRuleEvents(broker: Broker, sink: RuleEventSink, deps: Rule
     },
     // Each of the others: its topic, its hook and the context built from the hook's arguments
     // (undefined: the event is not raised, as for `$SYS` messages under ignore_sys_message).
-    source(T.disconnected, 'client.disconnected', (info, reason) => disconnectedContext(broker, info, reason)),
+    source(T.disconnected, 'client.disconnected', (info, reason, props) => disconnectedContext(broker, info, reason, props)),
     source(T.authzComplete, 'client.check_authz_complete', (info, action, topic, result, from) => authzCompleteContext(broker, info, action, topic, result, from)),
     source(T.authnComplete, 'client.check_authn_complete', (info, outcome) => authnCompleteContext(broker, info, outcome)),
-    source(T.subscribed, 'session.subscribed', (info, topic, options) => subscriptionContext(broker, 'session.subscribed', info, topic, options)),
-    source(T.unsubscribed, 'session.unsubscribed', (info, topic, options) => subscriptionContext(broker, 'session.unsubscribed', info, topic, options)),
+    source(T.subscribed, 'session.subscribed', (info, topic, options, props) => subscriptionContext(broker, 'session.subscribed', info, topic, options, props)),
+    source(T.unsubscribed, 'session.unsubscribed', (info, topic, options, props) => subscriptionContext(broker, 'session.unsubscribed', info, topic, options, props)),
     source(T.delivered, 'message.delivered', (info, message, qos, retain) => (skipped(message) ? undefined : deliveredContext(broker, info, message, qos, retain))),
     source(T.acked, 'message.acked', (info, message, qos, ackProps) => (skipped(message) ? undefined : ackedContext(broker, info, message, qos, ackProps))),
     source(T.dropped, 'message.dropped', (message, reason) =>

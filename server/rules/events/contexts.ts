@@ -131,11 +131,8 @@ function disconnectReason(info: ClientInfo, reason: string): string {
   return reason
 }
 
-/**
- * eventmsg_disconnected. The DISCONNECT's own properties are not kept by the broker, so
- * `disconn_props` holds what EMQX shows for none.
- */
-export function disconnectedContext(broker: Broker, info: ClientInfo, reason: string): Context {
+/** eventmsg_disconnected: `disconn_props` are the client's MQTT 5 DISCONNECT's properties, when it sent one. */
+export function disconnectedContext(broker: Broker, info: ClientInfo, reason: string, disconnProps?: object): Context {
   const session = broker.getSession(info.clientid)
   return {
     reason: disconnectReason(info, reason),
@@ -145,7 +142,7 @@ export function disconnectedContext(broker: Broker, info: ClientInfo, reason: st
     sockname: sockname(broker, info, session),
     proto_name: protoName(info.protoVer),
     proto_ver: info.protoVer,
-    disconn_props: printableProps(undefined),
+    disconn_props: printableProps(disconnProps),
     disconnected_at: Date.now(),
     connected_at: session?.connectedAt,
     client_attrs: {},
@@ -200,12 +197,11 @@ export function authnCompleteContext(broker: Broker, info: ClientInfo, outcome: 
 }
 
 /**
- * eventmsg_sub_or_unsub. The SUBSCRIBE's properties as far as the broker keeps them (its
- * Subscription Identifier); an UNSUBSCRIBE's are not kept.
+ * eventmsg_sub_or_unsub: the SUBSCRIBE's or UNSUBSCRIBE's own properties (User-Property, the
+ * Subscription Identifier), as EMQX's channel puts them in the subscription options.
  */
-export function subscriptionContext(broker: Broker, event: 'session.subscribed' | 'session.unsubscribed', info: ClientInfo, topic: string, options: SubOptions | undefined): Context {
+export function subscriptionContext(broker: Broker, event: 'session.subscribed' | 'session.unsubscribed', info: ClientInfo, topic: string, options: SubOptions | undefined, props?: object): Context {
   const propsKey = event === 'session.subscribed' ? 'sub_props' : 'unsub_props'
-  const props = event === 'session.subscribed' && options?.subid !== undefined ? { subscriptionIdentifier: options.subid } : undefined
   return {
     clientid: info.clientid,
     username: info.username,
