@@ -37,14 +37,15 @@ export interface Rule {
 
 export const ALL_QOS: readonly number[] = [0, 1, 2]
 
-const PLACEHOLDER = /\$\{([a-z_.]+)\}/g
+const PLACEHOLDER = /\$\{([a-zA-Z0-9_.-]+)\}/g
 
 /** What a placeholder of a rule's topic stands for; undefined when the client has no such value. */
-function topicVariable(name: string, info: Pick<ClientInfo, 'username' | 'clientid'>): string | undefined {
+function topicVariable(name: string, info: Pick<ClientInfo, 'username' | 'clientid' | 'clientAttrs'>): string | undefined {
   if (name === 'username') return info.username
   if (name === 'clientid') return info.clientid
-  // The embedded broker has one zone and neither TLS client certificates nor client attributes.
+  // The embedded broker has one zone and no TLS client certificates here.
   if (name === 'zone') return 'default'
+  if (name.startsWith('client_attrs.')) return info.clientAttrs?.[name.slice('client_attrs.'.length)]
   return undefined
 }
 
@@ -52,7 +53,7 @@ function topicVariable(name: string, info: Pick<ClientInfo, 'username' | 'client
 const isTopicVariable = (name: string) => ['username', 'clientid', 'zone', 'cert_common_name'].includes(name) || name.startsWith('client_attrs.')
 
 /** The topic with its placeholders filled in; undefined when one has no value (EMQX: no match then). */
-export function renderTopic(template: string, info: Pick<ClientInfo, 'username' | 'clientid'>): string | undefined {
+export function renderTopic(template: string, info: Pick<ClientInfo, 'username' | 'clientid' | 'clientAttrs'>): string | undefined {
   if (!template.includes('${')) return template
   let unresolved = false
   const rendered = template.replace(PLACEHOLDER, (whole, name: string) => {

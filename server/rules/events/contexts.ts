@@ -118,7 +118,7 @@ export function connectedContext(broker: Broker, info: ClientInfo, conn: ConnInf
     is_bridge: session?.isBridge ?? false,
     conn_props: printableProps(conn?.connProps),
     connected_at: session?.connectedAt || conn?.connectedAt || Date.now(),
-    client_attrs: {},
+    client_attrs: info.clientAttrs ?? {},
     ...basic('client.connected', broker.node),
   }
 }
@@ -148,7 +148,7 @@ export function disconnectedContext(broker: Broker, info: ClientInfo, reason: st
     disconn_props: printableProps(undefined),
     disconnected_at: Date.now(),
     connected_at: session?.connectedAt,
-    client_attrs: {},
+    client_attrs: info.clientAttrs ?? {},
     ...basic('client.disconnected', broker.node),
   }
 }
@@ -181,7 +181,7 @@ export function authzCompleteContext(broker: Broker, info: ClientInfo, action: A
     action,
     authz_source: source,
     result,
-    client_attrs: {},
+    client_attrs: info.clientAttrs ?? {},
     ...basic('client.check_authz_complete', broker.node),
   }
 }
@@ -194,7 +194,7 @@ export function authnCompleteContext(broker: Broker, info: ClientInfo, outcome: 
     reason_code: outcome.reasonCode,
     is_anonymous: outcome.isAnonymous,
     is_superuser: outcome.isSuperuser,
-    client_attrs: {},
+    client_attrs: info.clientAttrs ?? {},
     ...basic('client.check_authn_complete', broker.node),
   }
 }
@@ -214,7 +214,7 @@ export function subscriptionContext(broker: Broker, event: 'session.subscribed' 
     [propsKey]: printableProps(props),
     topic,
     qos: options?.qos,
-    client_attrs: {},
+    client_attrs: info.clientAttrs ?? {},
     ...basic(event, broker.node),
   }
 }
