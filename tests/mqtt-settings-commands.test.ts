@@ -68,6 +68,31 @@ describe('MQTT general and session settings', () => {
   })
 })
 
+describe('client attributes in the general settings', () => {
+  const GROUP = "nth(1, tokens(clientid, '-'))"
+
+  it('mqttGeneral.update: rows of expression and attribute name set attributes on connecting clients; removing every row clears them', async () => {
+    const form = settingsValues(generalSettings, (await suite.api.mqttConfig.globalZone()).mqtt)
+    expect(form.client_attrs_init).toBe('[]')
+    // The form's rows, an empty one being typed among them.
+    await run('mqttGeneral.update', { ...form, client_attrs_init: JSON.stringify([[GROUP, 'group'], ['', '']]) })
+    const mqtt = (await suite.api.mqttConfig.globalZone()).mqtt
+    expect(mqtt?.client_attrs_init).toEqual([{ expression: GROUP, set_as_attr: 'group' }])
+    expect(settingsValues(generalSettings, mqtt).client_attrs_init).toBe(JSON.stringify([[GROUP, 'group']]))
+    await suite.ts.connect({ clientId: 'red-1', protocolVersion: 5 })
+    expect((await suite.api.clients.get('red-1')).client_attrs).toEqual({ group: 'red' })
+    // A script may give the objects themselves; the server refuses a bad expression with 5.8's reason.
+    await expect(run('mqttGeneral.update', { client_attrs_init: '[{"expression": "nth(", "set_as_attr": "g"}]' })).rejects.toThrow('syntax error before: ')
+    await run('mqttGeneral.update', { client_attrs_init: '[]' })
+    expect((await suite.api.mqttConfig.globalZone()).mqtt?.client_attrs_init).toEqual([])
+  })
+
+  it('says what is wrong with the rows before anything runs', () => {
+    expect(invalidArgs('mqttGeneral.update', { client_attrs_init: 'group=x' })).toEqual(['client_attrs_init:err.json'])
+    expect(invalidArgs('mqttGeneral.update', { client_attrs_init: '{"a": 1}' })).toEqual(['client_attrs_init:err.rows'])
+  })
+})
+
 describe('topic rewrite rules', () => {
   it('moves a rule in the list', () => {
     expect(movedRule(['a', 'b', 'c'], 3, 1)).toEqual(['c', 'a', 'b'])
