@@ -459,6 +459,11 @@ function issueText(issue: v.BaseIssue<unknown>, field: FieldDescriptor | undefin
   if (KEY_LIKE.test(issue.message)) {
     const values: Record<string, string | number> = {}
     if (typeof issue.requirement === 'number' || typeof issue.requirement === 'string') values.requirement = issue.requirement
+    // A rawCheck's issue may say which item and why ('err.attrExpression': row {{received}}, {{expected}}).
+    if (issue.kind === 'validation' && issue.type === 'raw_check') {
+      if (typeof issue.received === 'string') values.received = issue.received
+      if (typeof issue.expected === 'string') values.expected = issue.expected
+    }
     // 'err.oneOf' given as the schema's message still needs the choices for its {{options}}.
     if (field?.options) values.options = field.options.join(', ')
     return Object.keys(values).length ? { key: issue.message, values } : { key: issue.message }

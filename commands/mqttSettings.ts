@@ -7,6 +7,7 @@ import { defineCommand } from './define.ts'
 import { durationArg, givenArgs, keepsCurrent, rowsArg, rowsText, sizeArg, type FieldKind, type RowColumn } from './args.ts'
 import { generalSettings, sessionSettings, type SettingKind as Kind } from './mqtt.ts'
 import type { GlobalZone } from '../src/api/mqttConfig.ts'
+import { ATTR_NAME, variformProblem } from '../contract/variform.ts'
 
 type Kinds = Record<string, Kind>
 
@@ -28,6 +29,16 @@ const ATTR_COLUMNS: readonly [RowColumn, RowColumn] = [
   { key: 'expression', label: 'mqttSettings.field.attrExpression' },
   { key: 'set_as_attr', label: 'mqttSettings.field.attrName' },
 ]
+
+/** The server's checks of client_attrs_init, made on the form first: 5.8's compile error, the name rule. */
+const attrRowsCheck = v.rawCheck<Record<string, string>[]>(({ dataset, addIssue }) => {
+  if (!dataset.typed) return
+  dataset.value.forEach((row, i) => {
+    const problem = variformProblem(row.expression ?? '')
+    if (problem !== undefined) addIssue({ message: 'err.attrExpression', received: String(i + 1), expected: problem })
+    else if (!ATTR_NAME.test(row.set_as_attr ?? '')) addIssue({ message: 'err.attrName', received: String(i + 1) })
+  })
+})
 
 const label = (key: string) => `mqttSettings.field.${key}`
 const hint = (key: string) => `mqttSettings.hint.${key}`
@@ -53,7 +64,7 @@ function settingArg(key: string, kind: Kind): v.GenericSchema {
     case 'string':
       return v.pipe(v.string(), v.title(label(key)), v.description(hint(key)))
     case 'attrs':
-      return rowsArg(label(key), ATTR_COLUMNS, { description: hint(key) })
+      return v.pipe(rowsArg(label(key), ATTR_COLUMNS, { description: hint(key) }), attrRowsCheck)
     case 'json':
       // A JSON object, or the literal as a JSON string ("disabled").
       return v.pipe(
