@@ -2,6 +2,7 @@
 // validated in the MQTT settings, computed at CONNECT with real mqtt.js clients, merged with an HTTP
 // authenticator's `client_attrs`, and read by an authorization file rule, a listener mountpoint, a
 // rule's `client_attrs` column and GET /clients/{clientid}.
+import { SignJWT } from 'jose'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startHttpTarget, type HttpTarget } from './support/http-target.ts'
 import { collect, serverPerSuite, subackCodes, waitFor } from './support/server.ts'
@@ -134,5 +135,16 @@ describe('client attributes', () => {
     // The request saw the initial attribute; the answer's attributes win.
     expect(JSON.parse(http.received.at(-1)!)).toEqual({ clientid: 'init-1', group: 'init' })
     expect(await attrsOf('init-1')).toEqual({ group: 'from-http', role: 'admin' })
+  })
+
+  it('merges a JWT\'s client_attrs claim the same way; a claim value that is not text fails the token', async () => {
+    await api().request('PUT', '/configs/mqtt', { client_attrs_init: [GROUP_INIT] })
+    const created = await api().post('/authentication', { mechanism: 'jwt', algorithm: 'hmac-based', secret: 'attrs-secret', from: 'password' })
+    expect(created.status, JSON.stringify(created.body)).toBe(200)
+    const sign = (claims: Record<string, unknown>) => new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('attrs-secret'))
+    await suite.t.connect({ clientId: 'jwt-1', username: 'u', password: await sign({ client_attrs: { role: 'viewer', '': 'dropped' } }), protocolVersion: 5 })
+    expect(await attrsOf('jwt-1')).toEqual({ group: 'jwt', role: 'viewer' })
+    // emqx_authn_utils:client_attrs fails on a number: the authenticator gives no answer, nobody else allows.
+    await expect(suite.t.connect({ clientId: 'jwt-2', username: 'u', password: await sign({ client_attrs: { level: 3 } }), protocolVersion: 5 })).rejects.toThrow()
   })
 })
