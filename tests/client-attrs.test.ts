@@ -68,18 +68,25 @@ describe('client attributes', () => {
     client.end()
   })
 
-  it('feeds an authorization file rule ${client_attrs.group}', async () => {
+  it('feeds an authorization file rule: ${client_attrs.group} in a topic, {client_attr, Name, Value} and {re, …} as who', async () => {
     await api().request('PUT', '/configs/mqtt', { client_attrs_init: [GROUP_INIT] })
     await api().request('PUT', '/authorization/settings', { no_match: 'deny', deny_action: 'ignore', cache: { enable: false, max_size: 32, ttl: '1m' } })
-    const created = await api().post('/authorization/sources', { type: 'file', enable: true, rules: '{allow, all, subscribe, ["${client_attrs.group}/#"]}.\n' })
+    const rules = [
+      '{allow, all, subscribe, ["${client_attrs.group}/#"]}.',
+      '{allow, {client_attr, "group", "teamA"}, subscribe, ["only-a/#"]}.',
+      '{allow, {client_attr, "group", {re, "^team[AB]$"}}, subscribe, ["teams/#"]}.',
+    ]
+    const created = await api().post('/authorization/sources', { type: 'file', enable: true, rules: rules.join('\n') + '\n' })
     expect(created.status, JSON.stringify(created.body)).toBe(204)
     try {
       const client = await suite.t.connect({ clientId: 'teamA-1', protocolVersion: 5 })
-      expect(await subackCodes(client, ['teamA/x', 'teamB/x'])).toEqual([0, 0x87])
+      expect(await subackCodes(client, ['teamA/x', 'teamB/x', 'only-a/x', 'teams/x'])).toEqual([0, 0x87, 0, 0])
+      const other = await suite.t.connect({ clientId: 'teamC-1', protocolVersion: 5 })
+      expect(await subackCodes(other, ['teamC/x', 'only-a/x', 'teams/x'])).toEqual([0, 0x87, 0x87])
       // No attribute: the placeholder does not resolve and the rule matches nothing.
       await api().request('PUT', '/configs/mqtt', { client_attrs_init: [] })
       const plain = await suite.t.connect({ clientId: 'teamA-2', protocolVersion: 5 })
-      expect(await subackCodes(plain, ['teamA/x'])).toEqual([0x87])
+      expect(await subackCodes(plain, ['teamA/x', 'only-a/x', 'teams/x'])).toEqual([0x87, 0x87, 0x87])
     } finally {
       await api().request('PUT', '/authorization/settings', { no_match: 'allow', deny_action: 'ignore', cache: { enable: false, max_size: 32, ttl: '1m' } })
     }

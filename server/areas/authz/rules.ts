@@ -15,8 +15,9 @@ export type Who =
   | { kind: 'username' | 'clientid'; value: string }
   | { kind: 'username_re' | 'clientid_re'; re: LinearRegex }
   | { kind: 'ipaddrs'; list: BlockList }
-  /** A client attribute: the embedded broker keeps none, so it never matches. */
-  | { kind: 'client_attr' }
+  /** A client attribute equal to `value`, or matching `re` (`{client_attr, Name, {re, Pattern}}`). */
+  | { kind: 'client_attr'; name: string; value: string }
+  | { kind: 'client_attr_re'; name: string; re: LinearRegex }
   | { kind: 'and' | 'or'; of: Who[] }
 
 /** One topic of a rule: a filter (placeholders rendered per client), an exact `eq` one, or `all`. */
@@ -98,7 +99,11 @@ export function whoMatches(who: Who, info: ClientInfo): boolean {
       return version !== 0 && who.list.check(host, version === 4 ? 'ipv4' : 'ipv6')
     }
     case 'client_attr':
-      return false
+      return info.clientAttrs?.[who.name] === who.value
+    case 'client_attr_re': {
+      const value = info.clientAttrs?.[who.name]
+      return value !== undefined && who.re.test(value)
+    }
     case 'and':
       return who.of.every((one) => whoMatches(one, info))
     case 'or':
