@@ -4,8 +4,9 @@
 // rule's `client_attrs` column and GET /clients/{clientid}.
 import { SignJWT } from 'jose'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { makeCertificates } from './support/certs.ts'
 import { startHttpTarget, type HttpTarget } from './support/http-target.ts'
-import { collect, serverPerSuite, subackCodes, waitFor } from './support/server.ts'
+import { collect, connectMqtt, serverPerSuite, subackCodes, waitFor } from './support/server.ts'
 
 const GROUP_INIT = { expression: "nth(1, tokens(clientid, '-'))", set_as_attr: 'group' }
 const TEAM_INIT = { expression: 'user_property.team', set_as_attr: 'team' }
@@ -153,5 +154,34 @@ describe('client attributes', () => {
     expect(await attrsOf('jwt-1')).toEqual({ group: 'jwt', role: 'viewer' })
     // emqx_authn_utils:client_attrs fails on a number: the authenticator gives no answer, nobody else allows.
     await expect(suite.t.connect({ clientId: 'jwt-2', username: 'u', password: await sign({ client_attrs: { level: 3 } }), protocolVersion: 5 })).rejects.toThrow()
+  })
+
+  it('binds cn, dn and peersni over TLS with a client certificate', async () => {
+    const certs = makeCertificates('device-7')
+    try {
+      await api().request('PUT', '/configs/mqtt', {
+        client_attrs_init: [
+          { expression: 'cn', set_as_attr: 'cn' },
+          { expression: 'dn', set_as_attr: 'dn' },
+          { expression: 'peersni', set_as_attr: 'sni' },
+        ],
+      })
+      const created = await api().post('/listeners', {
+        type: 'ssl',
+        name: 'attrs',
+        bind: '127.0.0.1:0',
+        ssl_options: { certfile: certs.serverCert, keyfile: certs.serverKey, cacertfile: certs.ca, verify: 'verify_peer', fail_if_no_peer_cert: true },
+      })
+      expect(created.status, JSON.stringify(created.body)).toBe(200)
+      const port = suite.t.server.broker!.listeners.port('ssl:attrs')
+      await connectMqtt(`mqtts://127.0.0.1:${port}`, { clientId: 'tls-1', ca: certs.ca, cert: certs.clientCert, key: certs.clientKey, servername: 'localhost' })
+      expect(await attrsOf('tls-1')).toEqual({ cn: 'device-7', dn: 'O=EMQX Console,CN=device-7', sni: 'localhost' })
+      // Over plain TCP there is no certificate: the three are unbound and set nothing.
+      await suite.t.connect({ clientId: 'tcp-1', protocolVersion: 5 })
+      expect(await attrsOf('tcp-1')).toEqual({})
+    } finally {
+      await api().delete('/listeners/ssl:attrs')
+      certs.remove()
+    }
   })
 })
