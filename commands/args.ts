@@ -11,7 +11,13 @@ import type { ArgsSchema, Command, Text } from './define.ts'
  * (see durationArg, sizeArg, dateArg below); `keyValues` is a string-to-string record (MQTT 5
  * user properties).
  */
-export type FieldKind = 'string' | 'number' | 'boolean' | 'enum' | 'json' | 'duration' | 'size' | 'date' | 'keyValues'
+export type FieldKind = 'string' | 'number' | 'boolean' | 'enum' | 'json' | 'duration' | 'size' | 'date' | 'keyValues' | 'rows'
+
+/** A column of a `rows` field: the key each row object has, and the i18n key of its heading. */
+export interface RowColumn {
+  key: string
+  label: string
+}
 
 /** One argument as a form or a script needs to know it. */
 export interface FieldDescriptor {
@@ -35,6 +41,8 @@ export interface FieldDescriptor {
   literals?: string[]
   /** Typed into a password box (the command lists it in secretArgs). */
   secret?: boolean
+  /** `rows`: the two columns of each row (a list of objects, typed in as rows of two boxes). */
+  columns?: readonly [RowColumn, RowColumn]
   /** i18n key of the unit a number is in ('form.unit.records'), shown after its box. */
   unit?: string
   /** An update command's argument: left empty, the current value stays (see keepsCurrent). */
@@ -62,7 +70,7 @@ interface SchemaNode {
   requirement?: unknown
   title?: string
   description?: string
-  metadata?: { field?: FieldKind; literals?: string[]; unit?: string; keepsCurrent?: boolean; requiredKey?: string }
+  metadata?: { field?: FieldKind; literals?: string[]; unit?: string; keepsCurrent?: boolean; requiredKey?: string; columns?: readonly [RowColumn, RowColumn] }
   value?: SchemaNode
 }
 
@@ -125,6 +133,7 @@ function describeField(name: string, schema: SchemaNode, position: number): Fiel
         if (action.metadata?.unit) field.unit = action.metadata.unit
         if (action.metadata?.keepsCurrent) field.keepsCurrent = true
         if (action.metadata?.requiredKey) field.requiredKey = action.metadata.requiredKey
+        if (action.metadata?.columns) field.columns = action.metadata.columns
         break
     }
   }
@@ -215,6 +224,8 @@ export function coerceValue(field: FieldDescriptor, raw: unknown): { value: unkn
       if ('error' in pairs) return pairs
       return pairs.value.length ? { value: Object.fromEntries(pairs.value) } : { value: undefined }
     }
+    case 'rows':
+      return field.columns ? parseRows(text, field.columns) : { error: 'err.json' }
     default:
       return { value: raw }
   }
@@ -309,6 +320,44 @@ export function parseDateInput(text: string, now: number = Date.now()): number |
 export function resolveDateInput(text: string, now: number = Date.now()): string | undefined {
   const ms = parseDateInput(text, now)
   return ms === undefined ? undefined : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
+}
+
+/**
+ * The rows of a `rows` field: the form's JSON array of two-box rows, or (typed in a script) a JSON
+ * array of the objects themselves. A row left empty is none; `[]` is an empty list, not "not given".
+ */
+export function parseRows(text: string, columns: readonly [RowColumn, RowColumn]): { value: Record<string, string>[] } | { error: string } {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return { error: 'err.json' }
+  }
+  if (!Array.isArray(parsed)) return { error: 'err.rows' }
+  const rows: Record<string, string>[] = []
+  for (const row of parsed) {
+    const cells = Array.isArray(row) ? row : row && typeof row === 'object' ? columns.map((column) => (row as Record<string, unknown>)[column.key]) : undefined
+    if (!cells) return { error: 'err.rows' }
+    const [first, second] = cells.map((cell) => (cell === undefined || cell === null ? '' : String(cell)))
+    if (first === '' && second === '') continue
+    rows.push({ [columns[0].key]: first, [columns[1].key]: second })
+  }
+  return { value: rows }
+}
+
+/** A `rows` value as the form keeps it: each object's two cells, in column order. */
+export function rowsText(rows: readonly Record<string, unknown>[], columns: readonly [RowColumn, RowColumn]): string {
+  return JSON.stringify(rows.map((row) => columns.map((column) => String(row[column.key] ?? ''))))
+}
+
+/** A list of objects of two text fields, edited as rows of two boxes (add, remove). */
+export function rowsArg(title: string, columns: readonly [RowColumn, RowColumn], options: { description?: string } = {}) {
+  return v.pipe(
+    v.array(v.object({ [columns[0].key]: v.string(), [columns[1].key]: v.string() })),
+    v.title(title),
+    v.description(options.description ?? ''),
+    v.metadata({ field: 'rows' as FieldKind, columns }),
+  )
 }
 
 /**
@@ -410,6 +459,11 @@ function issueText(issue: v.BaseIssue<unknown>, field: FieldDescriptor | undefin
   if (KEY_LIKE.test(issue.message)) {
     const values: Record<string, string | number> = {}
     if (typeof issue.requirement === 'number' || typeof issue.requirement === 'string') values.requirement = issue.requirement
+    // A rawCheck's issue may say which item and why ('err.attrExpression': row {{received}}, {{expected}}).
+    if (issue.kind === 'validation' && issue.type === 'raw_check') {
+      if (typeof issue.received === 'string') values.received = issue.received
+      if (typeof issue.expected === 'string') values.expected = issue.expected
+    }
     // 'err.oneOf' given as the schema's message still needs the choices for its {{options}}.
     if (field?.options) values.options = field.options.join(', ')
     return Object.keys(values).length ? { key: issue.message, values } : { key: issue.message }

@@ -19,6 +19,8 @@ export type SettingKind =
   | 'size'
   | 'string'
   | 'json|disabled'
+  /** `client_attrs_init`: a list of `{expression, set_as_attr}`. */
+  | 'attrs'
   | readonly string[]
   | readonly number[]
 
@@ -45,6 +47,8 @@ export const generalSettings = {
   use_username_as_clientid: 'bool',
   peer_cert_as_username: certField,
   peer_cert_as_clientid: certField,
+  client_attrs_init: 'attrs',
+  clientid_override: 'string',
 } as const satisfies Record<string, SettingKind>
 
 /** The session settings a zone may override (SPEC 3). */
@@ -96,6 +100,14 @@ export function parseSetting(kind: SettingKind, raw: string): { value: unknown }
         // reported below
       }
       return { error: `a JSON object such as {"topic/1": 10}${literal ? ` or ${literal}` : ''}` }
+    case 'attrs':
+      try {
+        const value: unknown = JSON.parse(text)
+        if (Array.isArray(value)) return { value }
+      } catch {
+        // reported below
+      }
+      return { error: 'a JSON list such as [{"expression": "clientid", "set_as_attr": "id"}]' }
     default:
       return { value: raw }
   }

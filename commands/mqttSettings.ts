@@ -4,9 +4,10 @@
 // dashboard does (5.8 routes no `/configs/mqtt`), so settings this console does not know survive.
 import * as v from 'valibot'
 import { defineCommand } from './define.ts'
-import { durationArg, givenArgs, keepsCurrent, sizeArg, type FieldKind } from './args.ts'
+import { durationArg, givenArgs, keepsCurrent, rowsArg, rowsText, sizeArg, type FieldKind, type RowColumn } from './args.ts'
 import { generalSettings, sessionSettings, type SettingKind as Kind } from './mqtt.ts'
 import type { GlobalZone } from '../src/api/mqttConfig.ts'
+import { ATTR_NAME, variformProblem } from '../contract/variform.ts'
 
 type Kinds = Record<string, Kind>
 
@@ -22,6 +23,22 @@ const BOUNDS: Record<string, [number, number]> = {
   max_awaiting_rel: [1, 0x7fffffff],
   max_mqueue_len: [0, 0x7fffffff],
 }
+
+/** `client_attrs_init` rows as EMQX's dashboard shows them: the expression, then the attribute it sets. */
+const ATTR_COLUMNS: readonly [RowColumn, RowColumn] = [
+  { key: 'expression', label: 'mqttSettings.field.attrExpression' },
+  { key: 'set_as_attr', label: 'mqttSettings.field.attrName' },
+]
+
+/** The server's checks of client_attrs_init, made on the form first: 5.8's compile error, the name rule. */
+const attrRowsCheck = v.rawCheck<Record<string, string>[]>(({ dataset, addIssue }) => {
+  if (!dataset.typed) return
+  dataset.value.forEach((row, i) => {
+    const problem = variformProblem(row.expression ?? '')
+    if (problem !== undefined) addIssue({ message: 'err.attrExpression', received: String(i + 1), expected: problem })
+    else if (!ATTR_NAME.test(row.set_as_attr ?? '')) addIssue({ message: 'err.attrName', received: String(i + 1) })
+  })
+})
 
 const label = (key: string) => `mqttSettings.field.${key}`
 const hint = (key: string) => `mqttSettings.hint.${key}`
@@ -46,6 +63,8 @@ function settingArg(key: string, kind: Kind): v.GenericSchema {
       return sizeArg(label(key), { description: hint(key) })
     case 'string':
       return v.pipe(v.string(), v.title(label(key)), v.description(hint(key)))
+    case 'attrs':
+      return v.pipe(rowsArg(label(key), ATTR_COLUMNS, { description: hint(key) }), attrRowsCheck)
     case 'json':
       // A JSON object, or the literal as a JSON string ("disabled").
       return v.pipe(
@@ -81,6 +100,7 @@ export function settingsValues(kinds: Kinds, mqtt: Record<string, unknown> | und
     Object.entries(kinds).map(([key, kind]) => {
       const value = mqtt?.[key]
       if (value === undefined || value === null) return [key, '']
+      if (kind === 'attrs') return [key, Array.isArray(value) ? rowsText(value as Record<string, unknown>[], ATTR_COLUMNS) : '']
       if (kind === 'json|disabled' || typeof value === 'object') return [key, JSON.stringify(value)]
       return [key, String(value)]
     }),

@@ -37,6 +37,8 @@ export const clientSchema = v.object({
   mountpoint: text,
   zone: text,
   listener: text,
+  /** 5.8's client attributes (`client_attrs_init`, an authenticator's answer); absent from older EMQX. */
+  client_attrs: v.optional(v.record(v.string(), v.string())),
   subscriptions_cnt: counter,
   subscriptions_max: limit,
   inflight_cnt: counter,

@@ -3,6 +3,7 @@
 // their textual forms, the keys and roots kept at EMQX's defaults, the looser reads, and the error.
 import * as v from 'valibot'
 import { FlappingConfigSchema, FlappingSettingsSchema } from './flapping.ts'
+import { ATTR_NAME, ATTR_NAME_MESSAGE, variformProblem } from './variform.ts'
 
 export const SHARED_STRATEGIES = ['random', 'round_robin', 'round_robin_per_group', 'sticky', 'local', 'hash_topic', 'hash_clientid'] as const
 export type SharedStrategy = (typeof SHARED_STRATEGIES)[number]
@@ -48,6 +49,19 @@ const bytes = v.pipe(
     return n !== undefined && n > 0 && n <= 256 * 1024 * 1024
   }, 'max_packet_size must be a size such as "1MB", at most 256MB'),
 )
+// A variform expression (emqx_schema:compile_variform): refused with 5.8's compile error.
+const expression = v.pipe(
+  v.string(),
+  v.check((text) => variformProblem(text) === undefined, (issue) => variformProblem(String(issue.input)) ?? ''),
+)
+
+/** One `client_attrs_init` entry: an expression and the attribute it sets. */
+export const ClientAttrInitSchema = v.strictObject({
+  expression,
+  set_as_attr: v.pipe(v.string(), v.regex(ATTR_NAME, ATTR_NAME_MESSAGE)),
+})
+export type ClientAttrInit = v.InferOutput<typeof ClientAttrInitSchema>
+
 const int = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max))
 const intOr = (literal: string, min: number, max: number) => v.union([v.literal(literal), int(min, max)])
 
@@ -82,6 +96,8 @@ export const mqttSettingsEntries = {
   use_username_as_clientid: v.boolean(),
   peer_cert_as_username: v.picklist(PEER_CERT),
   peer_cert_as_clientid: v.picklist(PEER_CERT),
+  client_attrs_init: v.array(ClientAttrInitSchema),
+  clientid_override: v.union([v.literal('disabled'), expression]),
 }
 
 /** `/configs/mqtt` as the broker checks it whole (the zone's `mqtt` root without the kept keys). */
@@ -123,8 +139,6 @@ export const MQTT_KEPT = {
   shared_subscription_initial_sticky_pick: 'random',
   keepalive_backoff: 0.75,
   keepalive_check_interval: '30s',
-  client_attrs_init: [],
-  clientid_override: 'disabled',
   message_expiry_interval: 'infinity',
 } as const
 

@@ -20,6 +20,17 @@ const client = (over: Partial<ClientInfo> = {}): ClientInfo => ({
 const check = (text: string, info: ClientInfo, action: AuthzAction, topic: string, qos: 0 | 1 | 2 = 0, retain = false) =>
   matchRules(parseAclConf(text), info, action, topic, authzDetail(qos, retain))
 
+describe('acl.conf client_attr', () => {
+  it('matches a client attribute by value or by {re, Pattern}; a client without it is not matched', () => {
+    const rules = '{allow, {client_attr, "group", "g1"}, publish, ["a"]}.\n{allow, {client_attr, "group", {re, "^g[0-9]$"}}, publish, ["b"]}.\n{deny, all}.'
+    const g1 = client({ clientAttrs: { group: 'g1' } })
+    const g2 = client({ clientAttrs: { group: 'g2' } })
+    expect([check(rules, g1, 'publish', 'a'), check(rules, g1, 'publish', 'b')]).toEqual(['allow', 'allow'])
+    expect([check(rules, g2, 'publish', 'a'), check(rules, g2, 'publish', 'b')]).toEqual(['deny', 'allow'])
+    expect(check(rules, client(), 'publish', 'b')).toBe('deny')
+  })
+})
+
 function lineOf(text: string): number {
   try {
     parseAclConf(text)
@@ -101,6 +112,7 @@ describe('acl.conf', () => {
     expect(lineOf('{allow, all, publish, [{ne, "t"}]}.')).toBe(1) // bad topic
     expect(lineOf('{allow, {ipaddr, "300.1.1.1"}, publish, ["t"]}.')).toBe(1) // bad address
     expect(lineOf('{allow, {username, {re, "(a"}}, publish, ["t"]}.')).toBe(1) // bad regex
+    expect(lineOf('{allow, all}.\n{allow, {client_attr, "g", 1}, publish, ["t"]}.')).toBe(2) // client_attr value not a string
     expect(lineOf('{allow, all}.\n{allow, all, publish, ["t]}.')).toBe(2) // unterminated string
     expect(lineOf('{allow, all}.\n{allow, all, publish}.')).toBe(2) // wrong arity
     expect(lineOf('{allow, all}.\n\n# no')).toBe(3) // unexpected character

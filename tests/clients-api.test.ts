@@ -15,7 +15,7 @@ import { closed, endClients, startTestServer, waitFor, type TestServer } from '.
 const contractFields = [
   'clientid', 'username', 'ip_address', 'port', 'node', 'proto_name', 'proto_ver', 'keepalive', 'clean_start',
   'expiry_interval', 'connected', 'created_at', 'connected_at', 'disconnected_at', 'is_bridge', 'mountpoint', 'zone',
-  'listener', 'subscriptions_cnt', 'subscriptions_max', 'inflight_cnt', 'inflight_max', 'mqueue_len', 'mqueue_max',
+  'listener', 'client_attrs', 'subscriptions_cnt', 'subscriptions_max', 'inflight_cnt', 'inflight_max', 'mqueue_len', 'mqueue_max',
   'mqueue_dropped', 'awaiting_rel_cnt', 'awaiting_rel_max', 'heap_size', 'reductions', 'mailbox_len', 'recv_cnt',
   'recv_oct', 'recv_pkt', 'recv_msg', 'recv_msg.qos0', 'recv_msg.qos1', 'recv_msg.qos2', 'recv_msg.dropped',
   'recv_msg.dropped.await_pubrel_timeout', 'send_cnt', 'send_oct', 'send_pkt', 'send_msg', 'send_msg.qos0',
@@ -65,7 +65,6 @@ const realEmqxClient = {
   is_expired: false,
   peerport: 52344,
   durable: false,
-  client_attrs: {},
 }
 
 describe('the client record schema', () => {

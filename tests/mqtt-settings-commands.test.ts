@@ -68,6 +68,40 @@ describe('MQTT general and session settings', () => {
   })
 })
 
+describe('client attributes in the general settings', () => {
+  const GROUP = "nth(1, tokens(clientid, '-'))"
+
+  it('mqttGeneral.update: rows of expression and attribute name set attributes on connecting clients; removing every row clears them', async () => {
+    const form = settingsValues(generalSettings, (await suite.api.mqttConfig.globalZone()).mqtt)
+    expect(form.client_attrs_init).toBe('[]')
+    // The form's rows, an empty one being typed among them.
+    await run('mqttGeneral.update', { ...form, client_attrs_init: JSON.stringify([[GROUP, 'group'], ['', '']]) })
+    const mqtt = (await suite.api.mqttConfig.globalZone()).mqtt
+    expect(mqtt?.client_attrs_init).toEqual([{ expression: GROUP, set_as_attr: 'group' }])
+    expect(settingsValues(generalSettings, mqtt).client_attrs_init).toBe(JSON.stringify([[GROUP, 'group']]))
+    await suite.ts.connect({ clientId: 'red-1', protocolVersion: 5 })
+    expect((await suite.api.clients.get('red-1')).client_attrs).toEqual({ group: 'red' })
+    // A script may give the objects themselves.
+    await run('mqttGeneral.update', { client_attrs_init: '[{"expression": "upper(clientid)", "set_as_attr": "id"}]' })
+    expect((await suite.api.mqttConfig.globalZone()).mqtt?.client_attrs_init).toEqual([{ expression: 'upper(clientid)', set_as_attr: 'id' }])
+    await run('mqttGeneral.update', { client_attrs_init: '[]' })
+    expect((await suite.api.mqttConfig.globalZone()).mqtt?.client_attrs_init).toEqual([])
+  })
+
+  it('says what is wrong with the rows before anything runs', () => {
+    expect(invalidArgs('mqttGeneral.update', { client_attrs_init: 'group=x' })).toEqual(['client_attrs_init:err.json'])
+    expect(invalidArgs('mqttGeneral.update', { client_attrs_init: '{"a": 1}' })).toEqual(['client_attrs_init:err.rows'])
+    // The server's checks, made first with the same grammar: 5.8's compile error, and the attribute name rule.
+    const command = getCommand('mqttGeneral.update')!
+    const errors = (rows: string[][]) => {
+      const checked = validateArgs(command, { client_attrs_init: JSON.stringify(rows) })
+      return checked.ok ? [] : checked.errors
+    }
+    expect(errors([['nth(', 'g'], ['clientid', '-x']])).toEqual([{ field: 'client_attrs_init', key: 'err.attrExpression', values: { received: '1', expected: 'syntax error before: ' } }])
+    expect(errors([['clientid', 'ok'], ['clientid', '-x']])).toEqual([{ field: 'client_attrs_init', key: 'err.attrName', values: { received: '2' } }])
+  })
+})
+
 describe('topic rewrite rules', () => {
   it('moves a rule in the list', () => {
     expect(movedRule(['a', 'b', 'c'], 3, 1)).toEqual(['c', 'a', 'b'])

@@ -63,7 +63,7 @@ describe('/configs/global_zone', () => {
   it('refuses a change to what the embedded broker does not implement, naming it, and changes nothing', async () => {
     const before = (await s.api.get('/configs/global_zone')).body
     const refused = [
-      [{ mqtt: { max_inflight: 5, client_attrs_init: [{ expression: 'username', set_as_attr: 'u' }] } }, 'mqtt client_attrs_init'],
+      [{ mqtt: { max_inflight: 5, keepalive_check_interval: '10s' } }, 'mqtt keepalive_check_interval'],
       [{ mqtt: { message_expiry_interval: '1h' } }, 'mqtt message_expiry_interval'],
       [{ mqtt: { max_inflight: 5 }, force_shutdown: { max_mailbox_size: 10 } }, 'force_shutdown max_mailbox_size'],
       [{ durable_sessions: { enable: true } }, 'durable_sessions enable'],

@@ -88,6 +88,8 @@ export class AccessControl {
     this.metrics.inc('authentication.success')
     info.isSuperuser = decision?.isSuperuser ?? false
     this.hooks.run('client.check_authn_complete', info, { reasonCode: 'success', isSuperuser: info.isSuperuser, isAnonymous: !decision })
+    // emqx_channel:merge_auth_result: the authenticator's attributes over the client's own.
+    if (decision?.clientAttrs) info.clientAttrs = { ...info.clientAttrs, ...decision.clientAttrs }
     return decision
   }
 

@@ -4,6 +4,7 @@
 // Around it: access-control.ts (authentication, authorization), router.ts and
 // shared-subscriptions.ts (where a message goes), wills.ts, connection.ts and handlers/ (the MQTT
 // protocol of one client), session.ts (one client's state), channel.ts (what a session talks to).
+import { compileClientAttrsConfig, type ClientAttrsConfig } from './client-attrs.ts'
 import type { BrokerTracer } from './trace.ts'
 import { randomBytes } from 'node:crypto'
 import type { Duplex } from 'node:stream'
@@ -118,6 +119,8 @@ export class Broker {
   readonly startedAt = Date.now()
   /** The MQTT settings as EMQX shows them (`/configs/mqtt`); `options` holds their numeric form. */
   settings: MqttSettings
+  /** `client_attrs_init` and `clientid_override`, compiled when the settings change. */
+  clientAttrs: ClientAttrsConfig
   /** The `$SYS` topic settings (`/mqtt/sys_topics`). */
   sysTopics: SysTopicsSettings = defaultSysTopics
   /** Called after the settings changed (the `$SYS` publisher re-arms its timers). */
@@ -150,6 +153,7 @@ export class Broker {
 
   constructor(options: Partial<BrokerOptions> = {}, settings: MqttSettings = defaultMqttSettings) {
     this.settings = settings
+    this.clientAttrs = compileClientAttrsConfig(settings.client_attrs_init, settings.clientid_override)
     this.options = { ...defaultBrokerOptions, ...toProtocolLimits(settings), ...options }
     this.router = new Router(this.sessions, this.options, this.metrics, this.hooks)
     this.housekeeping = setInterval(() => {
@@ -170,6 +174,7 @@ export class Broker {
   /** Applies a (validated) settings change live: new limits reach existing sessions where EMQX applies them. */
   configure(patch: MqttSettingsPatch): MqttSettings {
     this.settings = { ...this.settings, ...stripUndefined(patch) } as MqttSettings
+    this.clientAttrs = compileClientAttrsConfig(this.settings.client_attrs_init, this.settings.clientid_override)
     Object.assign(this.options, toProtocolLimits(this.settings))
     for (const session of this.sessions.values()) session.limitsChanged()
     for (const listener of this.settingsListeners) listener()

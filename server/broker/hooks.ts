@@ -15,6 +15,8 @@ export interface ClientInfo {
   listener: string
   mountpoint: string | undefined
   isSuperuser: boolean
+  /** Client attributes (`client_attrs_init`, then an authenticator's `client_attrs`); absent: none. */
+  clientAttrs?: Readonly<Record<string, string>>
   /** The listener's `enable_authn` (absent: true); the authentication chain reads it. */
   enableAuthn?: boolean | 'quick_deny_anonymous'
 }
@@ -44,7 +46,14 @@ export interface EnhancedAuth {
 }
 
 export type AuthDecision =
-  | { result: 'allow'; isSuperuser?: boolean; /** Authentication Data for the CONNACK (enhanced authentication). */ authData?: Buffer }
+  | {
+      result: 'allow'
+      isSuperuser?: boolean
+      /** Authentication Data for the CONNACK (enhanced authentication). */
+      authData?: Buffer
+      /** An authenticator's `client_attrs` (HTTP, JWT), merged over the client's own. */
+      clientAttrs?: Readonly<Record<string, string>>
+    }
   /** Enhanced authentication goes on: an AUTH packet (0x18) carries `data`; the client's next AUTH is asked with `cache`. */
   | { result: 'continue'; data?: Buffer; cache: unknown }
   | {

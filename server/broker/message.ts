@@ -16,6 +16,8 @@ export interface Message {
   fromUsername: string | undefined
   /** The publisher's address (EMQX's `peerhost` header), for the events of the rule engine. */
   peerhost?: string
+  /** The publisher's client attributes (EMQX's `client_attrs` header): its ClientInfo's own object, not a copy. */
+  clientAttrs?: Readonly<Record<string, string>>
   /** When the broker accepted the message, epoch ms. */
   timestamp: number
   /** MQTT 5 properties forwarded to subscribers (never topic alias or subscription identifiers). */
@@ -47,6 +49,7 @@ export function createMessage(fields: {
   from: string
   fromUsername?: string
   peerhost?: string
+  clientAttrs?: Readonly<Record<string, string>>
   properties?: PublishProperties
 }): Message {
   const now = Date.now()
@@ -66,6 +69,7 @@ export function createMessage(fields: {
     from: fields.from,
     fromUsername: fields.fromUsername,
     peerhost: fields.peerhost,
+    clientAttrs: fields.clientAttrs,
     timestamp: now,
     properties,
     expiresAt: expiry !== undefined ? now + expiry * 1000 : undefined,

@@ -54,6 +54,8 @@ export const defaultMqttSettings: MqttSettings = {
   use_username_as_clientid: false,
   peer_cert_as_username: 'disabled',
   peer_cert_as_clientid: 'disabled',
+  client_attrs_init: [],
+  clientid_override: 'disabled',
 }
 
 /** The session keys of the per-zone overrides (SPEC section 3). */

@@ -237,6 +237,10 @@ function Field({ id, field, value, error, onChange, onSubmit, complete, values, 
     case 'keyValues':
       control = <KeyValueRows id={id} value={value} onChange={onChange} label={label} />
       break
+    case 'rows':
+      // An empty list is a value here ([]): removing every row clears the setting.
+      control = <KeyValueRows id={id} value={value} onChange={onChange} label={label} columns={field.columns} empty="[]" />
+      break
     default: {
       const input = complete ? (
         <CompletionInput id={id} common={common} name={field.name} value={value} onChange={onChange} complete={complete} values={values} />
@@ -539,10 +543,29 @@ function rowsOf(value: string): [string, string][] {
 }
 
 /** Rows of key and value (MQTT 5 user properties); kept as a JSON array of pairs while typed. */
-function KeyValueRows({ id, value, onChange, label }: { id: string; value: string; onChange(value: string): void; label: string }) {
+function KeyValueRows({
+  id,
+  value,
+  onChange,
+  label,
+  columns,
+  empty = '',
+}: {
+  id: string
+  value: string
+  onChange(value: string): void
+  label: string
+  /** The two boxes' headings (i18n keys); Key and Value unless given. */
+  columns?: FieldDescriptor['columns']
+  /** What no rows are written as: '' (not given) for key-value lists, '[]' for a `rows` list. */
+  empty?: '' | '[]'
+}) {
   const { t } = useTranslation()
-  const rows = rowsOf(value)
-  const set = (next: [string, string][]) => onChange(next.every(([k, v]) => k === '' && v === '') ? '' : JSON.stringify(next))
+  const rows = value === '[]' ? [] : rowsOf(value)
+  // Key-value lists collapse to '' (not given) when every row is empty; a `rows` list keeps its rows as typed (empty ones count as none).
+  const set = (next: [string, string][]) => onChange(empty === '' && next.every(([k, v]) => k === '' && v === '') ? '' : JSON.stringify(next))
+  const keyLabel = t(columns?.[0].label ?? 'form.kv.key')
+  const valueLabel = t(columns?.[1].label ?? 'form.kv.value')
   const addRef = useRef<HTMLButtonElement>(null)
   return (
     <div className="kv-rows" role="group" aria-labelledby={`${id}-label`} id={id}>
@@ -550,8 +573,8 @@ function KeyValueRows({ id, value, onChange, label }: { id: string; value: strin
         <div className="kv-row" key={i} role="group" aria-label={`${label} · ${t('form.kv.row', { index: i + 1 })}`}>
           <input
             className="input mono"
-            aria-label={t('form.kv.key')}
-            placeholder={t('form.kv.key')}
+            aria-label={keyLabel}
+            placeholder={keyLabel}
             autoComplete="off"
             spellCheck={false}
             value={key}
@@ -559,8 +582,8 @@ function KeyValueRows({ id, value, onChange, label }: { id: string; value: strin
           />
           <input
             className="input mono"
-            aria-label={t('form.kv.value')}
-            placeholder={t('form.kv.value')}
+            aria-label={valueLabel}
+            placeholder={valueLabel}
             autoComplete="off"
             spellCheck={false}
             value={val}

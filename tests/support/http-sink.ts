@@ -1,5 +1,5 @@
 // A real HTTP server for the data-integration tests, benches and e2e journeys to send to: it answers
-// `status()` (200 unless told otherwise) and hands the body of each request it took (a 2xx answer)
+// `status()` (200 unless told otherwise), with `reply`'s JSON when set, and hands the body of each request it took (a 2xx answer)
 // to `take`. It can be stopped and started again on the same port, as a webhook target that goes
 // away and comes back.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
@@ -15,6 +15,8 @@ export interface SinkRequest {
 export class HttpSink {
   port = 0
   status: () => number = () => 200
+  /** A JSON body to answer a request with (an authenticator's answer); none: an empty body. */
+  reply: ((body: string, request: SinkRequest) => unknown) | undefined = undefined
   private server: Server | undefined
 
   private readonly take: (body: string, request: SinkRequest) => void
@@ -35,7 +37,10 @@ export class HttpSink {
       req.on('end', () => {
         const status = this.status()
         if (status >= 200 && status < 300) this.take(body, { method: req.method ?? '', path: req.url ?? '/', headers: req.headers })
-        res.writeHead(status, { 'content-length': '0' }).end()
+        const json = this.reply?.(body, { method: req.method ?? '', path: req.url ?? '/', headers: req.headers })
+        if (json === undefined) return res.writeHead(status, { 'content-length': '0' }).end()
+        const text = JSON.stringify(json)
+        res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text)
       })
     })
     await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve))

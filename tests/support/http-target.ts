@@ -15,6 +15,8 @@ export interface HttpTarget {
   received: string[]
   /** The requests received, in arrival order; empty it to start counting again. */
   requests: ReceivedRequest[]
+  /** Answers each request with this JSON (an HTTP authenticator's answer) instead of an empty body. */
+  reply(json: (request: ReceivedRequest) => unknown): void
   close(): Promise<void>
 }
 
@@ -26,5 +28,8 @@ export async function startHttpTarget(): Promise<HttpTarget> {
     requests.push({ ...request, body })
   })
   await sink.up()
-  return { url: sink.url, port: sink.port, received, requests, close: () => sink.down() }
+  const reply = (json: (request: ReceivedRequest) => unknown) => {
+    sink.reply = (body, request) => json({ ...request, body })
+  }
+  return { url: sink.url, port: sink.port, received, requests, reply, close: () => sink.down() }
 }

@@ -203,6 +203,7 @@ export class AuthnFeature {
       protoVer: info.protoVer,
       cert_common_name: undefined,
       cert_subject: undefined,
+      client_attrs: info.clientAttrs ?? {},
       ...(enhanced ? { authMethod: enhanced.method, authData: enhanced.data, authCache: enhanced.cache } : {}),
     }
     this.acls.delete(info)
@@ -306,7 +307,12 @@ export class AuthnFeature {
       entry.counters.success++
       if (answer.acl !== undefined) this.acls.set(info, answer.acl)
       if (answer.expireAt !== undefined) this.expireAt(info, answer.expireAt)
-      return { result: 'allow', isSuperuser: answer.isSuperuser, ...(answer.authData ? { authData: answer.authData } : {}) }
+      return {
+        result: 'allow',
+        isSuperuser: answer.isSuperuser,
+        ...(answer.authData ? { authData: answer.authData } : {}),
+        ...(answer.clientAttrs ? { clientAttrs: answer.clientAttrs } : {}),
+      }
     }
     entry.counters.failed++
     return { result: 'deny', reason: answer.reason }

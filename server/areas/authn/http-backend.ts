@@ -7,7 +7,7 @@ import type { HttpConfig } from '../../../contract/authn.ts'
 import { parseDuration } from '../../../contract/units.ts'
 import { ResourceCounters } from './metrics.ts'
 import { render, renderDeep } from './placeholders.ts'
-import { BAD_PASSWORD, IGNORE, NOT_AUTHORIZED, type Credential, type Provider, type ProviderAnswer } from './provider.ts'
+import { BAD_PASSWORD, IGNORE, NOT_AUTHORIZED, withClientAttrs, type Credential, type Provider, type ProviderAnswer } from './provider.ts'
 
 /** EMQX's `to_bool` of `is_superuser`: true, "true", "1" and integers from 1. */
 export function truthy(value: unknown): boolean {
@@ -110,6 +110,7 @@ function answerOf(body: Record<string, unknown>): ProviderAnswer {
     isSuperuser: truthy(body.is_superuser),
     ...(body.acl !== undefined ? { acl: body.acl } : {}),
     ...(typeof body.expire_at === 'number' ? { expireAt: body.expire_at * 1000 } : {}),
+    ...withClientAttrs(body),
   }
 }
 

@@ -9,7 +9,7 @@ import type { JwtConfig, JwtJwksConfig } from '../../../contract/authn.ts'
 import { badRequest } from '../../http/errors.ts'
 import { truthy } from './http-backend.ts'
 import { render } from './placeholders.ts'
-import { BAD_PASSWORD, IGNORE, type Credential, type Provider, type ProviderAnswer } from './provider.ts'
+import { BAD_PASSWORD, IGNORE, withClientAttrs, type Credential, type Provider, type ProviderAnswer } from './provider.ts'
 
 type Verifier = Uint8Array | KeyObject | ReturnType<typeof createLocalJWKSet>
 
@@ -93,6 +93,7 @@ export class JwtAuthenticator implements Provider {
       ...(acl !== undefined ? { acl } : {}),
       // disconnect_after_expire: the client is disconnected when its token expires.
       ...(this.config.disconnect_after_expire && typeof exp === 'number' ? { expireAt: exp * 1000 } : {}),
+      ...withClientAttrs(claims),
     }
   }
 

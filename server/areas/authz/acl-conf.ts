@@ -178,9 +178,13 @@ function compileWho(term: Term, line: number, nested = false): Who {
       }
       return { kind: 'ipaddrs', list }
     }
-    case 'client_attr':
+    case 'client_attr': {
+      const match = term.v[2]
       if (term.v.length !== 3 || value.t !== 'string') throw new AclError(line, `invalid client_attr: ${show(term)}`)
-      return { kind: 'client_attr' }
+      if (match.t === 'string') return { kind: 'client_attr', name: value.v, value: match.v }
+      if (match.t === 'tuple' && match.v.length === 2 && isAtom(match.v[0], 're')) return { kind: 'client_attr_re', name: value.v, re: regex(match.v[1], line) }
+      throw new AclError(line, `invalid client_attr: ${show(term)}`)
+    }
     case 'and':
     case 'or':
       if (nested || value.t !== 'list' || value.v.length === 0) throw new AclError(line, `invalid ${name}: ${show(term)}`)

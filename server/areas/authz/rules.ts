@@ -15,8 +15,9 @@ export type Who =
   | { kind: 'username' | 'clientid'; value: string }
   | { kind: 'username_re' | 'clientid_re'; re: LinearRegex }
   | { kind: 'ipaddrs'; list: BlockList }
-  /** A client attribute: the embedded broker keeps none, so it never matches. */
-  | { kind: 'client_attr' }
+  /** A client attribute equal to `value`, or matching `re` (`{client_attr, Name, {re, Pattern}}`). */
+  | { kind: 'client_attr'; name: string; value: string }
+  | { kind: 'client_attr_re'; name: string; re: LinearRegex }
   | { kind: 'and' | 'or'; of: Who[] }
 
 /** One topic of a rule: a filter (placeholders rendered per client), an exact `eq` one, or `all`. */
@@ -37,14 +38,15 @@ export interface Rule {
 
 export const ALL_QOS: readonly number[] = [0, 1, 2]
 
-const PLACEHOLDER = /\$\{([a-z_.]+)\}/g
+const PLACEHOLDER = /\$\{([a-zA-Z0-9_.-]+)\}/g
 
 /** What a placeholder of a rule's topic stands for; undefined when the client has no such value. */
-function topicVariable(name: string, info: Pick<ClientInfo, 'username' | 'clientid'>): string | undefined {
+function topicVariable(name: string, info: Pick<ClientInfo, 'username' | 'clientid' | 'clientAttrs'>): string | undefined {
   if (name === 'username') return info.username
   if (name === 'clientid') return info.clientid
-  // The embedded broker has one zone and neither TLS client certificates nor client attributes.
+  // The embedded broker has one zone and no TLS client certificates here.
   if (name === 'zone') return 'default'
+  if (name.startsWith('client_attrs.')) return info.clientAttrs?.[name.slice('client_attrs.'.length)]
   return undefined
 }
 
@@ -52,7 +54,7 @@ function topicVariable(name: string, info: Pick<ClientInfo, 'username' | 'client
 const isTopicVariable = (name: string) => ['username', 'clientid', 'zone', 'cert_common_name'].includes(name) || name.startsWith('client_attrs.')
 
 /** The topic with its placeholders filled in; undefined when one has no value (EMQX: no match then). */
-export function renderTopic(template: string, info: Pick<ClientInfo, 'username' | 'clientid'>): string | undefined {
+export function renderTopic(template: string, info: Pick<ClientInfo, 'username' | 'clientid' | 'clientAttrs'>): string | undefined {
   if (!template.includes('${')) return template
   let unresolved = false
   const rendered = template.replace(PLACEHOLDER, (whole, name: string) => {
@@ -97,7 +99,11 @@ export function whoMatches(who: Who, info: ClientInfo): boolean {
       return version !== 0 && who.list.check(host, version === 4 ? 'ipv4' : 'ipv6')
     }
     case 'client_attr':
-      return false
+      return info.clientAttrs?.[who.name] === who.value
+    case 'client_attr_re': {
+      const value = info.clientAttrs?.[who.name]
+      return value !== undefined && who.re.test(value)
+    }
     case 'and':
       return who.of.every((one) => whoMatches(one, info))
     case 'or':

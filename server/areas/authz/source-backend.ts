@@ -15,10 +15,11 @@ export function ruleQueryValues(info: ClientInfo, action: AuthzAction, detail: A
     username: info.username,
     clientid: info.clientid,
     peerhost: plainAddress(info.peerhost),
-    // The embedded broker has one zone and no TLS client certificates or client attributes.
+    // The embedded broker has one zone and no TLS client certificates here.
     zone: 'default',
     cert_common_name: undefined,
     cert_subject: undefined,
+    client_attrs: info.clientAttrs ?? {},
     action,
     qos: detail.qos,
     retain: detail.retain,

@@ -40,6 +40,8 @@ export function httpVariables(info: ClientInfo, action: AuthzAction, topic: stri
     cert_subject: '',
     cert_common_name: '',
     cert_pem: '',
+    // `${client_attrs.NAME}`: the template looks a dotted name up whole first.
+    ...Object.fromEntries(Object.entries(info.clientAttrs ?? {}).map(([name, value]) => [`client_attrs.${name}`, value])),
   }
 }
 

@@ -43,6 +43,7 @@ export function clientRecord(session: Session, node: string, maxSubscriptions = 
     mountpoint: info.mountpoint ?? null,
     zone: 'default',
     listener: info.listener,
+    client_attrs: info.clientAttrs ?? {},
     subscriptions_cnt: session.subscriptions.size,
     subscriptions_max: limit(maxSubscriptions),
     inflight_cnt: session.inflight.size,

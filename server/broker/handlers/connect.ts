@@ -1,5 +1,6 @@
 // CONNECT: checks what the client asks for, authenticates it (at once, or later when a backend
 // answers), opens or resumes its session and answers CONNACK.
+import { TLSSocket } from 'node:tls'
 import type { IConnectPacket } from 'mqtt-packet'
 import { refusalCode } from '../access-control.ts'
 import type { Connection } from '../connection.ts'
@@ -7,6 +8,7 @@ import { isPromise, type AuthDecision, type ClientInfo, type ConnInfo, type Enha
 import { plainAddress } from '../listeners.ts'
 import { createMessage, type PublishProperties } from '../message.ts'
 import { mount, renderMountpoint } from '../mountpoint.ts'
+import { NO_CLIENT_ATTRS, enrichClient, userPropertyMap, type ClientAttrs, type ConnectBindings } from '../client-attrs.ts'
 import { fromPeerCert } from '../peer-cert.ts'
 import { RC } from '../reason-codes.ts'
 import { isValidTopicName, topicLevels } from '../topic-trie.ts'
@@ -49,6 +51,13 @@ export function handleConnect(connection: Connection, packet: IConnectPacket): v
     if ((will.qos ?? 0) > limits.maxQosAllowed) return connection.refuse(RC.QOS_NOT_SUPPORTED, 'will_qos_not_supported', { packet })
     if (will.retain && !limits.retainAvailable) return connection.refuse(RC.RETAIN_NOT_SUPPORTED, 'will_retain_not_supported', { packet })
   }
+  // client_attrs_init and clientid_override, once the client id and username are known (emqx_channel's enrich_client).
+  const attrsConfig = broker.clientAttrs
+  let clientAttrs: ClientAttrs = NO_CLIENT_ATTRS
+  if (attrsConfig.inits.length > 0 || attrsConfig.clientidOverride) {
+    const bindings = connectBindings(connection, packet, clientid, username)
+    ;({ clientid, clientAttrs } = enrichClient(attrsConfig, bindings, userPropertyMap(v5 ? properties?.userProperties : undefined)))
+  }
   const info: ClientInfo = {
     clientid,
     username,
@@ -60,12 +69,41 @@ export function handleConnect(connection: Connection, packet: IConnectPacket): v
     isSuperuser: false,
     enableAuthn: broker.listeners.config(connection.meta.listener)?.enable_authn ?? true,
   }
+  if (clientAttrs !== NO_CLIENT_ATTRS) info.clientAttrs = clientAttrs
   const maxPacketSize = properties?.maximumPacketSize
   if (maxPacketSize) connection.maxOutgoingPacketSize = maxPacketSize
   if (v5) connection.outgoingAliasMax = Math.min(properties?.topicAliasMaximum ?? 0, 65535)
   const method = v5 ? properties?.authenticationMethod : undefined
   const enhanced: EnhancedAuth | undefined = method === undefined ? undefined : { method, data: properties?.authenticationData, cache: undefined }
   return authenticate(connection, { packet, info, assigned, method, cache: undefined }, packet.password, enhanced)
+}
+
+/** 5.8's ClientInfo when enrich_client runs: what an expression of client_attrs_init or clientid_override may read. */
+function connectBindings(connection: Connection, packet: IConnectPacket, clientid: string, username: string | undefined): ConnectBindings {
+  const { meta } = connection
+  const listener = connection.broker.listeners.config(meta.listener)
+  const socket = meta.socket
+  const bindings: ConnectBindings = {
+    clientid,
+    username,
+    zone: listener?.zone ?? 'default',
+    listener: meta.listener,
+    protocol: 'mqtt',
+    peerhost: meta.peerhost,
+    peerport: meta.peerport,
+    sockport: socket.localPort,
+    is_bridge: (packet as { bridgeMode?: boolean }).bridgeMode === true,
+    is_superuser: false,
+    mountpoint: listener?.mountpoint || undefined,
+  }
+  if (socket instanceof TLSSocket) {
+    const cn = fromPeerCert(socket, 'cn')
+    if (cn !== undefined) bindings.cn = cn
+    const dn = fromPeerCert(socket, 'dn')
+    if (dn !== undefined) bindings.dn = dn
+    if (typeof socket.servername === 'string') bindings.peersni = socket.servername
+  }
+  return bindings
 }
 
 /** A CONNECT whose enhanced authentication (MQTT 5 AUTH exchange) is still going on. */
@@ -106,7 +144,7 @@ function finishConnect(connection: Connection, pending: PendingEnhancedAuth, dec
   const v5 = connection.protocolVersion === 5
   const limits = broker.options
   const listener = broker.listeners.config(info.listener)
-  if (listener) info.mountpoint = renderMountpoint(listener.mountpoint, { clientid: info.clientid, username: info.username, zone: listener.zone })
+  if (listener) info.mountpoint = renderMountpoint(listener.mountpoint, { clientid: info.clientid, username: info.username, zone: listener.zone, clientAttrs: info.clientAttrs })
   const { session, sessionPresent } = broker.openSession(connection, info, {
     cleanStart: packet.clean ?? true,
     expiryInterval: v5 ? (packet.properties?.sessionExpiryInterval ?? 0) : undefined,
@@ -126,6 +164,7 @@ function finishConnect(connection: Connection, pending: PendingEnhancedAuth, dec
         from: info.clientid,
         fromUsername: info.username,
         peerhost: info.peerhost,
+        clientAttrs: info.clientAttrs,
         properties: v5 ? (willProperties(packet.will.properties) as PublishProperties) : undefined,
       }),
       delay: v5 ? (packet.will.properties?.willDelayInterval ?? 0) : 0,

@@ -134,6 +134,7 @@ function publishChecked(connection: Connection, session: Session, packet: IPubli
     from: session.clientid,
     fromUsername: session.info.username,
     peerhost: session.info.peerhost,
+    clientAttrs: session.info.clientAttrs,
     properties: v5 ? packet.properties : undefined,
   })
   const matched = broker.publishHeld(message)

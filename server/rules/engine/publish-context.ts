@@ -41,7 +41,7 @@ export function publishColumns(message: Message, broker: Broker): Columns {
     flags: isSysMessage(message) ? { sys: true, retain: message.retain } : { dup: false, retain: message.retain },
     peerhost: message.peerhost,
     publish_received_at: message.timestamp,
-    client_attrs: {},
+    client_attrs: message.clientAttrs ?? {},
     event: 'message.publish',
     timestamp: Date.now(),
     node: broker.options.node,

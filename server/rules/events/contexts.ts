@@ -118,7 +118,7 @@ export function connectedContext(broker: Broker, info: ClientInfo, conn: ConnInf
     is_bridge: session?.isBridge ?? false,
     conn_props: printableProps(conn?.connProps),
     connected_at: session?.connectedAt || conn?.connectedAt || Date.now(),
-    client_attrs: {},
+    client_attrs: info.clientAttrs ?? {},
     ...basic('client.connected', broker.node),
   }
 }
@@ -145,7 +145,7 @@ export function disconnectedContext(broker: Broker, info: ClientInfo, reason: st
     disconn_props: printableProps(disconnProps),
     disconnected_at: Date.now(),
     connected_at: session?.connectedAt,
-    client_attrs: {},
+    client_attrs: info.clientAttrs ?? {},
     ...basic('client.disconnected', broker.node),
   }
 }
@@ -178,7 +178,7 @@ export function authzCompleteContext(broker: Broker, info: ClientInfo, action: A
     action,
     authz_source: source,
     result,
-    client_attrs: {},
+    client_attrs: info.clientAttrs ?? {},
     ...basic('client.check_authz_complete', broker.node),
   }
 }
@@ -191,7 +191,7 @@ export function authnCompleteContext(broker: Broker, info: ClientInfo, outcome: 
     reason_code: outcome.reasonCode,
     is_anonymous: outcome.isAnonymous,
     is_superuser: outcome.isSuperuser,
-    client_attrs: {},
+    client_attrs: info.clientAttrs ?? {},
     ...basic('client.check_authn_complete', broker.node),
   }
 }
@@ -210,7 +210,7 @@ export function subscriptionContext(broker: Broker, event: 'session.subscribed' 
     [propsKey]: printableProps(props),
     topic,
     qos: options?.qos,
-    client_attrs: {},
+    client_attrs: info.clientAttrs ?? {},
     ...basic(event, broker.node),
   }
 }

@@ -10,7 +10,7 @@ const chars = (s: string): string[] => Array.from(s)
 const LEADING_SPACE = /^[\s\u0085\u200e\u200f\u2028\u2029]+/u
 const TRAILING_SPACE = /[\s\u0085\u200e\u200f\u2028\u2029]+$/u
 
-function trimChars(s: string, set: string, leading: boolean, trailing: boolean): string {
+export function trimChars(s: string, set: string, leading: boolean, trailing: boolean): string {
   const cs = chars(s)
   const drop = new Set(chars(set))
   let start = 0

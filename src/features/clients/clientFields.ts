@@ -108,6 +108,13 @@ function usage(count: number | undefined, max: number | 'infinity' | undefined, 
   return { text }
 }
 
+/** Client attributes as `name=value`, comma separated, in name order. */
+export function formatAttrs(attrs: Readonly<Record<string, string>> | undefined): Shown {
+  const entries = Object.entries(attrs ?? {}).sort(([a], [b]) => a.localeCompare(b))
+  if (entries.length === 0) return NONE
+  return { text: entries.map(([name, value]) => `${name}=${value}`).join(', ') }
+}
+
 /** One line of the detail page: a label and how to show it from the client record. */
 export interface DetailItem {
   id: string
@@ -157,6 +164,7 @@ export const detailGroups: DetailGroup[] = [
       item('mountpoint', (c) => (c.mountpoint ? { text: c.mountpoint } : NONE), true),
       item('zone', (c) => (c.zone ? { text: c.zone } : NONE)),
       item('listener', (c) => (c.listener ? { text: c.listener } : NONE), true),
+      item('client_attrs', (c) => formatAttrs(c.client_attrs), true),
     ],
   },
   {
