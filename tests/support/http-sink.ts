@@ -14,6 +14,8 @@ export interface SinkRequest {
 
 export class HttpSink {
   port = 0
+  /** The TCP connections it accepted, since it was made. */
+  connections = 0
   status: () => number = () => 200
   /** A JSON body to answer a request with (an authenticator's answer); none: an empty body. */
   reply: ((body: string, request: SinkRequest) => unknown) | undefined = undefined
@@ -43,6 +45,7 @@ export class HttpSink {
         res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text)
       })
     })
+    server.on('connection', () => this.connections++)
     await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve))
     this.port = (server.address() as AddressInfo).port
     this.server = server

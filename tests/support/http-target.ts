@@ -17,6 +17,8 @@ export interface HttpTarget {
   requests: ReceivedRequest[]
   /** Answers each request with this JSON (an HTTP authenticator's answer) instead of an empty body. */
   reply(json: (request: ReceivedRequest) => unknown): void
+  /** The TCP connections it accepted: a kept-alive sender opens no new one. */
+  connections(): number
   close(): Promise<void>
 }
 
@@ -31,5 +33,5 @@ export async function startHttpTarget(): Promise<HttpTarget> {
   const reply = (json: (request: ReceivedRequest) => unknown) => {
     sink.reply = (body, request) => json({ ...request, body })
   }
-  return { url: sink.url, port: sink.port, received, requests, reply, close: () => sink.down() }
+  return { url: sink.url, port: sink.port, received, requests, reply, connections: () => sink.connections, close: () => sink.down() }
 }

@@ -15,6 +15,12 @@ export interface ConfigRoot {
   current(): unknown
   /** Checks `value` now (a 400 when wrong) and returns what puts it in force. */
   prepare(value: unknown, mode: LoadMode): () => void
+  /**
+   * Once every root of a `PUT /configs` was prepared, before any is put in force: what a root's
+   * change must agree on with the others' (a connector one root drops and another root's action
+   * uses). A 400 as `prepare` throws it.
+   */
+  settle?(): void
   /** EMQX's defaults, for a reset and a replace. */
   defaults(): unknown
 }

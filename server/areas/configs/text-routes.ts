@@ -68,6 +68,11 @@ export async function configsTextRoutes(app: FastifyInstance, { feature }: AreaD
     if (readonly.length > 0 && !ignoreReadonly) return loadFailed(reply, `Cannot update read-only key '${readonly.join(',')}'.`)
     const errors: Record<string, string> = {}
     const changes: Array<() => void> = []
+    const refused = (name: string, error: unknown) => {
+      if (!(error instanceof ApiError)) throw error
+      errors[name] ??= error.message
+    }
+    const prepared: Array<[string, ConfigRoot]> = []
     for (const [name, value] of Object.entries(conf)) {
       if (READONLY_ROOTS.includes(name)) continue
       const root = all[name]
@@ -77,9 +82,16 @@ export async function configsTextRoutes(app: FastifyInstance, { feature }: AreaD
       }
       try {
         changes.push(root.prepare(value, mode))
+        prepared.push([name, root])
       } catch (error) {
-        if (!(error instanceof ApiError)) throw error
-        errors[name] = error.message
+        refused(name, error)
+      }
+    }
+    for (const [name, root] of prepared) {
+      try {
+        root.settle?.()
+      } catch (error) {
+        refused(name, error)
       }
     }
     if (Object.keys(errors).length > 0) return loadFailed(reply, errors)

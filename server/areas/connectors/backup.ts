@@ -1,14 +1,13 @@
 // Connectors, actions and sources in a data backup, as EMQX's cluster.hocon holds them: the roots
 // `connectors`, `actions` and `sources`, each `{<type>: {<name>: config}}`. An import checks every
-// entry's type and name before anything is written, keeps what the backup does not name, and runs
-// them all again.
+// entry's type and name before anything is written, keeps what the backup does not name (5.8's
+// merge_confs by name), and runs what it added or changed; the rest keeps running as it was.
 import * as v from 'valibot'
 import { nameError } from '../../../contract/connectors.ts'
 import type { SettingsStore } from '../../http/settings-route.ts'
 import type { IntegrationFeature } from './feature.ts'
+import { diffRoot, type Root, type RootChanges, type RowOf } from './root-diff.ts'
 import type { ResourceKind } from './store.ts'
-
-type Root = Record<string, Record<string, Record<string, unknown>>>
 
 /** One root as a data backup's settings document (server/areas/data-backup/documents.ts). */
 export function integrationDocument(feature: IntegrationFeature, kind: ResourceKind) {
@@ -21,16 +20,19 @@ export function integrationDocument(feature: IntegrationFeature, kind: ResourceK
       return root
     },
     set(_key, value) {
-      const now = Date.now()
-      for (const [type, byName] of Object.entries(value as Root)) {
-        for (const [name, config] of Object.entries(byName)) {
-          const createdAt = typeof config.created_at === 'number' ? config.created_at : now
-          const updatedAt = typeof config.last_modified_at === 'number' ? config.last_modified_at : createdAt
-          feature.repository.put({ kind, type, name, config, createdAt, updatedAt })
-        }
-      }
+      // Only what the backup adds or changes is written and, once the import landed, run (apply).
+      pending = diffRoot(feature.repository.list(kind), value as Root, backupRow, false)
+      for (const stored of [...pending.added, ...pending.changed]) feature.repository.put(stored)
     },
   }
+  /** A backup's entry keeps the times its config carries. */
+  const backupRow: RowOf = (type, name, config) => {
+    const now = Date.now()
+    const createdAt = typeof config.created_at === 'number' ? config.created_at : now
+    const updatedAt = typeof config.last_modified_at === 'number' ? config.last_modified_at : createdAt
+    return { kind, type, name, config, createdAt, updatedAt }
+  }
+  let pending: RootChanges | undefined
   let problem = ''
   /** Why a root cannot be imported, or undefined. */
   const why = (root: Root): string | undefined => {
@@ -51,6 +53,9 @@ export function integrationDocument(feature: IntegrationFeature, kind: ResourceK
       v.record(v.string(), v.record(v.string(), v.record(v.string(), v.unknown()))),
       v.check((root) => (problem = why(root) ?? '') === '', () => problem),
     ),
-    apply: () => feature.reload(),
+    apply: () => {
+      if (pending) feature.applyChanges({ [kind]: pending })
+      pending = undefined
+    },
   }
 }

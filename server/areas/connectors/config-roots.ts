@@ -2,7 +2,8 @@
 // config}}`, secrets shown as `******`), as emqx_conf_cli loads them in 5.8.9: a merge deep-merges the
 // body over what is in force, a replace makes the body the whole root (what it leaves out is removed).
 // Every entry is checked as a create would check it before anything is written; the three roots
-// prepared by one request are written together, connectors first, and the resources run again.
+// prepared by one request are put in force together as 5.8's handlers diff them (root-diff.ts): only
+// the entries removed, added or changed are acted on, in 5.8's order (IntegrationFeature.applyChanges).
 // The hidden `bridges` root (v1 bridges, `{webhook|mqtt: {name: config}}`) is only loaded: as 5.8's
 // upgrade_raw_conf does, each bridge becomes a connector and an action (or source) in those roots.
 import { V1_TO_ACTION_TYPE } from '../../../contract/bridges-v1.ts'
@@ -11,11 +12,11 @@ import { badRequest } from '../../http/errors.ts'
 import type { ConfigRoot, LoadMode } from '../configs/roots.ts'
 import { deepMerge, splitV1 } from './bridge-v1-convert.ts'
 import type { IntegrationFeature } from './feature.ts'
+import { diffRoot, type Root, type RootChanges } from './root-diff.ts'
 import { redact } from './secrets.ts'
 import type { ResourceKind, StoredResource } from './store.ts'
 
 type Config = Record<string, unknown>
-type Root = Record<string, Record<string, Config>>
 
 const KINDS: readonly ResourceKind[] = ['connectors', 'actions', 'sources']
 const isObject = (value: unknown): value is Config => typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -47,54 +48,45 @@ export function integrationConfigRoots(feature: IntegrationFeature): Record<Reso
   const forget = () => [plan, given, converted].forEach((map) => map.clear())
   const planned = (kind: ResourceKind): Root => plan.get(kind) ?? rootOf(repository.list(kind))
 
-  const connectorNames = (type: string): Set<string> => new Set(Object.keys(planned('connectors')[type] ?? {}))
-
+  /** Each entry checked as a create checks it, and the `connectors` root as 5.8's validators check it. */
   function check(kind: ResourceKind, root: Root): Root {
     const checked: Root = {}
     for (const [type, byName] of Object.entries(root)) {
-      for (const [name, config] of Object.entries(byName)) {
-        const entry = feature.checkEntry(kind, type, name, config)
-        if (kind !== 'connectors') {
-          const connector = String(entry.connector)
-          if (!connectorNames(feature.connectorTypeOf(kind, type)).has(connector)) throw badRequest(`${kind}.${type}.${name}: connector_not_found_or_wrong_type: ${connector}`)
-        }
-        ;(checked[type] ??= {})[name] = entry
-      }
+      for (const [name, config] of Object.entries(byName)) (checked[type] ??= {})[name] = feature.checkEntry(kind, type, name, config)
     }
-    if (kind === 'connectors') {
-      feature.checkConnectorsRoot(new Map(Object.entries(checked.mqtt ?? {})))
-      // A connector left out of a replace must not be in use by what stays.
-      for (const bridgeKind of ['actions', 'sources'] as const) {
-        for (const [type, byName] of Object.entries(planned(bridgeKind))) {
-          for (const [name, config] of Object.entries(byName)) {
-            const connectorType = feature.connectorTypeOf(bridgeKind, type)
-            if (!checked[connectorType]?.[String(config.connector)]) throw badRequest(`connectors: ${bridgeKind.slice(0, -1)} ${resourceId(type, name)} uses connector ${resourceId(connectorType, String(config.connector))}`)
-          }
-        }
-      }
-    }
+    if (kind === 'connectors') feature.checkConnectorsRoot(new Map(Object.entries(checked.mqtt ?? {})))
     return checked
+  }
+
+  /**
+   * What one root's plan must agree on with the others once every root of the request is planned
+   * (5.8 removes the dropped actions and sources before it changes the connectors, and adds connectors
+   * before actions and sources): every action and source names a connector that stays.
+   */
+  function settle(kind: ResourceKind): void {
+    if (!plan.has(kind)) return
+    const connectors = planned('connectors')
+    for (const bridgeKind of ['actions', 'sources'] as const) {
+      if (kind !== 'connectors' && kind !== bridgeKind) continue
+      for (const [type, byName] of Object.entries(planned(bridgeKind))) {
+        for (const [name, config] of Object.entries(byName)) {
+          const connectorType = feature.connectorTypeOf(bridgeKind, type)
+          const connector = String(config.connector)
+          if (connectors[connectorType]?.[connector]) continue
+          // A connector left out of a replace must not be in use by what stays.
+          if (kind === 'connectors') throw badRequest(`connectors: ${bridgeKind.slice(0, -1)} ${resourceId(type, name)} uses connector ${resourceId(connectorType, connector)}`)
+          throw badRequest(`${kind}.${type}.${name}: connector_not_found_or_wrong_type: ${connector}`)
+        }
+      }
+    }
   }
 
   function write(): void {
     if (plan.size === 0) return
-    const now = Date.now()
-    // The rows name each other by name only, so their order here does not matter; the resources run again after.
-    for (const kind of KINDS) {
-      const root = plan.get(kind)
-      if (!root) continue
-      for (const stored of repository.list(kind)) if (!root[stored.type]?.[stored.name]) repository.delete(kind, stored.type, stored.name)
-      for (const [type, byName] of Object.entries(root)) {
-        for (const [name, config] of Object.entries(byName)) {
-          const before = repository.get(kind, type, name)
-          const createdAt = before?.createdAt ?? now
-          const row = kind === 'connectors' ? config : { ...config, created_at: createdAt, last_modified_at: now }
-          repository.put({ kind, type, name, config: row, createdAt, updatedAt: now })
-        }
-      }
-    }
+    const changes: Partial<Record<ResourceKind, RootChanges>> = {}
+    for (const [kind, root] of plan) changes[kind] = diffRoot(repository.list(kind), root, (type, name, config, previous) => feature.row(kind, type, name, config, previous))
     forget()
-    feature.reload()
+    feature.applyChanges(changes)
   }
 
   /** A root planned from what the body gave for it (or, by the mode, what is in force) and what its v1 bridges became. */
@@ -133,6 +125,7 @@ export function integrationConfigRoots(feature: IntegrationFeature): Record<Reso
       planRoot(kind, (mode === 'merge' ? deepMerge(rootOf(repository.list(kind)), body) : body) as Root)
       return write
     },
+    settle: () => settle(kind),
     defaults: () => ({}),
   })
 
@@ -147,6 +140,7 @@ export function integrationConfigRoots(feature: IntegrationFeature): Record<Reso
       }
       return write
     },
+    settle: () => KINDS.forEach(settle),
     defaults: () => ({}),
   }
 

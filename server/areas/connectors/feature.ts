@@ -36,6 +36,7 @@ import type { ActionSend } from '../../rules/engine/outputs.ts'
 import type { RulesFeature } from '../rules/feature.ts'
 import { LocalTopics } from './local-topics.ts'
 import { deobfuscate, redact } from './secrets.ts'
+import type { RootChanges } from './root-diff.ts'
 import type { IntegrationRepository, ResourceKind, StoredResource } from './store.ts'
 
 export type BridgeKind = 'actions' | 'sources'
@@ -84,23 +85,41 @@ export class IntegrationFeature {
     this.restore()
   }
 
-  /** Runs every saved connector, action and source again (after a data backup was imported). */
-  reload(): void {
-    this.stopResources()
-    this.restore()
-  }
-
   private restore(): void {
     for (const stored of this.repository.list('connectors')) void this.runConnector(stored)
-    for (const kind of ['actions', 'sources'] as const) {
-      for (const stored of this.repository.list(kind)) {
-        try {
-          this.runBridge(stored)
-        } catch (error) {
-          log.error({ id: resourceId(stored.type, stored.name), kind, reason: errorText(error) }, 'restore_bridge_failed')
-        }
-      }
+    for (const kind of ['actions', 'sources'] as const) for (const stored of this.repository.list(kind)) this.runSaved(stored, () => this.runBridge(stored))
+  }
+
+  /** Runs a saved bridge; one its driver refuses stays saved and not running, as at start-up. */
+  private runSaved(stored: StoredResource, run: () => void): void {
+    try {
+      run()
+    } catch (error) {
+      log.error({ id: resourceId(stored.type, stored.name), kind: stored.kind, reason: errorText(error) }, 'restore_bridge_failed')
     }
+  }
+
+  /**
+   * A whole root's changes (GET/PUT /configs, a data backup) put in force as 5.8's config handlers
+   * do, each entry through the path its single REST call takes: the removed actions and sources
+   * first, then the connectors (removed, added, changed), then the added and changed actions and
+   * sources. What the roots leave as it was is not touched: its connection, buffer and metrics stay.
+   */
+  applyChanges(changes: Partial<Record<ResourceKind, RootChanges>>): void {
+    for (const kind of ['actions', 'sources'] as const) for (const stored of changes[kind]?.removed ?? []) this.dropBridge(kind, stored.type, stored.name)
+    const connectors = changes.connectors
+    for (const stored of connectors?.removed ?? []) this.dropConnector(stored.type, stored.name)
+    for (const stored of [...(connectors?.added ?? []), ...(connectors?.changed ?? [])]) void this.saveConnector(stored)
+    for (const kind of ['actions', 'sources'] as const) {
+      for (const stored of [...(changes[kind]?.added ?? []), ...(changes[kind]?.changed ?? [])]) this.runSaved(stored, () => this.saveBridge(stored))
+    }
+  }
+
+  /** The row a create (no `previous`) or an update saves: an action's or source's config carries its times. */
+  row(kind: ResourceKind, type: string, name: string, config: Config, previous: StoredResource | undefined, now = Date.now()): StoredResource {
+    const createdAt = previous?.createdAt ?? now
+    const saved = kind === 'connectors' ? config : { ...config, created_at: createdAt, last_modified_at: now }
+    return { kind, type, name, config: saved, createdAt, updatedAt: now }
   }
 
   stop(): void {
@@ -309,10 +328,8 @@ export class IntegrationFeature {
     if (this.repository.get('connectors', type, name)) throw new ApiError(400, 'ALREADY_EXISTS', msg.connectorExists)
     const config = this.checkConfig('connectors', type, body, undefined)
     if (type === 'mqtt') this.checkConnectorsRoot(this.mqttConnectorsWith(name, config))
-    const now = Date.now()
-    const stored: StoredResource = { kind: 'connectors', type, name, config, createdAt: now, updatedAt: now }
-    this.repository.put(stored)
-    await this.runConnector(stored)
+    const stored = this.row('connectors', type, name, config, undefined)
+    await this.saveConnector(stored)
     return stored
   }
 
@@ -320,10 +337,15 @@ export class IntegrationFeature {
     const previous = this.find('connectors', type, name)
     const config = this.checkConfig('connectors', type, body, previous)
     if (type === 'mqtt') this.checkConnectorsRoot(this.mqttConnectorsWith(name, config))
-    const stored: StoredResource = { ...previous, config, updatedAt: Date.now() }
-    this.repository.put(stored)
-    await this.runConnector(stored)
+    const stored = this.row('connectors', type, name, config, previous)
+    await this.saveConnector(stored)
     return stored
+  }
+
+  /** Saves a connector's row and runs it (a running one is reconfigured, its actions kept on it). */
+  private saveConnector(stored: StoredResource): Promise<void> {
+    this.repository.put(stored)
+    return this.runConnector(stored)
   }
 
   deleteConnector(type: string, name: string): void {
@@ -335,6 +357,10 @@ export class IntegrationFeature {
         .map((b) => `${kind.slice(0, -1)}:${b.type}:${b.name}:connector:${type}:${name}`),
     )
     if (channels.length > 0) throw badRequest(msg.connectorInUse(channels))
+    this.dropConnector(type, name)
+  }
+
+  private dropConnector(type: string, name: string): void {
     this.repository.delete('connectors', type, name)
     const id = resourceId(type, name)
     void this.connectors.get(id)?.stop()
@@ -343,9 +369,7 @@ export class IntegrationFeature {
 
   async enableConnector(type: string, name: string, enable: boolean): Promise<void> {
     const stored = this.find('connectors', type, name)
-    const next = { ...stored, config: { ...stored.config, enable }, updatedAt: Date.now() }
-    this.repository.put(next)
-    await this.runConnector(next)
+    await this.saveConnector({ ...stored, config: { ...stored.config, enable }, updatedAt: Date.now() })
   }
 
   /** POST /connectors/{id}/start: starts it again (refused while disabled). */
@@ -401,22 +425,24 @@ export class IntegrationFeature {
     if (this.repository.get(kind, type, name)) throw new ApiError(400, 'ALREADY_EXISTS', msg.bridgeExists)
     const config = this.checkConfig(kind, type, body, undefined)
     this.checkParameters(kind, type, name, config)
-    const now = Date.now()
-    const stored: StoredResource = { kind, type, name, config: { ...config, created_at: now, last_modified_at: now }, createdAt: now, updatedAt: now }
-    this.runBridge(stored)
-    this.repository.put(stored)
+    const stored = this.row(kind, type, name, config, undefined)
+    this.saveBridge(stored)
     return stored
   }
 
   async updateBridge(kind: BridgeKind, type: string, name: string, body: Config): Promise<StoredResource> {
     const previous = this.find(kind, type, name)
-    const now = Date.now()
     const config = this.checkConfig(kind, type, body, previous)
     this.checkParameters(kind, type, name, config)
-    const stored: StoredResource = { ...previous, config: { ...config, created_at: previous.createdAt, last_modified_at: now }, updatedAt: now }
+    const stored = this.row(kind, type, name, config, previous)
+    this.saveBridge(stored)
+    return stored
+  }
+
+  /** Runs an action or source afresh from its row (a bad config throws a 400 first), then saves the row. */
+  private saveBridge(stored: StoredResource): void {
     this.runBridge(stored)
     this.repository.put(stored)
-    return stored
   }
 
   /** DELETE: refused while rules use it, unless `alsoDeleteDepActions` takes it out of their actions first. */
@@ -432,15 +458,17 @@ export class IntegrationFeature {
         this.rules.update(ruleId, { actions: actions.filter((output) => output !== id && output !== `${type === 'http' ? 'webhook' : type}:${name}`) })
       }
     }
+    this.dropBridge(kind, type, name)
+  }
+
+  private dropBridge(kind: BridgeKind, type: string, name: string): void {
     this.repository.delete(kind, type, name)
-    this.stopBridge(kind, id)
+    this.stopBridge(kind, resourceId(type, name))
   }
 
   async enableBridge(kind: BridgeKind, type: string, name: string, enable: boolean): Promise<void> {
     const stored = this.find(kind, type, name)
-    const next = { ...stored, config: { ...stored.config, enable }, updatedAt: Date.now() }
-    this.runBridge(next)
-    this.repository.put(next)
+    this.saveBridge({ ...stored, config: { ...stored.config, enable }, updatedAt: Date.now() })
   }
 
   /** POST /actions/{id}/start: connects its connector again when it is not connected. */
