@@ -147,6 +147,21 @@ describe('PUT /configs acts only on what it changes', () => {
     expect(http.connections()).toBe(connections)
   })
 
+  it('an action moved onto a connector the same body adds runs there, whatever order the roots come in', async () => {
+    const keepBefore = await metrics('fixture:keep')
+    const opened = fixtureTarget('keep').opened.length
+    const loaded = await putConfigs({
+      actions: { fixture: { added: { connector: 'fresh' } } },
+      connectors: { fixture: { fresh: { target: 'fresh' } } },
+    })
+    expect(loaded.status).toBe(200)
+    expect((await suite.api.get('/connectors/fixture:fresh')).body.actions).toEqual(['added'])
+    await publish('d/added', 1)
+    await waitFor(() => fixtureTarget('fresh').rows.at(-1)?.prefix === 'new', 'the moved action sends to its new connector')
+    expect(await metrics('fixture:keep')).toEqual(keepBefore)
+    expect(fixtureTarget('keep').opened.length).toBe(opened)
+  })
+
   it('a refused PUT changes nothing, not even the entries it would have changed', async () => {
     const chgBefore = { config: (await suite.api.get('/actions/fixture:chg')).body.parameters, metrics: await metrics('fixture:chg') }
     const opened = fixtureTarget('chg').opened.length
