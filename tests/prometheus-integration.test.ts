@@ -18,6 +18,14 @@ function value(text: string, name: string, labels: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(`${name}{${labels}} `.length))
 }
 
+/** The first scrape in which `name{labels}` has reached `expected` (metrics are counted as rows are answered). */
+function scrapeOnce(name: string, labels: string, expected: number): Promise<string> {
+  return waitFor(async () => {
+    const body = await scrape()
+    return value(body, name, labels) === expected && body
+  }, `${name}{${labels}} ${expected} scraped`)
+}
+
 describe('prometheus data integration families', () => {
   it('shows each action and connector with its counters, enable and status', async () => {
     await suite.api.post('/connectors', { type: 'fixture', name: 'c1', target: 'prom1' })
@@ -29,10 +37,7 @@ describe('prometheus data integration families', () => {
     await device.publishAsync('prom/2', 'y', { qos: 1 })
     await waitFor(() => fixtureTarget('prom1').rows.length === 2, 'both rows sent')
 
-    const text = await waitFor(async () => {
-      const body = await scrape()
-      return value(body, 'emqx_action_success', 'id="fixture:a1"') === 2 && body
-    }, 'success scraped')
+    const text = await scrapeOnce('emqx_action_success', 'id="fixture:a1"', 2)
     expect(value(text, 'emqx_action_matched', 'id="fixture:a1"')).toBe(2)
     expect(value(text, 'emqx_action_enable', 'id="fixture:a1"')).toBe(1)
     expect(value(text, 'emqx_action_status', 'id="fixture:a1"')).toBe(1)
@@ -68,10 +73,7 @@ describe('prometheus data integration families', () => {
     await new Promise((resolve) => setTimeout(resolve, 150))
     target.up = true
     await waitFor(() => target.rows.length === 1, 'the row sent on a later try')
-    const text = await waitFor(async () => {
-      const body = await scrape()
-      return value(body, 'emqx_action_success', 'id="fixture:ar"') === 1 && body
-    }, 'success scraped')
+    const text = await scrapeOnce('emqx_action_success', 'id="fixture:ar"', 1)
     expect(value(text, 'emqx_action_retried', 'id="fixture:ar"')).toBe(1)
     expect(value(text, 'emqx_action_retried_success', 'id="fixture:ar"')).toBe(1)
     expect(value(text, 'emqx_action_retried_failed', 'id="fixture:ar"')).toBe(0)
