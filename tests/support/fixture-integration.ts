@@ -55,11 +55,11 @@ const action: ActionDriver<FixtureTarget, { prefix: string }> = {
     if (typeof parameters.prefix !== 'string') throw new Error('parameters.prefix: required field')
     return { prefix: parameters.prefix }
   },
-  async send(target, prepared, batch) {
+  async send(target, prepared, batch, { trace }) {
+    trace?.rendered({ prefix: prepared.prefix, rows: batch.length })
     if (!target.up) throw new RecoverableError('target down')
     for (const row of batch) target.rows.push({ prefix: prepared.prefix, ...row })
   },
-  render: (prepared, row) => ({ prefix: prepared.prefix, ...row }),
 }
 
 const source: SourceDriver<FixtureTarget> = {

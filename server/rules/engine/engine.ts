@@ -19,7 +19,7 @@ import { RuleMetricsCounters, RATE_SAMPLING_MS } from './metrics.ts'
 import { ActionRegistry, type ActionOutcome, type ParsedOutput } from './outputs.ts'
 import { publishColumns } from './publish-context.ts'
 import { renderRepublish } from './republish.ts'
-import { traceActionResult, traceActionStart, traceRuleActivated, traceRuleFailure, traceRuleResult, type RuleTracer } from './trace.ts'
+import { actionTraceContext, traceActionResult, traceActionStart, traceRuleActivated, traceRuleFailure, traceRuleResult, type RuleTracer } from './trace.ts'
 
 type Columns = Record<string, unknown>
 
@@ -296,7 +296,10 @@ export class RuleEngine implements RuleEventSink {
       case 'action': {
         const dispatcher = this.actions.get(output.type)
         if (!dispatcher) return 'not_found'
-        return dispatcher({ ruleId: rule.id, name: output.name, selected, envs, stopAfterRender: options.stopAfterRender ?? false })
+        const stopAfterRender = options.stopAfterRender ?? false
+        const tracer = this.tracer
+        const trace = tracer !== undefined || stopAfterRender ? actionTraceContext(tracer, rule.id, envs, stopAfterRender) : undefined
+        return dispatcher({ ruleId: rule.id, name: output.name, selected, envs, stopAfterRender, trace })
       }
       case 'console':
         if (options.stopAfterRender) return 'stopped'
