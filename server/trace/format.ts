@@ -166,7 +166,9 @@ export function formatTraceLine(event: TraceEvent, at: number, formatter: TraceF
       const { msg, ...meta } = Object.fromEntries(reportEntries(event, encode).map(([key, value]) => [key, jsonValue(value, encode)]))
       return `${JSON.stringify({ time: traceTime(at), level: event.level, msg, meta })}\n`
     }
-    const meta: Record<string, unknown> = { clientid: event.clientid ?? '', peername: event.peername ?? '', trace_tag: event.tag }
+    // A buffer worker's line (one with the batch's client ids) has no client or peer of its own in its metadata.
+    const meta: Record<string, unknown> = event.clientIds === undefined ? { clientid: event.clientid ?? '', peername: event.peername ?? '' } : {}
+    meta.trace_tag = event.tag
     return `${JSON.stringify({ time: traceTime(at), level: 'debug', msg: event.msg, meta: jsonFields(traceFields(event, encode), encode, meta) })}\n`
   }
   if (event.level !== undefined) {

@@ -9,6 +9,8 @@ export class FixtureTarget {
   rows: Array<Record<string, unknown>> = []
   /** The configs connections were opened with (secrets as the driver got them). */
   opened: Array<Record<string, unknown>> = []
+  /** Per send, whether it was given a trace to report its rendering to (only while a trace may want it). */
+  traced: boolean[] = []
   private readonly subscribers = new Set<(row: Record<string, unknown>) => void>()
 
   /** A row arriving at a source subscribed to this target. */
@@ -56,6 +58,7 @@ const action: ActionDriver<FixtureTarget, { prefix: string }> = {
     return { prefix: parameters.prefix }
   },
   async send(target, prepared, batch, { trace }) {
+    target.traced.push(trace !== undefined)
     trace?.rendered({ prefix: prepared.prefix, rows: batch.length })
     if (!target.up) throw new RecoverableError('target down')
     for (const row of batch) target.rows.push({ prefix: prepared.prefix, ...row })
