@@ -148,6 +148,9 @@ describe('QUERY_RENDER lines', () => {
       /\[ACTION\] c-test@ msg: action_stopped_after_template_rendering, action_info: \[name: hook, type: http\], reason: Action action:http:hook:connector:http:hook stopped after template rendering due to test setting\., rule_id: to_hook, rule_trigger_ts: \[\d+\], stop_action_after_render: true\n/,
     )
     expect(http.received.length).toBe(before)
+    // Every line of the test's run carries the flag, as 5.8's sqltester sets it in the process metadata.
+    expect(text).toMatch(/\[BRIDGE\] c-test@\S* msg: bridge_action, action_info: \[name: hook, type: http\], rule_id: to_hook, rule_trigger_ts: \[\d+\], stop_action_after_render: true, username: u\n/)
+    expect(text).toMatch(/\[RULE_SQL_EXEC\] c-test@\S* msg: rule_activated, .*, stop_action_after_render: true, username: u\n/)
   })
 
   it.skipIf(!hasDbServer('redis'))('Redis: the command, its arguments run together as 5.8’s text writes a list', { timeout: 60_000 }, async () => {

@@ -31,6 +31,11 @@ function traceValue(value: unknown, depth = 0): TraceValue {
   return String(value)
 }
 
+/** A tracer whose lines carry `stop_action_after_render` (a rule test's process metadata). */
+export function stoppingTracer(tracer: RuleTracer): RuleTracer {
+  return { emit: (event) => tracer.emit({ ...event, fields: { ...event.fields, stop_action_after_render: true } }) }
+}
+
 const eventClientid = (columns: Columns) => (typeof columns.clientid === 'string' ? columns.clientid : undefined)
 const triggeredAt = (columns: Columns) => (typeof columns.timestamp === 'number' ? columns.timestamp : Date.now())
 
