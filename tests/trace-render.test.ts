@@ -11,7 +11,7 @@ import { startHttpTarget, type HttpTarget } from './support/http-target.ts'
 import { hasMosquitto, startMosquitto, type Mosquitto } from './support/mosquitto.ts'
 import { connectMqtt, endClients, startTestServer, waitFor, type Api, type TestServer } from './support/server.ts'
 import { createTrace, logContaining, readLog } from './support/trace-log.ts'
-import { fixtureTarget, installFixtureType } from './support/fixture-integration.ts'
+import { fixtureAction, fixtureTarget, installFixtureType } from './support/fixture-integration.ts'
 
 let local: TestServer
 let api: Api
@@ -126,6 +126,24 @@ describe('QUERY_RENDER lines', () => {
     const other = await readLog(api, 'otherClient')
     expect(other).not.toContain('action_template_rendered')
     expect(await readLog(api, 'hookTopic')).not.toContain('action_template_rendered')
+  })
+
+  it('a driver 5.8 queries in the caller (Kafka’s kind) writes the caller’s client, peer, user name and rule too: an address trace has it', async () => {
+    fixtureAction.rendersInCaller = true
+    try {
+      await route('fixture', 'fk', { target: 'caller' }, { parameters: { prefix: 'k' } })
+      await createTrace(api, { name: 'fkAddress', type: 'ip_address', ip_address: '127.0.0.1' })
+      await createTrace(api, { name: 'fkJson', type: 'ruleid', ruleid: 'to_fk', formatter: 'json' })
+      const device = await connectMqtt(local.mqttUrl, { clientId: 'tr-fk', username: 'uk' })
+      await device.publishAsync('tr/fk/1', 'one', { qos: 1 })
+      const [line] = rendered(await logContaining(api, 'fkAddress', 'action_template_rendered'))
+      expect(line).toMatch(/^\S+ \[QUERY_RENDER\] tr-fk@127\.0\.0\.1:\d+ msg: action_template_rendered, action_id: action:fixture:fk:connector:fixture:fk, client_ids: \[tr-fk: true\], result: \[prefix: k, rows: 1\], rule_id: to_fk, rule_ids: \[to_fk: true\], rule_trigger_ts: \[\d+\], username: uk$/)
+      const json = jsonLines(await logContaining(api, 'fkJson', 'action_template_rendered')).find((entry) => entry.msg === 'action_template_rendered')!
+      expect(json.meta).toMatchObject({ clientid: 'tr-fk', peername: expect.stringMatching(/^127\.0\.0\.1:\d+$/), rule_id: 'to_fk', rule_ids: ['to_fk'], client_ids: ['tr-fk'], username: 'uk' })
+      expect((await api.delete('/trace/fkAddress')).status).toBe(204)
+    } finally {
+      fixtureAction.rendersInCaller = false
+    }
   })
 
   it('a trace of another rule gets no line', async () => {

@@ -75,6 +75,11 @@ export interface ActionDriver<Conn = unknown, Prepared = unknown> {
   readonly type: string
   /** The connector type it sends through (usually the same name). */
   readonly connectorType: string
+  /**
+   * 5.8 queries it in the caller's process rather than a buffer worker (Kafka's
+   * simple_async_internal_buffer): its rendered line also carries the caller's client, peer and rule.
+   */
+  readonly rendersInCaller?: boolean
   /** Checks the action's `parameters` and compiles its templates once; throws the 400 message. */
   prepare(parameters: Record<string, unknown>, ctx: DriverContext): Prepared
   /**

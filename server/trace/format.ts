@@ -167,7 +167,7 @@ export function formatTraceLine(event: TraceEvent, at: number, formatter: TraceF
       return `${JSON.stringify({ time: traceTime(at), level: event.level, msg, meta })}\n`
     }
     // A buffer worker's line (one with the batch's client ids) has no client or peer of its own in its metadata.
-    const meta: Record<string, unknown> = event.clientIds === undefined ? { clientid: event.clientid ?? '', peername: event.peername ?? '' } : {}
+    const meta: Record<string, unknown> = event.clientIds === undefined || event.clientid !== undefined ? { clientid: event.clientid ?? '', peername: event.peername ?? '' } : {}
     meta.trace_tag = event.tag
     return `${JSON.stringify({ time: traceTime(at), level: 'debug', msg: event.msg, meta: jsonFields(traceFields(event, encode), encode, meta) })}\n`
   }

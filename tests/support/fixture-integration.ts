@@ -50,7 +50,8 @@ const connector: ConnectorDriver<FixtureTarget> = {
   async stop() {},
 }
 
-const action: ActionDriver<FixtureTarget, { prefix: string }> = {
+/** The fixture's action; `rendersInCaller` may be set by a test of that kind of driver's trace lines. */
+export const fixtureAction: ActionDriver<FixtureTarget, { prefix: string }> & { rendersInCaller?: boolean } = {
   type: 'fixture',
   connectorType: 'fixture',
   prepare(parameters) {
@@ -76,5 +77,5 @@ const source: SourceDriver<FixtureTarget> = {
 
 /** Offers the `fixture` type (call before the server starts). */
 export function installFixtureType(): void {
-  drivers.set('fixture', { connector, action, source })
+  drivers.set('fixture', { connector, action: fixtureAction, source })
 }

@@ -56,6 +56,7 @@ function byTopic(records: readonly KafkaRecord[]): Array<{ topic: string; messag
 export const kafkaProducerAction: ActionDriver<KafkaConnection, KafkaProducerPrepared> = {
   type: 'kafka_producer',
   connectorType: 'kafka_producer',
+  rendersInCaller: true,
   prepare: (parameters) => prepareKafkaProducer(parameters),
   async send(conn, prepared, batch, { timeoutMs, signal, trace }) {
     const records = batch.map((row) => renderKafkaRecord(prepared, row))

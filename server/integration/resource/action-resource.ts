@@ -130,7 +130,7 @@ export class ActionResource {
       actionId,
       async: !this.timing.sync,
       rendered: (result) => {
-        traceRendered(rows, actionId, result)
+        traceRendered(rows, actionId, result, this.driver.rendersInCaller)
         if (rows[0].stopAfterRender) {
           stopped?.()
           throw new StoppedAfterRender(`Action ${actionId} stopped after template rendering due to test setting.`)

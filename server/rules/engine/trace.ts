@@ -39,11 +39,12 @@ export function stoppingTracer(tracer: RuleTracer): RuleTracer {
 const eventClientid = (columns: Columns) => (typeof columns.clientid === 'string' ? columns.clientid : undefined)
 const triggeredAt = (columns: Columns) => (typeof columns.timestamp === 'number' ? columns.timestamp : Date.now())
 
+const eventPeername = (columns: Columns) => (typeof columns.peername === 'string' ? columns.peername : typeof columns.peerhost === 'string' ? columns.peerhost : undefined)
+const eventUsername = (columns: Columns) => (typeof columns.username === 'string' ? columns.username : undefined)
+
 /** set_process_trace_metadata: the rule, the event's client and `rule_trigger_ts` (the event's time, else now). */
 function ruleEvent(tag: string, msg: string, ruleId: string, columns: Columns, fields: TraceFields): TraceEvent {
-  const peername = typeof columns.peername === 'string' ? columns.peername : typeof columns.peerhost === 'string' ? columns.peerhost : undefined
-  const username = typeof columns.username === 'string' ? columns.username : undefined
-  return { tag, msg, clientid: eventClientid(columns), peername, username, ruleId, fields: { ...fields, rule_trigger_ts: [triggeredAt(columns)] } }
+  return { tag, msg, clientid: eventClientid(columns), peername: eventPeername(columns), username: eventUsername(columns), ruleId, fields: { ...fields, rule_trigger_ts: [triggeredAt(columns)] } }
 }
 
 /**
@@ -54,12 +55,15 @@ export interface ActionTraceContext {
   tracer: RuleTracer | undefined
   ruleId: string
   clientid: string | undefined
+  /** The caller's peer and user name (its process metadata), for a driver rendering in the caller. */
+  peername: string | undefined
+  username: string | undefined
   triggeredAt: number
   stopAfterRender: boolean
 }
 
 export function actionTraceContext(tracer: RuleTracer | undefined, ruleId: string, columns: Columns, stopAfterRender: boolean): ActionTraceContext {
-  return { tracer, ruleId, clientid: eventClientid(columns), triggeredAt: triggeredAt(columns), stopAfterRender }
+  return { tracer, ruleId, clientid: eventClientid(columns), peername: eventPeername(columns), username: eventUsername(columns), triggeredAt: triggeredAt(columns), stopAfterRender }
 }
 
 const unique = (values: ReadonlyArray<string | undefined>): string[] => [...new Set(values.filter((value): value is string => value !== undefined))]
@@ -68,14 +72,27 @@ const unique = (values: ReadonlyArray<string | undefined>): string[] => [...new 
  * emqx_trace:rendered_action_template from a buffer worker: `action_template_rendered` (QUERY_RENDER)
  * with what the driver rendered and the action's id, under the worker's metadata for the batch (its
  * rows' rule ids and client ids as map sets, which rule and client traces match, their trigger times,
- * and `stop_action_after_render` in a rule test).
+ * and `stop_action_after_render` in a rule test). A driver 5.8 queries in the caller's process
+ * (`inCaller`: Kafka's internal buffer) writes it under the caller's metadata as well: the
+ * client, peer, user name and rule of the (first) row, so its address's trace matches it too.
  */
-export function traceRendered(rows: readonly ActionTraceContext[], actionId: string, result: TraceFields): void {
+export function traceRendered(rows: readonly ActionTraceContext[], actionId: string, result: TraceFields, inCaller = false): void {
   const tracer = rows.find((row) => row.tracer !== undefined)?.tracer
   if (tracer === undefined) return
   const fields: TraceFields = { action_id: actionId, result, rule_trigger_ts: rows.map((row) => row.triggeredAt) }
   if (rows[0].stopAfterRender) fields.stop_action_after_render = true
-  tracer.emit({ tag: 'QUERY_RENDER', msg: 'action_template_rendered', clientid: undefined, peername: undefined, ruleIds: unique(rows.map((row) => row.ruleId)), clientIds: unique(rows.map((row) => row.clientid)), fields })
+  const caller = inCaller ? rows[0] : undefined
+  tracer.emit({
+    tag: 'QUERY_RENDER',
+    msg: 'action_template_rendered',
+    clientid: caller?.clientid,
+    peername: caller?.peername,
+    username: caller?.username,
+    ruleId: caller?.ruleId,
+    ruleIds: unique(rows.map((row) => row.ruleId)),
+    clientIds: unique(rows.map((row) => row.clientid)),
+    fields,
+  })
 }
 
 export function traceRuleActivated(tracer: RuleTracer, ruleId: string, columns: Columns): void {
