@@ -52,6 +52,17 @@ async function route(type: string, name: string, connector: Record<string, unkno
   await created('/rules', { id: `to_${name}`, sql: `SELECT * FROM "tr/${name}/#"`, actions: [`${type}:${name}`] })
 }
 
+/** A database started with `table` made in it; answers the connector config that reaches it. */
+async function withTable(start: () => Promise<DbServer>, Backend: typeof PostgresBackend | typeof MysqlBackend, table: string) {
+  const db = await start()
+  stops.push(() => db.stop())
+  const config = { server: `${db.host}:${db.port}`, database: db.database, username: db.user, password: db.password }
+  const backend = new Backend(config)
+  await backend.execute(`CREATE TABLE ${table}`, [])
+  await backend.close()
+  return config
+}
+
 /** Publishes from `tr-<name>` and answers the rule trace's log once the action succeeded and its send rendered. */
 async function published(name: string, payloads: string[]): Promise<string> {
   await createTrace(api, { name: `rule_${name}`, type: 'ruleid', ruleid: `to_${name}` })
@@ -180,12 +191,7 @@ describe('QUERY_RENDER lines', () => {
   })
 
   it.skipIf(!hasDbServer('postgresql'))('PostgreSQL: the prepared statement by the action’s id and its parameters', { timeout: 90_000 }, async () => {
-    const db = await startPostgres()
-    stops.push(() => db.stop())
-    const pg = new PostgresBackend({ server: `${db.host}:${db.port}`, database: db.database, username: db.user, password: db.password })
-    await pg.execute('CREATE TABLE t_render (topic TEXT, qos INT)', [])
-    await pg.close()
-    const connector = { server: `${db.host}:${db.port}`, database: db.database, username: db.user, password: db.password }
+    const connector = await withTable(startPostgres, PostgresBackend, 't_render (topic TEXT, qos INT)')
     await route('pgsql', 'pg', connector, { parameters: { sql: 'insert into t_render(topic, qos) values (${topic}, ${qos})' } })
     await createTrace(api, { name: 'pgJson', type: 'ruleid', ruleid: 'to_pg', formatter: 'json', start_at: EARLIER() })
     const [line] = rendered(await published('pg', ['p']))
@@ -196,12 +202,7 @@ describe('QUERY_RENDER lines', () => {
   })
 
   it.skipIf(!hasDbServer('mariadb'))('MySQL: a batch is one INSERT, with the rows of two clients in one line', { timeout: 90_000 }, async () => {
-    const db = await startMariadb()
-    stops.push(() => db.stop())
-    const my = new MysqlBackend({ server: `${db.host}:${db.port}`, database: db.database, username: db.user, password: db.password })
-    await my.execute('CREATE TABLE t_render (topic VARCHAR(64), payload TEXT)', [])
-    await my.close()
-    const connector = { server: `${db.host}:${db.port}`, database: db.database, username: db.user, password: db.password }
+    const connector = await withTable(startMariadb, MysqlBackend, 't_render (topic VARCHAR(64), payload TEXT)')
     await route('mysql', 'my', connector, { parameters: { sql: 'insert into t_render(topic, payload) values (${topic}, ${payload})' }, resource_opts: { batch_size: 10, batch_time: '300ms', worker_pool_size: 1 } })
     await createTrace(api, { name: 'myClient', type: 'clientid', clientid: 'tr-my2' })
     await createTrace(api, { name: 'rule_my', type: 'ruleid', ruleid: 'to_my' })
