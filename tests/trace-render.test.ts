@@ -11,6 +11,7 @@ import { startHttpTarget, type HttpTarget } from './support/http-target.ts'
 import { hasMosquitto, startMosquitto, type Mosquitto } from './support/mosquitto.ts'
 import { connectMqtt, endClients, startTestServer, waitFor, type Api, type TestServer } from './support/server.ts'
 import { createTrace, logContaining, readLog } from './support/trace-log.ts'
+import { renderTraceLine, traceKind } from '../src/features/logTrace/traceLineView.ts'
 import { fixtureAction, fixtureTarget, installFixtureType } from './support/fixture-integration.ts'
 
 let local: TestServer
@@ -110,6 +111,9 @@ describe('QUERY_RENDER lines', () => {
       ),
     )
     expect(line).not.toContain('secret-token')
+    // The console's trace view colours it as the rule engine's other lines.
+    expect(traceKind(line)).toBe('QUERY_RENDER')
+    expect(renderTraceLine(line).startsWith('\x1b[35m')).toBe(true)
     // It comes after the rule's bridge_action and before its result, as the buffer worker writes it.
     expect(text.indexOf('bridge_action')).toBeLessThan(text.indexOf('action_template_rendered'))
     expect(text.indexOf('action_template_rendered')).toBeLessThan(text.indexOf('action_success'))
