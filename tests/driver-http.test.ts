@@ -8,6 +8,8 @@ import { RecoverableError, UnrecoverableError, type DriverContext } from '../ser
 import { httpAction, httpConnector, type HttpConnection } from '../server/integration/drivers/http.ts'
 import { joinPaths, parseHttpUrl } from '../server/integration/drivers/http-url.ts'
 import { makeCertificates, type TestCertificates } from './support/certs.ts'
+import { renderedBy } from './support/rendered.ts'
+import { Tuple } from '../server/rules/events/erlang-term.ts'
 
 interface Received {
   method: string
@@ -127,10 +129,22 @@ describe('what the action sends', () => {
     expect(received[0].url).toBe('/api/r7/x/undefined')
   })
 
-  it('render shows the action part of the request without sending it', () => {
+  it('reports the request it rendered (headers as pairs, Authorization redacted) before sending it', async () => {
+    const conn = await connector({ headers: { authorization: 'Bearer ${token}' } })
     const prepared = httpAction.prepare({ method: 'put', path: '/p/${clientid}', headers: { 'x-t': '${topic}' }, body: '${payload}' }, ctx)
-    expect(httpAction.render?.(prepared, row)).toEqual({ method: 'put', path: '/p/c1', headers: { 'x-t': 't/1' }, body: '{"temp":21}' })
+    const { host, port } = conn.config.base
+    expect(await renderedBy(httpAction, conn, prepared, [row])).toEqual({
+      host,
+      port,
+      path: '/api/p/c1',
+      method: 'put',
+      headers: [new Tuple(['authorization', '******']), new Tuple(['x-t', 't/1'])],
+      timeout: 5000,
+      body: '{"temp":21}',
+      url: `http://${host}:${port}/api/p/c1`,
+    })
     expect(received).toHaveLength(0)
+    await httpConnector.stop(conn)
   })
 
   it('hash pools by client id: one client always goes through the same connection', async () => {

@@ -11,6 +11,7 @@ import { mongodbConnection } from '../server/integration/drivers/mongodb-config.
 import { mongodbAction, mongodbConnector, mongodbDocument } from '../server/integration/drivers/mongodb.ts'
 import { callRuleFunction } from '../server/rules/functions/index.ts'
 import { serverPerSuite, waitFor } from './support/server.ts'
+import { renderedBy, UNTOUCHED_CONNECTION } from './support/rendered.ts'
 
 const ctx = (id: string): DriverContext => ({ node: 'emqx@127.0.0.1', id, broker: {} as DriverContext['broker'] })
 const fast = { server_selection_timeout_ms: '300ms', connect_timeout_ms: '300ms' }
@@ -60,13 +61,13 @@ describe('mongodb connector config', () => {
 describe('mongodb action', () => {
   const row = { clientid: 'c1', topic: 't/1', payload: '{"temp":21.5}', qos: 1 }
 
-  it('sends the selected data as the document by default, or payload_template read as JSON', () => {
+  it('sends the selected data as the document by default, or payload_template read as JSON', async () => {
     const plain = mongodbAction.prepare({}, ctx('mongodb:a'))
     expect(mongodbDocument(plain, row)).toEqual(row)
-    expect(mongodbAction.render!(plain, row)).toEqual({ collection: 'mqtt', data: row })
+    expect(await renderedBy(mongodbAction, UNTOUCHED_CONNECTION, plain, [row])).toEqual({ collection: 'mqtt', data: row })
     expect(mongodbDocument(mongodbAction.prepare({ payload_template: '' }, ctx('mongodb:a')), row)).toEqual(row)
     const templated = mongodbAction.prepare({ collection: 'c_${clientid}', payload_template: '{"t": ${payload.temp}, "who": "${clientid}"}' }, ctx('mongodb:b'))
-    expect(mongodbAction.render!(templated, row)).toEqual({ collection: 'c_c1', data: { t: 21.5, who: 'c1' } })
+    expect(await renderedBy(mongodbAction, UNTOUCHED_CONNECTION, templated, [row])).toEqual({ collection: 'c_c1', data: { t: 21.5, who: 'c1' } })
     expect(() => mongodbDocument(mongodbAction.prepare({ payload_template: '{"t": ${nothing' }, ctx('mongodb:c')), row)).toThrow(UnrecoverableError)
     expect(() => mongodbDocument(mongodbAction.prepare({ payload_template: '[1]' }, ctx('mongodb:c')), row)).toThrow('payload_template must render a JSON object, got: [1]')
     expect(() => mongodbAction.prepare({ collection: '' }, ctx('mongodb:c'))).toThrow('parameters.collection: must be a non-empty template')

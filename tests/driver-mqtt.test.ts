@@ -14,6 +14,7 @@ import type { MqttPool } from '../server/integration/drivers/mqtt-pool.ts'
 import { makeCertificates, type TestCertificates } from './support/certs.ts'
 import { hasMosquitto, startMosquitto, type Mosquitto } from './support/mosquitto.ts'
 import { collect, connectMqtt, endClients, startTestServer, waitFor, type Api, type TestServer } from './support/server.ts'
+import { renderedBy } from './support/rendered.ts'
 
 const NODE = 'emqx@127.0.0.1'
 /** The first 8 hex digits of sha1("emqx@127.0.0.1"), as clientid_base/1 appends them. */
@@ -176,7 +177,7 @@ describe('egress', () => {
       userProperties: { site: 'north' },
     })
     expect((message.properties as { messageExpiryInterval: number }).messageExpiryInterval).toBeGreaterThan(290)
-    expect(mqttAction.render!(egress, row)).toMatchObject({ topic: 'fwd/dev1/kitchen', qos: 2, retain: true, payload: 'temp=21.5 at sensors/1' })
+    expect(await renderedBy(mqttAction, pool, egress, [row])).toMatchObject({ topic: 'fwd/dev1/kitchen', qos: 2, retain: true, payload: Buffer.from('temp=21.5 at sensors/1') })
   })
 
   it('without a payload template sends the row as JSON; missing placeholders render empty, QoS and retain default', async () => {

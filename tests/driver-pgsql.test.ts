@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RecoverableError, UnrecoverableError, type DriverContext } from '../server/integration/driver.ts'
 import { pgsqlAction, pgsqlConnector, type PgsqlConnection } from '../server/integration/drivers/pgsql.ts'
 import { hasDbServer, startPostgres, type DbServer } from './support/db-servers.ts'
+import { renderedBy } from './support/rendered.ts'
 
 // The database drivers never touch the broker.
 const ctx = (id: string): DriverContext => ({ node: 'emqx@127.0.0.1', id, broker: {} as DriverContext['broker'] })
@@ -52,7 +53,8 @@ describe.skipIf(!hasDbServer('postgresql'))('pgsql driver', () => {
       { msgid: '00063', qos: 30, payload: null },
       { msgid: '00064', qos: 40, payload: null },
     ])
-    expect(pgsqlAction.render!(prepared, batch[0])).toEqual({ statement: 'insert into t_mqtt_msg(msgid, topic, qos, payload) values ($1, $2, $3, $4)', parameters: ['00062', 't/2', 20, null] })
+    expect(await renderedBy(pgsqlAction, conn, prepared, [batch[0]], 'action:pgsql:a:connector:pgsql:c')).toEqual({ statement_type: 'prepared_query', statement_or_name: 'action:pgsql:a:connector:pgsql:c', data: ['00062', 't/2', 20, null] })
+    expect(await renderedBy(pgsqlAction, conn, prepared, batch)).toEqual({ statement_type: 'execute_batch', statement_or_name: 'insert into t_mqtt_msg(msgid, topic, qos, payload) values ($1, $2, $3, $4)', data: [['00062', 't/2', 20, null], ['00063', 't/3', 30, null], ['00064', 't/4', 40, null]] })
   })
 
   it('a batch with a row the table refuses stores none of it and is unrecoverable', async () => {

@@ -9,6 +9,7 @@ import { redisAction, redisConnector } from '../server/integration/drivers/redis
 import { callRuleFunction } from '../server/rules/functions/index.ts'
 import { waitFor } from './support/server.ts'
 import { hasDbServer, startRedis, startRedisCluster, startRedisSentinel, type DbServer } from './support/db-servers.ts'
+import { renderedBy } from './support/rendered.ts'
 
 // The database drivers never touch the broker.
 const ctx = (id: string): DriverContext => ({ node: 'emqx@127.0.0.1', id, broker: {} as DriverContext['broker'] })
@@ -46,7 +47,8 @@ describe.skipIf(!hasDbServer('redis'))('redis driver', () => {
     const row = { clientid: 'c1', payload: '{"temp": 21.5, "note": "a b"}', topic: 't/1' }
     await redisAction.send(conn, prepared, [row], send)
     expect(await lrange('msgs:c1')).toEqual(['{"temp": 21.5, "note": "a b"}', 'temp=21.5', 'undefined'])
-    expect(redisAction.render!(prepared, row)).toEqual({ command: ['RPUSH', 'msgs:c1', '{"temp": 21.5, "note": "a b"}', 'temp=21.5', 'undefined'] })
+    expect(await renderedBy(redisAction, conn, prepared, [row])).toEqual({ command: ['RPUSH', 'msgs:c1', '{"temp": 21.5, "note": "a b"}', 'temp=21.5', 'undefined'], batch: false })
+    expect(await renderedBy(redisAction, conn, prepared, [row, { clientid: 'c2', payload: 'p' }])).toEqual({ commands: 'RPUSH msgs:c1 {"temp": 21.5, "note": "a b"} temp=21.5 undefined; RPUSH msgs:c2 p temp=undefined undefined', batch: true })
   })
 
   it('a batch is one pipeline, in order', async () => {

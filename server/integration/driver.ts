@@ -3,6 +3,7 @@
 // layer (buffering, batching, inflight window, retries, health checks, status, metrics, restart)
 // is written once around these and knows no type; each type is one file under drivers/.
 import type { Broker } from '../broker/broker.ts'
+import type { TraceFields } from '../trace/event.ts'
 
 /** A resource's status as EMQX reports it per node. */
 export type ResourceStatus = 'connected' | 'connecting' | 'disconnected'
@@ -45,20 +46,47 @@ export interface ConnectorDriver<Conn = unknown> {
   stop(conn: Conn): Promise<void>
 }
 
+/**
+ * Given to a send only while a trace may want its rows (or a rule test stops the action after
+ * rendering): 5.8's emqx_trace:rendered_action_template.
+ */
+export interface RenderTrace {
+  /** `action:<type>:<name>:connector:<type>:<name>`, the action's resource id in 5.8. */
+  readonly actionId: string
+  /** query_mode async (InfluxDB writes it as `is_async`). */
+  readonly async: boolean
+  /**
+   * What the driver rendered for the request (a row's, or the batch's when the batch is one request),
+   * with 5.8's fields for its type. Called after rendering and before anything is sent, and outside
+   * the driver's own error handling: in a rule test that stops after rendering it throws, and the
+   * send must end there.
+   */
+  rendered(result: TraceFields): void
+}
+
+export interface SendOptions {
+  timeoutMs: number
+  signal: AbortSignal
+  trace?: RenderTrace
+}
+
 /** One action type: rows selected by a rule, sent through a connection of its connector type. */
 export interface ActionDriver<Conn = unknown, Prepared = unknown> {
   readonly type: string
   /** The connector type it sends through (usually the same name). */
   readonly connectorType: string
+  /**
+   * 5.8 queries it in the caller's process rather than a buffer worker (Kafka's
+   * simple_async_internal_buffer): its rendered line also carries the caller's client, peer and rule.
+   */
+  readonly rendersInCaller?: boolean
   /** Checks the action's `parameters` and compiles its templates once; throws the 400 message. */
   prepare(parameters: Record<string, unknown>, ctx: DriverContext): Prepared
   /**
    * Sends a batch (one row when batching is off) within `timeoutMs`; resolves when the target
    * took all of it. Throws RecoverableError to retry, UnrecoverableError (or anything else) to fail.
    */
-  send(conn: Conn, prepared: Prepared, batch: ReadonlyArray<Record<string, unknown>>, options: { timeoutMs: number; signal: AbortSignal }): Promise<void>
-  /** What a rule test shows after rendering, without sending (`stop_action_after_template_rendering`). */
-  render?(prepared: Prepared, row: Record<string, unknown>): unknown
+  send(conn: Conn, prepared: Prepared, batch: ReadonlyArray<Record<string, unknown>>, options: SendOptions): Promise<void>
   /** An action's own health on top of its connector's (a table that exists...). */
   health?(conn: Conn, prepared: Prepared): Promise<ResourceHealth>
 }

@@ -4,9 +4,10 @@
 // With a `level`, the event is one of the client's own log lines instead (?SLOG, which a running
 // trace receives because 5.8 then logs at debug), written as 5.8's log formatter writes it.
 import type { Packet } from 'mqtt-packet'
+import type { Tuple } from '../rules/events/erlang-term.ts'
 
 /** A field's value; a Buffer is a payload, a packet is written as emqx_packet:format/2 does. */
-export type TraceValue = string | number | boolean | undefined | null | Buffer | { packet: Packet } | TraceFields | TraceValue[]
+export type TraceValue = string | number | boolean | undefined | null | Buffer | Tuple | { packet: Packet } | TraceFields | TraceValue[]
 export interface TraceFields {
   [key: string]: TraceValue
 }
@@ -28,6 +29,12 @@ export interface TraceEvent {
   topic?: string
   /** The rule the event is about (rule traces match on it). */
   ruleId?: string
+  /**
+   * A buffer worker's batch (5.8's `rule_ids` and `client_ids` process metadata): the rules and the
+   * clients of its rows, which rule and client id traces match on too; written as map sets.
+   */
+  ruleIds?: readonly string[]
+  clientIds?: readonly string[]
   /** Fields besides the topic, in any order (a ?TRACE writes them sorted: packet first, payload last). */
   fields: TraceFields
   /** Set for a ?SLOG line: its level. */

@@ -1,6 +1,7 @@
 // Which events a trace writes, as emqx_trace_handler's filters decide: a client id trace the events
 // of that client, a topic trace the events about a topic its filter matches, an address trace the
-// events of peers whose `host:port` begins with it, a rule trace the events of that rule.
+// events of peers whose `host:port` begins with it, a rule trace the events of that rule (a buffer
+// worker's line, about a batch, matches the traces of each of its rows' rules and clients).
 import type { TraceType } from '../../contract/trace.ts'
 import { matchesFilter } from '../broker/topic-trie.ts'
 import type { ClientInfo } from '../broker/hooks.ts'
@@ -10,13 +11,13 @@ import type { TraceEvent } from './event.ts'
 export function traceMatches(type: TraceType, filter: string, event: TraceEvent): boolean {
   switch (type) {
     case 'clientid':
-      return event.clientid === filter
+      return event.clientid === filter || (event.clientIds !== undefined && event.clientIds.includes(filter))
     case 'topic':
       return event.topic !== undefined && matchesFilter(filter, event.topic)
     case 'ip_address':
       return event.peername !== undefined && event.peername.startsWith(filter)
     case 'ruleid':
-      return event.ruleId === filter
+      return event.ruleId === filter || (event.ruleIds !== undefined && event.ruleIds.includes(filter))
   }
 }
 

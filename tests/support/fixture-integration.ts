@@ -9,6 +9,8 @@ export class FixtureTarget {
   rows: Array<Record<string, unknown>> = []
   /** The configs connections were opened with (secrets as the driver got them). */
   opened: Array<Record<string, unknown>> = []
+  /** Per send, whether it was given a trace to report its rendering to (only while a trace may want it). */
+  traced: boolean[] = []
   private readonly subscribers = new Set<(row: Record<string, unknown>) => void>()
 
   /** A row arriving at a source subscribed to this target. */
@@ -48,18 +50,20 @@ const connector: ConnectorDriver<FixtureTarget> = {
   async stop() {},
 }
 
-const action: ActionDriver<FixtureTarget, { prefix: string }> = {
+/** The fixture's action; `rendersInCaller` may be set by a test of that kind of driver's trace lines. */
+export const fixtureAction: ActionDriver<FixtureTarget, { prefix: string }> & { rendersInCaller?: boolean } = {
   type: 'fixture',
   connectorType: 'fixture',
   prepare(parameters) {
     if (typeof parameters.prefix !== 'string') throw new Error('parameters.prefix: required field')
     return { prefix: parameters.prefix }
   },
-  async send(target, prepared, batch) {
+  async send(target, prepared, batch, { trace }) {
+    target.traced.push(trace !== undefined)
+    trace?.rendered({ prefix: prepared.prefix, rows: batch.length })
     if (!target.up) throw new RecoverableError('target down')
     for (const row of batch) target.rows.push({ prefix: prepared.prefix, ...row })
   },
-  render: (prepared, row) => ({ prefix: prepared.prefix, ...row }),
 }
 
 const source: SourceDriver<FixtureTarget> = {
@@ -73,5 +77,5 @@ const source: SourceDriver<FixtureTarget> = {
 
 /** Offers the `fixture` type (call before the server starts). */
 export function installFixtureType(): void {
-  drivers.set('fixture', { connector, action, source })
+  drivers.set('fixture', { connector, action: fixtureAction, source })
 }

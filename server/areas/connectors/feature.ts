@@ -534,7 +534,7 @@ export class IntegrationFeature {
       this.stopBridge(kind, id)
       if (config.enable === false) return
       const checked = v.parse(ActionConfigSchema, config)
-      this.actions.set(id, new ActionResource(set.action!, prepared, connector, actionTiming(stored.type, checked.resource_opts)))
+      this.actions.set(id, new ActionResource(set.action!, prepared, connector, actionTiming(stored.type, checked.resource_opts), id))
       this.localTopics.set(id, checked.local_topic)
     } else {
       this.stopBridge(kind, id)
@@ -564,17 +564,12 @@ export class IntegrationFeature {
     if (stored.config.enable === false) return 'disabled'
     const action = this.actions.get(resourceId(type, send.name))
     if (!action) return 'not_found'
-    if (send.stopAfterRender) {
-      // 5.8 renders, then stops the query with an unrecoverable error (emqx_trace:rendered_action_template):
-      // the action counts it matched and failed, the rule a failed (unknown) action.
-      action.metrics.add('matched')
-      action.metrics.add('failed')
-      action.render(send.selected)
-      return { error: `Action ${resourceId(type, send.name)} stopped after template rendering due to test setting.` }
-    }
+    // 5.8 renders, then stops the query with an unrecoverable error (emqx_trace:rendered_action_template):
+    // the action counts it matched and failed, the rule a failed (unknown) action.
+    if (send.stopAfterRender && send.trace) return action.stopAfterRender(send.selected, send.trace)
     // EMQX picks the buffer worker by the caller, the publishing client's process: here its client id.
     const clientid = send.envs.clientid ?? send.selected.clientid
-    return action.query(send.selected, typeof clientid === 'string' ? clientid : undefined)
+    return action.query(send.selected, typeof clientid === 'string' ? clientid : undefined, send.trace)
   }
 
   /** A source's row to the rules selecting `$sources/<type>:<name>` or the legacy `$bridges/<type>:<name>`. */

@@ -10,7 +10,9 @@ import { connect as netConnect, type Socket } from 'node:net'
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls'
 import { Client } from 'undici'
 import { log } from '../../log/index.ts'
-import { RecoverableError, UnrecoverableError, type ActionDriver, type ConnectorDriver, type ResourceHealth } from '../driver.ts'
+import { RecoverableError, UnrecoverableError, type ActionDriver, type ConnectorDriver, type RenderTrace, type ResourceHealth } from '../driver.ts'
+import { Tuple } from '../../rules/events/erlang-term.ts'
+import type { TraceFields } from '../../trace/event.ts'
 import { parseTemplate, renderTemplate, renderValue, type Template } from '../../rules/engine/template.ts'
 import { parseHttpActionParameters, parseHttpConnectorConfig, type HttpConnectorConfig, type HttpMethod } from './http-config.ts'
 import { clientTlsOptions } from './client-tls.ts'
@@ -206,9 +208,26 @@ function logFailure(conn: HttpConnection, request: HttpRequest, outcome: Extract
   else log.error(fields, 'http_connector_do_request_failed')
 }
 
-async function sendOne(conn: HttpConnection, row: Record<string, unknown>, prepared: PreparedHttpAction, timeoutMs: number, signal: AbortSignal): Promise<void> {
+/** emqx_utils_redact:redact_headers: an Authorization or Proxy-Authorization value as `******` (a file:// one kept). */
+function redactedHeader(name: string, value: string): string {
+  const key = name.trim().toLowerCase()
+  return (key === 'authorization' || key === 'proxy-authorization') && !value.startsWith('file://') ? '******' : value
+}
+
+/** trace_rendered_action_template: the request as ehttpc gets it, headers redacted, with its URL. */
+function renderedRequest(conn: HttpConnection, request: HttpRequest, timeoutMs: number): TraceFields {
+  const { scheme, host, port } = conn.config.base
+  const headers = Object.entries(request.headers).map(([name, value]) => new Tuple([name, redactedHeader(name, value)]))
+  const result: TraceFields = { host, port, path: request.path, method: request.method, headers, timeout: timeoutMs }
+  if (request.body !== undefined) result.body = request.body
+  result.url = `${scheme}://${host}:${port}${request.path}`
+  return result
+}
+
+async function sendOne(conn: HttpConnection, row: Record<string, unknown>, prepared: PreparedHttpAction, timeoutMs: number, signal: AbortSignal, trace: RenderTrace | undefined): Promise<void> {
   const client = pick(conn, row)
   const request = renderHttpRequest(conn, prepared, row)
+  trace?.rendered(renderedRequest(conn, request, timeoutMs))
   const deadline = Date.now() + timeoutMs
   for (let tries = 0; ; tries++) {
     const outcome = await attemptWithin(client, request, deadline - Date.now(), signal)
@@ -234,14 +253,10 @@ export const httpAction: ActionDriver<HttpConnection, PreparedHttpAction> = {
       maxRetries: parameters.maxRetries,
     }
   },
-  async send(conn, prepared, batch, { timeoutMs, signal }) {
+  async send(conn, prepared, batch, { timeoutMs, signal, trace }) {
     // HTTP actions take no batch options: a batch is one row, but each row gets its request anyway.
     for (const row of batch) {
-      await sendOne(conn, row, prepared, timeoutMs, signal)
+      await sendOne(conn, row, prepared, timeoutMs, signal, trace)
     }
-  },
-  render(prepared, row) {
-    // The action's own part of the request (the connector's URL path and headers are added when sent).
-    return renderHttpRequest({ path: [], headers: [] }, prepared, row)
   },
 }

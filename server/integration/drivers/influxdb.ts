@@ -128,13 +128,14 @@ export const influxdbAction: ActionDriver<InfluxdbConnection, InfluxdbPrepared> 
     if (typeof precision !== 'string' || !PRECISIONS.includes(precision)) throw new Error('precision: must be one of ns, us, ms, s')
     return { points: parseWriteSyntax(syntax).map((line) => compilePoint(line, precision as Precision)), precision: precision as Precision }
   },
-  async send(conn, prepared, batch, { timeoutMs, signal }) {
+  async send(conn, prepared, batch, { timeoutMs, signal, trace }) {
     const body: string[] = []
     for (const row of batch) {
       const rendered = lines(prepared, row)
       if (!Array.isArray(rendered)) throw new UnrecoverableError(batch.length > 1 ? `points_trans_failed: ${rendered.error}` : rendered.error)
       body.push(...rendered)
     }
+    trace?.rendered({ points: body, is_async: trace.async })
     const { path, headers } = writeRequest(conn.api, prepared.precision)
     let answer: { status: number; text: string }
     try {
@@ -144,10 +145,6 @@ export const influxdbAction: ActionDriver<InfluxdbConnection, InfluxdbPrepared> 
     }
     if (answer.status === 401) throw new UnrecoverableError('authorization failure')
     if (answer.status < 200 || answer.status >= 300) throw new UnrecoverableError(`${answer.status} ${answer.text.trim()}`)
-  },
-  render: (prepared, row) => {
-    const rendered = lines(prepared, row)
-    return Array.isArray(rendered) ? { points: rendered } : rendered
   },
   /** EMQX's channel status: connected while the connector is, else connecting. */
   async health(conn) {

@@ -5,6 +5,7 @@
 // or does not speak Kafka fails the start and the health check with kafkajs' reason.
 import type { EachMessagePayload } from 'kafkajs'
 import { RecoverableError, UnrecoverableError, type ActionDriver, type ConnectorDriver, type DriverContext, type SourceDriver } from '../driver.ts'
+import { Tuple } from '../../rules/events/erlang-term.ts'
 import { within } from './backend.ts'
 import { closeKafka, kafkaHealth, kafkaReason, openKafka, producerFor, topicHealth, type KafkaConnection } from './kafka-client.ts'
 import { kafkaConnectorSettings } from './kafka-config.ts'
@@ -37,6 +38,11 @@ function classified(error: unknown): Error {
   return retriable ? new RecoverableError(kafkaReason(error)) : new UnrecoverableError(kafkaReason(error))
 }
 
+/** formalize_kafka_headers: the headers as a list of `{Key, Value}`. */
+function kafkaHeaders(headers: KafkaRecord['headers']): Tuple[] {
+  return Object.entries(headers).flatMap(([key, value]) => (Array.isArray(value) ? value : [value]).map((one) => new Tuple([key, Buffer.isBuffer(one) ? one.toString('utf8') : String(one)])))
+}
+
 function byTopic(records: readonly KafkaRecord[]): Array<{ topic: string; messages: Array<Omit<KafkaRecord, 'topic'>> }> {
   const topics = new Map<string, Array<Omit<KafkaRecord, 'topic'>>>()
   for (const { topic, ...message } of records) {
@@ -50,9 +56,12 @@ function byTopic(records: readonly KafkaRecord[]): Array<{ topic: string; messag
 export const kafkaProducerAction: ActionDriver<KafkaConnection, KafkaProducerPrepared> = {
   type: 'kafka_producer',
   connectorType: 'kafka_producer',
+  rendersInCaller: true,
   prepare: (parameters) => prepareKafkaProducer(parameters),
-  async send(conn, prepared, batch, { timeoutMs, signal }) {
+  async send(conn, prepared, batch, { timeoutMs, signal, trace }) {
     const records = batch.map((row) => renderKafkaRecord(prepared, row))
+    // 5.8 renders one query at a time: a line a message, its key, value, headers and timestamp.
+    if (trace) for (const { key, value, headers, timestamp } of records) trace.rendered({ message: { key, value, headers: kafkaHeaders(headers), ts: Number(timestamp) } })
     try {
       const producer = await within(producerFor(conn, prepared), timeoutMs, signal)
       await within(producer.sendBatch({ topicMessages: byTopic(records), acks: prepared.acks, compression: prepared.compression, timeout: timeoutMs }), timeoutMs, signal)
@@ -60,7 +69,6 @@ export const kafkaProducerAction: ActionDriver<KafkaConnection, KafkaProducerPre
       throw classified(error)
     }
   },
-  render: (prepared, row) => ({ message: renderKafkaRecord(prepared, row) }),
   // A fixed topic must exist (on_get_channel_status); a dynamic one is known only per row.
   health: async (conn, prepared) => (typeof prepared.topic === 'string' ? topicHealth(conn, prepared.topic) : { status: 'connected' }),
 }

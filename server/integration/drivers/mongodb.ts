@@ -9,6 +9,7 @@ import { MongoBackend } from '../../backends/mongodb.ts'
 import { reasonOf } from '../../backends/resource.ts'
 import { parseTemplate, renderTemplate, type Template } from '../../rules/engine/template.ts'
 import { RecoverableError, UnrecoverableError, type ActionDriver, type ConnectorDriver } from '../driver.ts'
+import type { TraceFields } from '../../trace/event.ts'
 import { backendHealth, openChecked, within } from './backend.ts'
 import { isObject } from './config-fields.ts'
 import { mongodbConnection } from './mongodb-config.ts'
@@ -72,11 +73,13 @@ export const mongodbAction: ActionDriver<MongoBackend, MongodbPrepared> = {
     if (payload !== undefined && payload !== null && typeof payload !== 'string') throw new Error('parameters.payload_template: must be text')
     return { collection: parseTemplate(collection), payload: payload ? parseTemplate(payload) : undefined }
   },
-  async send(backend, prepared, batch, { timeoutMs, signal }) {
+  async send(backend, prepared, batch, { timeoutMs, signal, trace }) {
     const byCollection = new Map<string, Document[]>()
     for (const row of batch) {
       const name = renderTemplate(prepared.collection, row)
       const document = mongodbDocument(prepared, row)
+      // The document as JSON has it (a date as its ISO text).
+      trace?.rendered({ collection: name, data: JSON.parse(JSON.stringify(document)) as TraceFields })
       byCollection.set(name, [...(byCollection.get(name) ?? []), document])
     }
     try {
@@ -85,5 +88,4 @@ export const mongodbAction: ActionDriver<MongoBackend, MongodbPrepared> = {
       throw error instanceof RecoverableError ? error : failure(error)
     }
   },
-  render: (prepared, row) => ({ collection: renderTemplate(prepared.collection, row), data: mongodbDocument(prepared, row) }),
 }

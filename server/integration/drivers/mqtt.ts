@@ -6,7 +6,8 @@ import type { IPublishPacket } from 'mqtt-packet'
 import type { Broker } from '../../broker/broker.ts'
 import { createMessage } from '../../broker/message.ts'
 import { log } from '../../log/index.ts'
-import { RecoverableError, UnrecoverableError, type ActionDriver, type ConnectorDriver, type DriverContext, type SourceDriver } from '../driver.ts'
+import { RecoverableError, UnrecoverableError, type ActionDriver, type ConnectorDriver, type DriverContext, type RenderTrace, type SourceDriver } from '../driver.ts'
+import type { TraceFields } from '../../trace/event.ts'
 import { mqttConnectorSettings } from './mqtt-config.ts'
 import { packetProperties, prepareEgress, renderEgress, type MqttEgress } from './mqtt-egress.ts'
 import { prepareIngress, type MqttIngress } from './mqtt-ingress.ts'
@@ -37,8 +38,9 @@ function classified(error: unknown): Error {
   return new RecoverableError(message)
 }
 
-async function publish(pool: MqttPool, worker: PoolWorker, egress: MqttEgress, row: Record<string, unknown>, signal: AbortSignal): Promise<void> {
+async function publish(pool: MqttPool, worker: PoolWorker, egress: MqttEgress, row: Record<string, unknown>, signal: AbortSignal, trace: RenderTrace | undefined): Promise<void> {
   const message = renderEgress(egress, row)
+  trace?.rendered({ qos: message.qos, retain: message.retain, topic: message.topic, props: message.props as TraceFields, payload: message.payload })
   const options: IClientPublishOptions = { qos: message.qos, retain: message.retain }
   if (pool.settings.protoVer === 'v5') {
     const properties = packetProperties(message.props)
@@ -66,18 +68,14 @@ export const mqttAction: ActionDriver<MqttPool, MqttEgress> = {
   type: 'mqtt',
   connectorType: 'mqtt',
   prepare: (parameters) => prepareEgress(parameters),
-  async send(pool, egress, batch, { timeoutMs, signal }) {
+  async send(pool, egress, batch, { timeoutMs, signal, trace }) {
     if (pool.unassigned) throw new UnrecoverableError('This node has no assigned static clientid.')
     const timeout = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])
     for (const row of batch) {
       const worker = pool.pick()
       if (!worker) throw new RecoverableError('disconnected')
-      await publish(pool, worker, egress, row, timeout)
+      await publish(pool, worker, egress, row, timeout, trace)
     }
-  },
-  render: (egress, row) => {
-    const { topic, qos, retain, payload, props } = renderEgress(egress, row)
-    return { topic, qos, retain, props, payload: payload.toString('utf8') }
   },
   health: async (pool) => (pool.unassigned ? { status: 'disconnected', reason: 'No clientids assigned to this node' } : { status: 'connected' }),
 }

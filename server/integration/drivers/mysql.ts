@@ -7,6 +7,7 @@ import { MysqlBackend } from '../../backends/mysql.ts'
 import { parseSql, ANY_VARS } from '../../backends/template.ts'
 import { reasonOf } from '../../backends/resource.ts'
 import { RecoverableError, UnrecoverableError, type ActionDriver, type ConnectorDriver, type ResourceHealth } from '../driver.ts'
+import type { TraceValue } from '../../trace/event.ts'
 import { backendHealth, openChecked, within } from './backend.ts'
 import { parseInsert, statementType } from './mysql-insert.ts'
 import { isConnectionError, parseActionSql, sqlConnection, sqlRow } from './sql.ts'
@@ -53,19 +54,29 @@ export const mysqlAction: ActionDriver<MysqlBackend, MysqlPrepared> = {
     const row = parseSql(parts.row, ANY_VARS, '?')
     return { text, params, batch: { insert: parts.insert, row: row.text, params: row.params }, noBatch, undefinedAsNull }
   },
-  async send(backend, prepared, batch, { timeoutMs, signal }) {
+  async send(backend, prepared, batch, { timeoutMs, signal, trace }) {
+    if (batch.length === 1) {
+      const params = sqlRow(prepared.params, batch[0])
+      // 5.8 runs one row as the statement it prepared under the action's id.
+      trace?.rendered({ sql_or_key: trace.actionId, parameters: params as TraceValue[] })
+      try {
+        return await within(backend.execute(prepared.text, params), timeoutMs, signal)
+      } catch (error) {
+        throw error instanceof RecoverableError ? error : failure(error)
+      }
+    }
+    const { batch: insert } = prepared
+    if (!insert) throw new UnrecoverableError(prepared.noBatch)
+    const missing = prepared.undefinedAsNull ? null : 'undefined'
+    const text = `${insert.insert} values ${batch.map(() => insert.row).join(',')}`
+    const params = batch.flatMap((row) => sqlRow(insert.params, row, missing))
+    trace?.rendered({ sql_or_key: text, parameters: params as TraceValue[] })
     try {
-      if (batch.length === 1) return await within(backend.execute(prepared.text, sqlRow(prepared.params, batch[0])), timeoutMs, signal)
-      const { batch: insert } = prepared
-      if (!insert) throw new UnrecoverableError(prepared.noBatch)
-      const missing = prepared.undefinedAsNull ? null : 'undefined'
-      const text = `${insert.insert} values ${batch.map(() => insert.row).join(',')}`
-      await within(backend.execute(text, batch.flatMap((row) => sqlRow(insert.params, row, missing))), timeoutMs, signal)
+      await within(backend.execute(text, params), timeoutMs, signal)
     } catch (error) {
       throw error instanceof UnrecoverableError || error instanceof RecoverableError ? error : failure(error)
     }
   },
-  render: (prepared, row) => ({ statement: prepared.text, parameters: sqlRow(prepared.params, row) }),
   async health(backend, prepared): Promise<ResourceHealth> {
     try {
       await backend.prepare(prepared.text)

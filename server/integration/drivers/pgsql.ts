@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto'
 import { PostgresBackend } from '../../backends/postgresql.ts'
 import { reasonOf } from '../../backends/resource.ts'
 import { RecoverableError, UnrecoverableError, type ActionDriver, type ConnectorDriver, type ResourceHealth } from '../driver.ts'
+import type { TraceValue } from '../../trace/event.ts'
 import { backendHealth, openChecked, within } from './backend.ts'
 import { isConnectionError, parseActionSql, sqlConnection, sqlRow } from './sql.ts'
 
@@ -55,9 +56,14 @@ export const pgsqlAction: ActionDriver<PgsqlConnection, PgsqlPrepared> = {
     const name = `emqx_${createHash('sha1').update(`${ctx.id}\n${text}`).digest('hex').slice(0, 20)}`
     return { text, params, name }
   },
-  async send(conn, prepared, batch, { timeoutMs, signal }) {
+  async send(conn, prepared, batch, { timeoutMs, signal, trace }) {
     const rows = batch.map((row) => sqlRow(prepared.params, row))
     const name = conn.named ? prepared.name : undefined
+    if (trace) {
+      // 5.8 names a prepared statement by the action's id; without prepared statements it sends the text.
+      if (rows.length > 1) trace.rendered({ statement_type: 'execute_batch', statement_or_name: prepared.text, data: rows as TraceValue[] })
+      else trace.rendered({ statement_type: name ? 'prepared_query' : 'query', statement_or_name: name ? trace.actionId : prepared.text, data: rows[0] as TraceValue[] })
+    }
     try {
       const work: Promise<unknown> = rows.length === 1 ? conn.backend.execute(prepared.text, rows[0], name) : conn.backend.executeBatch(prepared.text, rows, name)
       await within(work, timeoutMs, signal)
@@ -65,7 +71,6 @@ export const pgsqlAction: ActionDriver<PgsqlConnection, PgsqlPrepared> = {
       throw error instanceof RecoverableError ? error : failure(error)
     }
   },
-  render: (prepared, row) => ({ statement: prepared.text, parameters: sqlRow(prepared.params, row) }),
   async health(conn, prepared): Promise<ResourceHealth> {
     try {
       await conn.backend.parse(prepared.text)

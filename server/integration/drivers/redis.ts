@@ -76,8 +76,10 @@ export const redisAction: ActionDriver<RedisBackend, RedisPrepared> = {
     if (!Array.isArray(template) || template.length === 0 || !template.every((arg) => typeof arg === 'string')) throw new Error(COMMAND_TEMPLATE_ERROR)
     return { args: template.map((arg) => parseTemplate(arg)) }
   },
-  async send(backend, prepared, batch, { timeoutMs, signal }) {
+  async send(backend, prepared, batch, { timeoutMs, signal, trace }) {
     const commands = batch.map((row) => renderCommand(prepared, row))
+    // 5.8 writes a batch's commands as one text (trace_format_commands): arguments by spaces, commands by `; `.
+    trace?.rendered(commands.length === 1 ? { command: commands[0], batch: false } : { commands: commands.map((command) => command.join(' ')).join('; '), batch: true })
     try {
       await within(backend.pipeline(commands), timeoutMs, signal)
     } catch (error) {
@@ -88,5 +90,4 @@ export const redisAction: ActionDriver<RedisBackend, RedisPrepared> = {
       throw new RecoverableError(reasonOf(error))
     }
   },
-  render: (prepared, row) => ({ command: renderCommand(prepared, row) }),
 }

@@ -6,7 +6,8 @@
 // request_ttl are dropped as expired, and a RecoverableError (or a timeout) puts the batch back for
 // that worker to retry after resume_interval. While the connector is not connected nothing leaves.
 import type { ActionOutcome } from '../../rules/engine/outputs.ts'
-import { RecoverableError, type ActionDriver, type ResourceHealth } from '../driver.ts'
+import { traceRendered, type ActionTraceContext } from '../../rules/engine/trace.ts'
+import { RecoverableError, UnrecoverableError, type ActionDriver, type RenderTrace, type ResourceHealth } from '../driver.ts'
 import type { ConnectorResource } from './connector-resource.ts'
 import { BridgeCounters, type DropReason } from './metrics.ts'
 import { RowQueue, type QueuedRow } from './row-queue.ts'
@@ -53,9 +54,14 @@ const HEALTH_TIMEOUT_MIN_MS = 5_000
 /** How long one request may take when request_ttl is infinity. */
 const DEFAULT_REQUEST_TIMEOUT_MS = 45_000
 
+/** The send a rule test stopped after rendering (5.8's EMQX_TRACE_STOP_ACTION). */
+class StoppedAfterRender extends UnrecoverableError {}
+
 export class ActionResource {
   readonly driver: ActionDriver
   readonly metrics: BridgeCounters
+  /** `action:<type>:<name>:connector:<type>:<name>`, as 5.8's trace lines and messages name it. */
+  readonly actionId: string
   private readonly connector: ConnectorResource
   private readonly prepared: unknown
   private readonly timing: ActionTiming
@@ -68,8 +74,10 @@ export class ActionResource {
   /** A health check under way: the next tick does not start another. */
   private checking = false
 
-  constructor(driver: ActionDriver, prepared: unknown, connector: ConnectorResource, timing: ActionTiming) {
+  /** `id` is the action's `<type>:<name>`. */
+  constructor(driver: ActionDriver, prepared: unknown, connector: ConnectorResource, timing: ActionTiming, id = `${driver.type}:`) {
     this.driver = driver
+    this.actionId = `action:${id}:connector:${connector.ctx.id}`
     this.prepared = prepared
     this.connector = connector
     this.timing = timing
@@ -115,16 +123,49 @@ export class ActionResource {
     return sum
   }
 
-  /** What a rule test shows for a row, without sending it. */
-  render(row: Record<string, unknown>): unknown {
-    return this.driver.render ? this.driver.render(this.prepared, row) : row
+  /** The trace a batch's send reports what it rendered to, when one of its rows came with a trace context. */
+  private renderTrace(rows: readonly ActionTraceContext[], stopped?: () => void): RenderTrace {
+    const actionId = this.actionId
+    return {
+      actionId,
+      async: !this.timing.sync,
+      rendered: (result) => {
+        traceRendered(rows, actionId, result, this.driver.rendersInCaller)
+        if (rows[0].stopAfterRender) {
+          stopped?.()
+          throw new StoppedAfterRender(`Action ${actionId} stopped after template rendering due to test setting.`)
+        }
+      },
+    }
+  }
+
+  /**
+   * A rule test's row with stop_action_after_template_rendering: the driver's own send renders it,
+   * reports it, and is stopped there before anything leaves (the action counts it matched and
+   * failed). Answered at once when the driver renders before its first wait, as they all do.
+   */
+  stopAfterRender(row: Record<string, unknown>, trace: ActionTraceContext): ActionOutcome | Promise<ActionOutcome> {
+    this.metrics.add('matched')
+    this.metrics.add('failed')
+    const stop: ActionOutcome = { error: `Action ${this.actionId} stopped after template rendering due to test setting.`, stoppedAfterRender: true }
+    const conn = this.connector.connection
+    // Not connected: nothing can render (5.8's query would wait in the buffer); the test still stops.
+    if (conn === undefined) return stop
+    let stopped = false
+    const sending = this.driver.send(conn, this.prepared, [row], { timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS, signal: new AbortController().signal, trace: this.renderTrace([trace], () => (stopped = true)) })
+    const settled = sending.then(
+      (): ActionOutcome => stop,
+      (error: unknown): ActionOutcome => (stopped ? stop : { error: errorText(error) }),
+    )
+    return stopped ? stop : settled
   }
 
   /**
    * A rule's selected row: queued on its worker, then sent; in sync mode the answer waits for the
    * send. `pickKey` (the publishing client's id) chooses the worker; without one, the first worker.
+   * `trace` comes only while a trace runs: the driver then reports what it rendered.
    */
-  query(row: Record<string, unknown>, pickKey?: string): ActionOutcome | Promise<ActionOutcome> {
+  query(row: Record<string, unknown>, pickKey?: string, trace?: ActionTraceContext): ActionOutcome | Promise<ActionOutcome> {
     this.metrics.add('matched')
     if (this.stopped || this.connector.status === 'stopped') {
       this.metrics.drop('resource_stopped')
@@ -137,6 +178,7 @@ export class ActionResource {
       deadline: this.timing.requestTtlMs === undefined ? undefined : now + this.timing.requestTtlMs,
       queuedAt: now,
     }
+    if (trace !== undefined) item.trace = trace
     const answer = this.timing.sync ? new Promise<ActionOutcome>((resolve) => (item.done = resolve)) : 'ok'
     const worker = this.workers[pickKey === undefined ? 0 : workerIndex(pickKey, this.workers.length)]
     const queue = worker.queue
@@ -180,7 +222,13 @@ export class ActionResource {
     const controller = new AbortController()
     let timedOut = false
     let timer: NodeJS.Timeout | undefined
-    const sending = this.driver.send(conn, this.prepared, batch.map((item) => item.row), { timeoutMs, signal: controller.signal })
+    let traced: ActionTraceContext[] | undefined
+    const rows = batch.map((item) => {
+      if (item.trace !== undefined) (traced ??= []).push(item.trace)
+      return item.row
+    })
+    const trace = traced === undefined ? undefined : this.renderTrace(traced)
+    const sending = this.driver.send(conn, this.prepared, rows, { timeoutMs, signal: controller.signal, trace })
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         timedOut = true

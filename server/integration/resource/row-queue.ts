@@ -1,6 +1,7 @@
 // The buffer of an action: rows in arrival order with their byte total, taken from the head in
 // batches and put back at the head for a retry; a head index instead of Array.shift keeps it O(1).
 import type { ActionOutcome } from '../../rules/engine/outputs.ts'
+import type { ActionTraceContext } from '../../rules/engine/trace.ts'
 
 export interface QueuedRow {
   row: Record<string, unknown>
@@ -10,6 +11,8 @@ export interface QueuedRow {
   deadline: number | undefined
   /** A sync query's answer. */
   done?: (outcome: ActionOutcome) => void
+  /** Set while a trace ran when the row was queued: its rule and client, for the driver's QUERY_RENDER line. */
+  trace?: ActionTraceContext
   /** Sent once already and queued again after a recoverable failure (5.8's HasBeenSent). */
   resent?: boolean
 }

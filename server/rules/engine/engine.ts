@@ -19,7 +19,7 @@ import { RuleMetricsCounters, RATE_SAMPLING_MS } from './metrics.ts'
 import { ActionRegistry, type ActionOutcome, type ParsedOutput } from './outputs.ts'
 import { publishColumns } from './publish-context.ts'
 import { renderRepublish } from './republish.ts'
-import { traceActionResult, traceActionStart, traceRuleActivated, traceRuleFailure, traceRuleResult, type RuleTracer } from './trace.ts'
+import { actionTraceContext, stoppingTracer, traceActionResult, traceActionStart, traceRuleActivated, traceRuleFailure, traceRuleResult, type RuleTracer } from './trace.ts'
 
 type Columns = Record<string, unknown>
 
@@ -207,7 +207,7 @@ export class RuleEngine implements RuleEventSink {
     // add_metadata: the rule's id is a column of its own run (`metadata.rule_id`).
     const metadata = columns.metadata
     columns.metadata = { ...(typeof metadata === 'object' && metadata !== null ? metadata : {}), rule_id: rule.id }
-    const tracer = this.tracer
+    const tracer = this.tracerFor(options)
     if (tracer !== undefined) traceRuleActivated(tracer, rule.id, columns)
     let output: ReturnType<CompiledRule['run']>
     try {
@@ -242,7 +242,7 @@ export class RuleEngine implements RuleEventSink {
     return rule.outputs.map((output) => {
       rule.metrics.actionsTotal++
       let outcome: ActionOutcome | 'stopped' | Promise<ActionOutcome>
-      const tracer = this.tracer
+      const tracer = this.tracerFor(options)
       if (tracer !== undefined) traceActionStart(tracer, rule.id, output, envs)
       try {
         outcome = this.runOutput(rule, output, selected, envs, options)
@@ -254,20 +254,29 @@ export class RuleEngine implements RuleEventSink {
         // Only an action in sync mode answers later: the publishing client waits for it.
         this.broker.holdPublisher(outcome)
         outcome.then(
-          (later) => this.settled(rule, output, envs, later),
-          (error: unknown) => this.settled(rule, output, envs, { error: error instanceof Error ? error.message : String(error) }),
+          (later) => this.settled(rule, output, envs, later, options),
+          (error: unknown) => this.settled(rule, output, envs, { error: error instanceof Error ? error.message : String(error) }, options),
         )
         return 'ok'
       }
-      this.settled(rule, output, envs, outcome)
+      this.settled(rule, output, envs, outcome, options)
       return outcome
     })
   }
 
-  /** An output's answer: counted, and traced while a trace runs. */
-  private settled(rule: EngineRule, output: ParsedOutput, envs: Columns, outcome: ActionOutcome | 'stopped'): void {
-    this.count(rule, output, outcome)
+  /**
+   * The tracer of one run: in a rule test that stops actions after rendering, every line carries
+   * `stop_action_after_render`, as 5.8's sqltester puts it in the process's trace metadata.
+   */
+  private tracerFor(options: RunOptions): RuleTracer | undefined {
     const tracer = this.tracer
+    return tracer !== undefined && options.stopAfterRender ? stoppingTracer(tracer) : tracer
+  }
+
+  /** An output's answer: counted, and traced while a trace runs. */
+  private settled(rule: EngineRule, output: ParsedOutput, envs: Columns, outcome: ActionOutcome | 'stopped', options: RunOptions): void {
+    this.count(rule, output, outcome)
+    const tracer = this.tracerFor(options)
     if (tracer !== undefined) traceActionResult(tracer, rule.id, output, envs, outcome)
   }
 
@@ -296,7 +305,10 @@ export class RuleEngine implements RuleEventSink {
       case 'action': {
         const dispatcher = this.actions.get(output.type)
         if (!dispatcher) return 'not_found'
-        return dispatcher({ ruleId: rule.id, name: output.name, selected, envs, stopAfterRender: options.stopAfterRender ?? false })
+        const stopAfterRender = options.stopAfterRender ?? false
+        const tracer = this.tracerFor(options)
+        const trace = tracer !== undefined || stopAfterRender ? actionTraceContext(tracer, rule.id, envs, stopAfterRender) : undefined
+        return dispatcher({ ruleId: rule.id, name: output.name, selected, envs, stopAfterRender, trace })
       }
       case 'console':
         if (options.stopAfterRender) return 'stopped'

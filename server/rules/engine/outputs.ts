@@ -5,6 +5,7 @@
 // name the dispatcher does not know, is a missing action and counted as 5.8 counts it (discarded).
 import { REPUBLISH_DEFAULTS, REPUBLISH_MQTT_PROPERTIES } from '../../../contract/rules.ts'
 import { parseTemplate, type Template } from './template.ts'
+import type { ActionTraceContext } from './trace.ts'
 
 /** Action types EMQX renamed (bridge_v1_type_to_bridge_v2_type): a rule may still name the old one. */
 const UPGRADED_TYPES: Readonly<Record<string, string>> = { webhook: 'http', kafka: 'kafka_producer' }
@@ -97,8 +98,8 @@ export type ActionOutcome =
   | 'disabled'
   /** The target is down: `actions.failed` + `actions.failed.out_of_service`. */
   | 'out_of_service'
-  /** Any other failure: `actions.failed` + `actions.failed.unknown`. */
-  | { error: string }
+  /** Any other failure: `actions.failed` + `actions.failed.unknown` (a rule test stopping the action after rendering too). */
+  | { error: string; stoppedAfterRender?: boolean }
 
 export interface ActionSend {
   ruleId: string
@@ -110,6 +111,8 @@ export interface ActionSend {
   envs: Record<string, unknown>
   /** `/rules/{id}/test` with stop_action_after_template_rendering: render, then stop before sending. */
   stopAfterRender: boolean
+  /** Set only while a trace runs or a rule test stops after rendering: what the action's trace lines carry. */
+  trace?: ActionTraceContext
 }
 
 /** Sends a rule's output to the actions of one type; an answer later (a promise) is counted when it comes. */

@@ -31,13 +31,68 @@ function traceValue(value: unknown, depth = 0): TraceValue {
   return String(value)
 }
 
+/** A tracer whose lines carry `stop_action_after_render` (a rule test's process metadata). */
+export function stoppingTracer(tracer: RuleTracer): RuleTracer {
+  return { emit: (event) => tracer.emit({ ...event, fields: { ...event.fields, stop_action_after_render: true } }) }
+}
+
+const eventClientid = (columns: Columns) => (typeof columns.clientid === 'string' ? columns.clientid : undefined)
+const triggeredAt = (columns: Columns) => (typeof columns.timestamp === 'number' ? columns.timestamp : Date.now())
+
+const eventPeername = (columns: Columns) => (typeof columns.peername === 'string' ? columns.peername : typeof columns.peerhost === 'string' ? columns.peerhost : undefined)
+const eventUsername = (columns: Columns) => (typeof columns.username === 'string' ? columns.username : undefined)
+
 /** set_process_trace_metadata: the rule, the event's client and `rule_trigger_ts` (the event's time, else now). */
 function ruleEvent(tag: string, msg: string, ruleId: string, columns: Columns, fields: TraceFields): TraceEvent {
-  const clientid = typeof columns.clientid === 'string' ? columns.clientid : undefined
-  const peername = typeof columns.peername === 'string' ? columns.peername : typeof columns.peerhost === 'string' ? columns.peerhost : undefined
-  const username = typeof columns.username === 'string' ? columns.username : undefined
-  const triggered = typeof columns.timestamp === 'number' ? columns.timestamp : Date.now()
-  return { tag, msg, clientid, peername, username, ruleId, fields: { ...fields, rule_trigger_ts: [triggered] } }
+  return { tag, msg, clientid: eventClientid(columns), peername: eventPeername(columns), username: eventUsername(columns), ruleId, fields: { ...fields, rule_trigger_ts: [triggeredAt(columns)] } }
+}
+
+/**
+ * What travels with a rule's row to an action while a trace runs, or while a rule test stops actions
+ * after rendering (5.8's `trace_ctx` of a query): the rule, the event's client, its trigger time.
+ */
+export interface ActionTraceContext {
+  tracer: RuleTracer | undefined
+  ruleId: string
+  clientid: string | undefined
+  /** The caller's peer and user name (its process metadata), for a driver rendering in the caller. */
+  peername: string | undefined
+  username: string | undefined
+  triggeredAt: number
+  stopAfterRender: boolean
+}
+
+export function actionTraceContext(tracer: RuleTracer | undefined, ruleId: string, columns: Columns, stopAfterRender: boolean): ActionTraceContext {
+  return { tracer, ruleId, clientid: eventClientid(columns), peername: eventPeername(columns), username: eventUsername(columns), triggeredAt: triggeredAt(columns), stopAfterRender }
+}
+
+const unique = (values: ReadonlyArray<string | undefined>): string[] => [...new Set(values.filter((value): value is string => value !== undefined))]
+
+/**
+ * emqx_trace:rendered_action_template from a buffer worker: `action_template_rendered` (QUERY_RENDER)
+ * with what the driver rendered and the action's id, under the worker's metadata for the batch (its
+ * rows' rule ids and client ids as map sets, which rule and client traces match, their trigger times,
+ * and `stop_action_after_render` in a rule test). A driver 5.8 queries in the caller's process
+ * (`inCaller`: Kafka's internal buffer) writes it under the caller's metadata as well: the
+ * client, peer, user name and rule of the (first) row, so its address's trace matches it too.
+ */
+export function traceRendered(rows: readonly ActionTraceContext[], actionId: string, result: TraceFields, inCaller = false): void {
+  const tracer = rows.find((row) => row.tracer !== undefined)?.tracer
+  if (tracer === undefined) return
+  const fields: TraceFields = { action_id: actionId, result, rule_trigger_ts: rows.map((row) => row.triggeredAt) }
+  if (rows[0].stopAfterRender) fields.stop_action_after_render = true
+  const caller = inCaller ? rows[0] : undefined
+  tracer.emit({
+    tag: 'QUERY_RENDER',
+    msg: 'action_template_rendered',
+    clientid: caller?.clientid,
+    peername: caller?.peername,
+    username: caller?.username,
+    ruleId: caller?.ruleId,
+    ruleIds: unique(rows.map((row) => row.ruleId)),
+    clientIds: unique(rows.map((row) => row.clientid)),
+    fields,
+  })
 }
 
 export function traceRuleActivated(tracer: RuleTracer, ruleId: string, columns: Columns): void {
@@ -75,6 +130,15 @@ export function traceActionResult(tracer: RuleTracer, ruleId: string, output: Pa
           ? ['discarded', { cause: outcome === 'disabled' ? 'bridge_disabled' : 'bridge_not_found' }]
           : outcome === 'out_of_service'
             ? ['out_of_service', {}]
-            : ['action_failed', { reason: outcome.error }]
-  tracer.emit(ruleEvent('ACTION', msg, ruleId, columns, { ...fields, action_info: actionInfo(output) }))
+            : outcome.stoppedAfterRender
+              ? ['action_stopped_after_template_rendering', { reason: outcome.error, stop_action_after_render: true }]
+              : ['action_failed', { reason: outcome.error }]
+  const event = ruleEvent('ACTION', msg, ruleId, columns, { ...fields, action_info: actionInfo(output) })
+  // A data-integration action's answer is written by inc_action_metrics, which clears the process
+  // metadata first: only its trace context (rule, client, trigger time) is left, no peer or user name.
+  if (output.kind === 'action' && typeof outcome === 'object') {
+    event.peername = undefined
+    event.username = undefined
+  }
+  tracer.emit(event)
 }

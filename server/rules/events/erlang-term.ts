@@ -18,6 +18,14 @@ export class CharList {
   }
 }
 
+/** A tuple (`{<<"content-type">>,<<"text/plain">>}`, an HTTP header as ehttpc takes it). */
+export class Tuple {
+  readonly items: readonly unknown[]
+  constructor(items: readonly unknown[]) {
+    this.items = items
+  }
+}
+
 const atom = (name: string) => (/^[a-z][A-Za-z0-9_@]*$/.test(name) ? name : `'${name.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`)
 const escaped = (text: string) => text.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('\n', '\\n')
 
@@ -49,6 +57,7 @@ export function formatTerm(value: unknown): string {
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : formatFloat(value)
   if (typeof value === 'boolean' || typeof value === 'bigint') return String(value)
   if (Array.isArray(value)) return `[${value.map(formatTerm).join(',')}]`
+  if (value instanceof Tuple) return `{${value.items.map(formatTerm).join(',')}}`
   if (value instanceof Map) {
     const entries = [...(value as Map<string | Atom, unknown>)].sort(([a], [b]) => keyOrder(a, b))
     return `#{${entries.map(([k, v]) => `${formatTerm(k)} => ${formatTerm(v)}`).join(',')}}`

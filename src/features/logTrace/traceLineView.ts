@@ -38,7 +38,8 @@ export function traceKind(line: string): string | undefined {
 function kindColour(kind: string | undefined, line: string): string {
   if (/\bmsg: \w*(fail|error|drop|discard)/i.test(line) || /"msg":"\w*(fail|error|drop|discard)/i.test(line)) return PROBLEM_COLOUR
   if (!kind) return ''
-  return KIND_COLOUR[kind] ?? (/RULE|ACTION|SQL/.test(kind) ? RULE_COLOUR : '')
+  // The rule engine's and its actions' lines: a rule's run, an action's start and result, what a driver rendered.
+  return KIND_COLOUR[kind] ?? (/RULE|ACTION|SQL|QUERY/.test(kind) ? RULE_COLOUR : '')
 }
 
 /** Every place `query` occurs in `text`, ignoring case. */
