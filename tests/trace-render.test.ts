@@ -186,6 +186,32 @@ describe('QUERY_RENDER lines', () => {
     expect(text).toMatch(/\[RULE_SQL_EXEC\] c-test@\S* msg: rule_activated, .*, stop_action_after_render: true, username: u\n/)
   })
 
+  it('republish and console: their render lines name the function with its arguments; republish_message follows unless a test stops it', async () => {
+    const republish = { function: 'republish', args: { topic: 'out/${clientid}', payload: 'was ${payload}', qos: 1, retain: false, user_properties: '', mqtt_properties: {}, direct_dispatch: false } }
+    await created('/rules', { id: 'to_fn', sql: 'SELECT * FROM "tr/fn/#"', actions: [republish, { function: 'console' }] })
+    await createTrace(api, { name: 'fnJson', type: 'ruleid', ruleid: 'to_fn', formatter: 'json' })
+    const device = await connectMqtt(local.mqttUrl, { clientId: 'tr-fn' })
+    await device.publishAsync('tr/fn/1', 'hello', { qos: 1 })
+    const lines = jsonLines(await logContaining(api, 'fnJson', 'republish_message', '"func":"console"'))
+    const renders = lines.filter((line) => line.msg === 'action_template_rendered')
+    expect(renders.map((line) => (line.meta.action_info as { func: string }).func)).toEqual(['republish', 'console'])
+    expect(renders[0].meta).toMatchObject({
+      action_info: { mod: 'emqx_rule_actions', func: 'republish', args: { topic: 'out/${clientid}', payload: 'was ${payload}', qos: 1 } },
+      result: { topic: 'out/tr-fn', payload: 'was hello', direct_dispatch: false, flags: { retain: false } },
+      rule_id: 'to_fn',
+    })
+    expect(renders[1].meta).toMatchObject({ action_info: { mod: 'emqx_rule_actions', func: 'console' }, result: { selected: { payload: 'hello', clientid: 'tr-fn' } } })
+    expect(lines.find((line) => line.msg === 'republish_message')?.meta).toMatchObject({ topic: 'out/tr-fn', payload: 'was hello', trace_tag: 'RULE' })
+
+    // A rule test stopping after rendering: the render lines, then stopped; nothing republished.
+    const context = { event_type: 'message_publish', topic: 'tr/fn/t', payload: 'tested', clientid: 'c-fn' }
+    expect((await api.post('/rules/to_fn/test', { context })).status).toBe(200)
+    const tested = jsonLines(await logContaining(api, 'fnJson', '"payload":"was tested"', 'action_stopped_after_template_rendering')).filter((line) => line.meta.clientid === 'c-fn')
+    expect(tested.filter((line) => line.msg === 'action_template_rendered')).toHaveLength(2)
+    expect(tested.filter((line) => line.msg === 'action_stopped_after_template_rendering')).toHaveLength(2)
+    expect(tested.some((line) => line.msg === 'republish_message')).toBe(false)
+  })
+
   it.skipIf(!hasDbServer('redis'))('Redis: the command, its arguments run together as 5.8’s text writes a list', { timeout: 60_000 }, async () => {
     const db = await startRedis()
     stops.push(() => db.stop())

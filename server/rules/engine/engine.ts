@@ -19,7 +19,8 @@ import { RuleMetricsCounters, RATE_SAMPLING_MS } from './metrics.ts'
 import { ActionRegistry, type ActionOutcome, type ParsedOutput } from './outputs.ts'
 import { publishColumns } from './publish-context.ts'
 import { renderRepublish } from './republish.ts'
-import { actionTraceContext, stoppingTracer, traceActionResult, traceActionStart, traceRuleActivated, traceRuleFailure, traceRuleResult, type RuleTracer } from './trace.ts'
+import { actionTraceContext, stoppingTracer, traceActionResult, traceActionStart, traceFunctionRendered, traceRepublished, traceRuleActivated, traceRuleFailure, traceRuleResult, type RuleTracer } from './trace.ts'
+import { printableProps } from '../events/properties.ts'
 
 type Columns = Record<string, unknown>
 
@@ -310,14 +311,24 @@ export class RuleEngine implements RuleEventSink {
         const trace = tracer !== undefined || stopAfterRender ? actionTraceContext(tracer, rule.id, envs, stopAfterRender) : undefined
         return dispatcher({ ruleId: rule.id, name: output.name, selected, envs, stopAfterRender, trace })
       }
-      case 'console':
+      case 'console': {
+        const tracer = this.tracerFor(options)
+        if (tracer !== undefined) traceFunctionRendered(tracer, rule.id, output, envs, { selected, environment: envs })
         if (options.stopAfterRender) return 'stopped'
         // EMQX writes this to the node's standard output (io:format(user, …)), whatever the log
         // level and outside the log handlers; so does the embedded server.
         process.stdout.write(`[rule action] ${rule.id}\n\tAction Data: ${formatTerm(selected)}\n\tEnvs: ${erlangTerm(plain(envs))}\n`)
         return 'ok'
+      }
       case 'republish': {
         const rendered = renderRepublish(output.templates, selected, envs, rule.id)
+        const tracer = this.tracerFor(options)
+        if (tracer !== undefined) {
+          const flags = typeof envs.flags === 'object' && envs.flags !== null ? envs.flags : {}
+          const info = { flags: { ...flags, retain: rendered.retain }, topic: rendered.topic, payload: rendered.payload, pub_props: printableProps(rendered.properties), direct_dispatch: rendered.directDispatch }
+          traceFunctionRendered(tracer, rule.id, output, envs, info)
+          if (!options.stopAfterRender) traceRepublished(tracer, rule.id, envs, info)
+        }
         if (options.stopAfterRender) return 'stopped'
         if (options.republishedBy === rule.id) {
           log.error({ topic: rendered.topic, rule_id: rule.id }, 'recursive_republish_detected')

@@ -95,6 +95,21 @@ export function traceRendered(rows: readonly ActionTraceContext[], actionId: str
   })
 }
 
+/**
+ * The republish and console functions' own render line (emqx_rule_actions 5.8.9): the same
+ * `action_template_rendered`, under the rule's process metadata, its `action_id` the function
+ * called with its arguments (the rule's output as configured; 5.8's precompiled templates left out).
+ */
+export function traceFunctionRendered(tracer: RuleTracer, ruleId: string, output: Exclude<ParsedOutput, { kind: 'action' }>, columns: Columns, result: Columns): void {
+  const actionId: TraceFields = { mod: 'emqx_rule_actions', func: output.kind, args: output.kind === 'republish' ? traceValue({ ...output.args }) : {} }
+  tracer.emit(ruleEvent('QUERY_RENDER', 'action_template_rendered', ruleId, columns, { action_id: actionId, result: traceValue(result) }))
+}
+
+/** republish/3's `republish_message` (RULE): what goes out, after the render line. */
+export function traceRepublished(tracer: RuleTracer, ruleId: string, columns: Columns, info: Columns): void {
+  tracer.emit(ruleEvent('RULE', 'republish_message', ruleId, columns, traceValue(info) as TraceFields))
+}
+
 export function traceRuleActivated(tracer: RuleTracer, ruleId: string, columns: Columns): void {
   tracer.emit(ruleEvent('RULE_SQL_EXEC', 'rule_activated', ruleId, columns, { input: traceValue({ ...columns }) }))
 }
