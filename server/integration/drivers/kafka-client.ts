@@ -1,8 +1,9 @@
 // A Kafka connector's connection (kafkajs, pure JavaScript): one client for the bootstrap hosts, an
 // admin connection for the health checks (a metadata round trip, or the health check topic's
 // metadata), and the producers its actions send through, one per partitioning setup.
-import { Kafka, logLevel, Partitioners, type Admin, type ICustomPartitioner, type PartitionerArgs, type Producer } from 'kafkajs'
+import { Kafka, logLevel, type Admin, type ICustomPartitioner, type PartitionerArgs, type Producer } from 'kafkajs'
 import type { ResourceHealth } from '../driver.ts'
+import { phash2Binary } from './erlang-phash2.ts'
 import { kafkaConnectorSettings, kafkaSocketFactory, type KafkaConnectorSettings } from './kafka-config.ts'
 import type { KafkaProducerPrepared } from './kafka-producer-message.ts'
 
@@ -102,18 +103,19 @@ function limited(args: PartitionerArgs, limit: number | undefined): PartitionerA
 }
 
 /**
- * partition_strategy: `random` picks any partition; `key_dispatch` hashes the key, so one key always
- * lands on one partition (with kafkajs' murmur2, the Java client's hash, where wolff uses phash2).
+ * partition_strategy: `random` picks any partition; `key_dispatch` picks partition
+ * `erlang:phash2(Key) rem Count` of the partitions in order, as wolff does, so a key lands on the
+ * partition number EMQX would send it to.
  */
 export function kafkaPartitioner(strategy: KafkaProducerPrepared['strategy'], limit: number | undefined): ICustomPartitioner {
-  return () => {
-    const byKey = Partitioners.DefaultPartitioner()
-    return (args) => {
-      const within = limited(args, limit)
-      if (strategy === 'key_dispatch') return byKey(within)
-      const all = within.partitionMetadata
-      return all[Math.floor(Math.random() * all.length)].partitionId
+  return () => (args) => {
+    const all = limited(args, limit).partitionMetadata
+    if (strategy === 'key_dispatch') {
+      const ids = all.map((partition) => partition.partitionId).sort((a, b) => a - b)
+      const key = args.message.key
+      return ids[phash2Binary(Buffer.isBuffer(key) ? key : Buffer.from(key ?? '')) % ids.length]
     }
+    return all[Math.floor(Math.random() * all.length)].partitionId
   }
 }
 
