@@ -14,6 +14,8 @@ import { allEnded, collectRenders, outputKey, type ActionRender } from './ruleTe
 export interface SavedRuleTest {
   output: unknown
   actions: ActionRender[]
+  /** The trace was read: false leaves each action's rendering unknown (not known to be absent). */
+  traced: boolean
   /** Why nothing or not everything rendered could be shown. */
   note?: Text
 }
@@ -113,7 +115,7 @@ const failureNote = (error: unknown): Text => {
  */
 export async function testWithRenders(api: Api, ruleId: string, outputs: readonly (string | { function: string })[], test: () => Promise<unknown>, wait: RenderWait = WAIT): Promise<SavedRuleTest> {
   const keys = outputs.map(outputKey)
-  const plain = (output: unknown, note: Text): SavedRuleTest => ({ output, actions: collectRenders(keys, ''), note })
+  const plain = (output: unknown, note: Text): SavedRuleTest => ({ output, actions: collectRenders(keys, ''), traced: false, note })
   let reading: Reading
   try {
     reading = await openReading(api, ruleId)
@@ -125,7 +127,7 @@ export async function testWithRenders(api: Api, ruleId: string, outputs: readonl
     if (!reading.own) await readOn(api, reading).catch(() => '')
     const output = await test()
     return await collected(api, reading, keys, wait).then(
-      ({ actions, ended }) => (ended ? { output, actions } : { output, actions, note: { key: 'ruleSql.try.note.incomplete' } }),
+      ({ actions, ended }) => (ended ? { output, actions, traced: true } : { output, actions, traced: true, note: { key: 'ruleSql.try.note.incomplete' } }),
       (error: unknown) => plain(output, failureNote(error)),
     )
   } finally {

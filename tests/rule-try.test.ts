@@ -69,6 +69,7 @@ describe('rule.test on a saved rule shows what each action rendered', () => {
     const result = await tried('{"t":1}')
     expect(result.output).toEqual(result.actions.map(() => 'ok'))
     expect(result.note).toBeUndefined()
+    expect(result.traced).toBe(true)
     const hook = result.actions.find((one) => one.action === 'http:hook')!
     expect(hook.rendered).toMatchObject({ method: 'post', path: '/in/c-try', body: '{"t":1}', url: `${http.url}/in/c-try` })
     expect(hook.outcome).toBe(STOPPED)
@@ -123,6 +124,7 @@ describe('rule.test on a saved rule shows what each action rendered', () => {
     try {
       const result = await tried('unseen')
       expect(result.output).toEqual(result.actions.map(() => 'ok'))
+      expect(result.traced).toBe(false)
       expect(result.actions.every((one) => one.rendered === undefined && one.outcome === '')).toBe(true)
       expect(result.note).toEqual({ key: 'ruleSql.try.note.traceFailed', values: { reason: expect.stringContaining('maximum') } })
       expect(getCommand('rule.test')!.resultText!(result).key).toBe('cmd.rule.testedNote.traceFailed')

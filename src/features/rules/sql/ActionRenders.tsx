@@ -20,8 +20,9 @@ export function ActionRenders({ test, stale }: { test: SavedRuleTest; stale: boo
           {t(test.note.key, test.note.values ?? {})}
         </p>
       )}
-      {test.actions.length === 0 && <p className="rule-try-empty">{t('ruleSql.try.none')}</p>}
-      {test.actions.map((one, index) => (
+      {test.traced && test.actions.length === 0 && <p className="rule-try-empty">{t('ruleSql.try.none')}</p>}
+      {/* Without the trace nothing is known of any output: the note alone says so. */}
+      {test.traced && test.actions.map((one, index) => (
         <article key={`${index}-${one.action}`} className="rule-try-action" data-action={one.action} aria-label={one.action}>
           <h5 className="mono">{escapeControl(one.action)}</h5>
           <div className="rule-try-label">{t('ruleSql.try.rendered')}</div>
