@@ -48,6 +48,8 @@ interface Reading {
   /** Made for this test, so deleted after it. */
   own: boolean
   positions: Positions
+  /** What was read since the test began, per node: lines cut by a read join up with the next. */
+  texts: Map<string | undefined, string>
 }
 
 /** A running trace of the rule's id, read from its current end on every node holding its file. */
@@ -55,7 +57,7 @@ async function fromEnd(api: Api, name: string): Promise<Reading> {
   const detail = await api.trace.logDetail(name)
   const positions: Positions = new Map(detail.map((file) => [file.node, file.size]))
   if (positions.size === 0) positions.set(undefined, 0)
-  return { name, own: false, positions }
+  return { name, own: false, positions, texts: new Map() }
 }
 
 const runningOn = (traces: readonly Trace[], ruleId: string) =>
@@ -83,23 +85,22 @@ async function openReading(api: Api, ruleId: string): Promise<Reading> {
     if (other) return fromEnd(api, other)
     throw error
   }
-  return { name, own: true, positions: new Map([[undefined, 0]]) }
+  return { name, own: true, positions: new Map([[undefined, 0]]), texts: new Map() }
 }
 
-/** Everything written since the last read, every node's, moving the positions on. */
+/** Reads on what every node wrote since the last read; answers all that was read since the test began. */
 async function readOn(api: Api, reading: Reading): Promise<string> {
-  let text = ''
   for (const [node, position] of reading.positions) {
     let at = position
     for (;;) {
       const page = await api.trace.log(reading.name, { position: at, bytes: 1_000_000, ...(node ? { node } : {}) })
       if (page.items === '') break
-      text += page.items.endsWith('\n') ? page.items : `${page.items}\n`
+      reading.texts.set(node, (reading.texts.get(node) ?? '') + page.items)
       at = page.meta.position
     }
     reading.positions.set(node, at)
   }
-  return text
+  return [...reading.texts.values()].join('\n')
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -123,8 +124,6 @@ export async function testWithRenders(api: Api, ruleId: string, outputs: readonl
     return plain(await test(), failureNote(error))
   }
   try {
-    // A trace read from its end: what is already there is someone else's.
-    if (!reading.own) await readOn(api, reading).catch(() => '')
     const output = await test()
     return await collected(api, reading, keys, wait).then(
       ({ actions, ended }) => (ended ? { output, actions, traced: true } : { output, actions, traced: true, note: { key: 'ruleSql.try.note.incomplete' } }),
@@ -137,10 +136,9 @@ export async function testWithRenders(api: Api, ruleId: string, outputs: readonl
 
 /** The renders read until every action ended or the deadline passed. */
 async function collected(api: Api, reading: Reading, keys: readonly string[], wait: RenderWait): Promise<{ actions: ActionRender[]; ended: boolean }> {
-  let text = ''
   const deadline = Date.now() + wait.deadlineMs
   for (;;) {
-    text += await readOn(api, reading)
+    const text = await readOn(api, reading)
     const actions = collectRenders(keys, text)
     if (allEnded(actions)) return { actions, ended: true }
     if (Date.now() >= deadline) return { actions, ended: false }

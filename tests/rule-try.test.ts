@@ -5,6 +5,7 @@
 import { createClient } from 'redis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getCommand } from '../commands/registry.ts'
+import { collectRenders } from '../commands/ruleTestLines.ts'
 import type { SavedRuleTest } from '../commands/ruleTestTrace.ts'
 import { TRACE_MAX_COUNT } from '../contract/trace.ts'
 import { consoleApi, runCommand } from './support/commands.ts'
@@ -131,5 +132,24 @@ describe('rule.test on a saved rule shows what each action rendered', () => {
     } finally {
       await api.trace.clear()
     }
+  })
+})
+
+describe('the lines of a test, as 5.8 writes them', () => {
+  it('built-in outputs by their function, two of one kind in order, JSON and text; lines of live traffic left out', () => {
+    const json = (msg: string, meta: Record<string, unknown>) => JSON.stringify({ time: 1, level: 'debug', msg, meta })
+    const fn = (topic: string) => ({ mod: 'emqx_rule_actions', func: 'republish', args: { topic } })
+    const text = [
+      json('action_template_rendered', { action_id: fn('a/${clientid}'), result: { topic: 'a/c1', payload: 'live' }, trace_tag: 'QUERY_RENDER' }),
+      json('action_template_rendered', { action_id: fn('a/${clientid}'), result: { topic: 'a/c1', payload: 'x' }, stop_action_after_render: true, trace_tag: 'QUERY_RENDER' }),
+      json('action_stopped_after_template_rendering', { action_info: fn('a/${clientid}'), reason: 'stopped', stop_action_after_render: true }),
+      '2026-01-01T00:00:00.000000+00:00 [QUERY_RENDER] c1@127.0.0.1:5 msg: action_template_rendered, action_id: [args: [topic: b/${clientid}], func: republish, mod: emqx_rule_actions], result: [payload: x, topic: b/c1], rule_ids: [to_r: true], stop_action_after_render: true',
+      '2026-01-01T00:00:00.000000+00:00 [ACTION] c1@ msg: discarded, action_info: [name: gone, type: http], cause: bridge_not_found, rule_id: to_r, stop_action_after_render: true',
+    ].join('\n')
+    expect(collectRenders(['republish', 'republish', 'http:gone'], text)).toEqual([
+      { action: 'republish', rendered: { topic: 'a/c1', payload: 'x' }, outcome: 'stopped' },
+      { action: 'republish', rendered: '[payload: x, topic: b/c1]', outcome: '' },
+      { action: 'http:gone', rendered: undefined, outcome: 'bridge_not_found' },
+    ])
   })
 })
