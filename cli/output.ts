@@ -105,7 +105,7 @@ export function stepLine(result: StepResult, width = 0): string {
   const tail: string[] = []
   if (result.error) tail.push(failureText(result.error))
   // A read command's rows follow as a table (tableLines), not squeezed into the step's line.
-  else if (result.result !== undefined && result.status === 'ok' && !result.step.command.table) tail.push(compact(result.result))
+  else if (result.result !== undefined && result.status === 'ok' && !result.step.command.table?.(result.result)) tail.push(compact(result.result))
   for (const warning of result.warnings ?? []) tail.push(`warning: ${text(warning)}`)
   return tail.length ? `${head}  ${tail.join('; ')}` : head.trimEnd()
 }

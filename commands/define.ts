@@ -139,8 +139,11 @@ export interface Command<S extends ArgsSchema = ArgsSchema, R = unknown> {
    * Answers each row's result, or an Error for a row that failed.
    */
   runMany?(ctx: CommandContext, rows: v.InferOutput<S>[]): Promise<Array<R | Error>>
-  /** A read command's result as a table: the terminal pane prints it fitted to its width, the CLI to its own. */
-  table?(result: R): TableData
+  /**
+   * A read command's result as a table: the terminal pane prints it fitted to its width, the CLI to its
+   * own. Undefined for a result with no rows to show (the step line shows it compactly instead).
+   */
+  table?(result: R): TableData | undefined
   /** What the success notification and the terminal line say about the result (default: nothing). */
   resultText?(result: R): Text
   /**

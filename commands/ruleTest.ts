@@ -1,11 +1,16 @@
 // rule.test: runs a rule SQL against one event without saving it (POST /rule_test), or replays the
 // event through a saved rule (POST /rules/{id}/test). The answer is the selected output (an array
 // for FOREACH); a 412 is the event not matching, which is said in words rather than as a failure code.
+// A saved rule's test stops its actions after rendering and answers, per output, what it rendered
+// (read from a rule-id trace, ruleTestTrace.ts).
 import * as v from 'valibot'
 import { ApiError } from '../contract/api-error.ts'
 import { RULE_EVENT_TYPES, rulesErrors, type RuleEventType } from '../contract/rules.ts'
 import { CommandError } from './commandError.ts'
-import { defineCommand, type Completer } from './define.ts'
+import { defineCommand, type Completer, type Text } from './define.ts'
+import type { TableData } from './format/table.ts'
+import { isSavedRuleTest, testWithRenders } from './ruleTestTrace.ts'
+import type { ActionRender } from './ruleTestLines.ts'
 
 /** The rule ids a saved-rule test can name (the first 1000, as the rules list reads them). */
 const completeRuleId: Completer = async (api, query, signal) => {
@@ -35,7 +40,10 @@ export const testRule = defineCommand({
   async run(ctx, { sql, event_type, context, id }) {
     const full = ruleTestContext(event_type, context)
     try {
-      if (id) return await ctx.api.rules.testRule(id, full)
+      if (id) {
+        const rule = await ctx.api.rules.get(id)
+        return await testWithRenders(ctx.api, id, rule.actions, () => ctx.api.rules.testRule(id, full))
+      }
       if (!sql?.trim()) throw new CommandError({ key: 'cmd.rule.testNeedsSql' })
       return await ctx.api.rules.test(sql, full)
     } catch (error) {
@@ -43,7 +51,26 @@ export const testRule = defineCommand({
       throw error
     }
   },
-  resultText: (output) => ({ key: 'cmd.rule.tested', values: { output: JSON.stringify(output) } }),
+  resultText: (result): Text => {
+    if (!isSavedRuleTest(result)) return { key: 'cmd.rule.tested', values: { output: JSON.stringify(result) } }
+    const actions = result.actions.map((one) => `${one.action} ${renderedSummary(one)}`).join('; ')
+    const values = { output: JSON.stringify(result.output), actions, ...result.note?.values }
+    // A note's own line: `ruleSql.try.note.forbidden` is said as `cmd.rule.testedNote.forbidden`.
+    return { key: result.note ? result.note.key.replace('ruleSql.try.note.', 'cmd.rule.testedNote.') : 'cmd.rule.testedRenders', values }
+  },
+  table: (result): TableData | undefined =>
+    isSavedRuleTest(result) && result.actions.length > 0
+      ? { columns: ['action', 'rendered', 'outcome'], rows: result.actions.map((one) => [one.action, renderedSummary(one), one.outcome]) }
+      : undefined,
 })
+
+/** A rendered request on one line: `post /in/c-test {"t":1}` for HTTP, its JSON otherwise. */
+export function renderedSummary({ rendered }: ActionRender): string {
+  if (rendered === undefined) return '-'
+  if (typeof rendered === 'string') return rendered
+  const { method, path, body } = rendered
+  if (typeof method === 'string' && typeof path === 'string') return [method.toUpperCase(), path, typeof body === 'string' ? body : JSON.stringify(body ?? '')].join(' ').trim()
+  return JSON.stringify(rendered)
+}
 
 export const ruleTestCommands = [testRule]

@@ -82,7 +82,7 @@ export const watchCommand = defineCommand({
         }
         if (stream.signal.aborted) break
         runs++
-        const table = failure ? undefined : step.command.table!(result)
+        const table = failure ? undefined : step.command.table!(result) ?? { columns: [], rows: [] }
         const at = new Date(started).toISOString().slice(11, 19)
         const frame: LiveFrame = {
           data: failure ?? result,

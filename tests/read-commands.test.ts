@@ -67,7 +67,7 @@ describe('read commands against the server', () => {
     const command = step.step.command
     expect(command.readOnly).toBe(true)
     expect(command.changes).toBeUndefined()
-    return { command, result: step.result, lines: renderTable(command.table!(step.result as never), { width: 140 }, text) }
+    return { command, result: step.result, lines: renderTable(command.table!(step.result as never)!, { width: 140 }, text) }
   }
 
   it('clients.list filters by conn_state and prints a row per client', async () => {

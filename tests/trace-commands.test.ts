@@ -48,7 +48,7 @@ describe('trace commands', () => {
     expect(Date.parse(later.end) - Date.parse(later.start)).toBe(3_600_000)
 
     // The terminal pane and the CLI print the rows as a table, in EMQX's words.
-    const table = getCommand('traces.list')!.table!(rows)
+    const table = getCommand('traces.list')!.table!(rows)!
     expect(table.columns).toEqual(['name', 'status', 'type', 'condition', 'start', 'end', 'size'])
     expect(table.rows.find((row) => row[0] === 'later')).toEqual(['later', 'waiting', 'clientid', 'c1', expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ$/), expect.any(String), 0])
     const printed = renderTable(table, { width: 140 }, (text) => text.key)

@@ -2,6 +2,7 @@
 // the editor and the context too) and the output, or why the event did not match, or the error.
 import { useTranslation } from 'react-i18next'
 import { RULE_EVENT_TYPES, type RuleEventType } from '../../../../contract/rules.ts'
+import { ActionRenders } from './ActionRenders.tsx'
 import type { TestOutcome, TestRunnerState } from './useTestRunner.ts'
 
 export function TestRunner({ runner, ruleId }: { runner: TestRunnerState; ruleId?: string }) {
@@ -59,6 +60,7 @@ export function TestRunner({ runner, ruleId }: { runner: TestRunnerState; ruleId
           <Outcome outcome={runner.outcome} stale={runner.stale} />
         </div>
       </div>
+      {runner.outcome?.renders && <ActionRenders test={runner.outcome.renders} stale={runner.stale} />}
     </section>
   )
 }

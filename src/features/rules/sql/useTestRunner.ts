@@ -1,10 +1,12 @@
 // The state of the test runner: the event type, its context as JSON (the examples of /rule_events'
 // test_columns to start with, following the SQL's FROM until edited), and running rule.test with
-// what came of it: the output, the event not matching, or the server's error.
+// what came of it: the output (with each action's rendered request for a saved rule), the event not
+// matching, or the server's error.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { CommandError } from '../../../../commands/commandError.ts'
 import { testRule } from '../../../../commands/ruleTest.ts'
+import { isSavedRuleTest, type SavedRuleTest } from '../../../../commands/ruleTestTrace.ts'
 import type { RuleEventType } from '../../../../contract/rules.ts'
 import type { RuleEventInfo } from '../../../api/rules.ts'
 import { useRunCommand } from '../../../app/commands/useRunCommand.ts'
@@ -13,6 +15,8 @@ import { eventOfType, eventTypeForSql, fromTopics, testContextOf, topicMatching 
 export interface TestOutcome {
   kind: 'output' | 'nomatch' | 'error'
   text: string
+  /** A saved rule's test: what each of its outputs rendered. */
+  renders?: SavedRuleTest
   /** What was run (SQL, event type, context), to tell an outcome the edits since have made stale. */
   ran: string
 }
@@ -110,7 +114,10 @@ export function useTestRunner(sql: string, events: readonly RuleEventInfo[], rul
     setRunning(true)
     const result = await run(testRule, { sql, event_type: eventType, context: text, ...(saved && ruleId ? { id: ruleId } : {}) }, { notifySuccess: false, notifyFailure: false })
     setRunning(false)
-    if (result.ok) return setOutcome({ kind: 'output', text: JSON.stringify(result.result, null, 2), ran })
+    if (result.ok) {
+      const renders = isSavedRuleTest(result.result) ? result.result : undefined
+      return setOutcome({ kind: 'output', text: JSON.stringify(renders ? renders.output : result.result, null, 2), ran, ...(renders ? { renders } : {}) })
+    }
     const error = result.error
     if (error.kind === 'invalid') return setOutcome({ kind: 'error', text: error.errors.map((e) => t(e.key, e.values ?? {})).join('; '), ran })
     if (error.kind === 'failed') {
