@@ -81,6 +81,9 @@ describe('rule.test on a saved rule shows what each action rendered', () => {
       expect(rd.outcome).toContain('stopped after template rendering')
       expect(await redisLength('k:c-try')).toBe(0)
     }
+    // The built-in outputs render too: republish its message, console what it would print.
+    expect(result.actions.find((one) => one.action === 'republish')!.rendered).toMatchObject({ topic: 'out/c-try', payload: '{"t":1}' })
+    expect(result.actions.find((one) => one.action === 'console')!.rendered).toMatchObject({ selected: { clientid: 'c-try' } })
     expect(http.requests.length).toBe(before)
     expect(await traceNames()).toEqual([])
 
