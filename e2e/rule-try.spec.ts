@@ -16,6 +16,14 @@ test.afterAll(async () => {
   await target.close()
 })
 
+// The specs share one server: what this one made goes, so the next finds the lists as it expects.
+test.afterEach(async ({ request }) => {
+  const headers = await apiHeaders(request)
+  await request.delete('/api/v5/rules/try_it', { headers })
+  await request.delete('/api/v5/actions/http:try_hook', { headers })
+  await request.delete('/api/v5/connectors/http:try_hook', { headers })
+})
+
 test('the saved rule test shows the HTTP action’s rendered path and body, and nothing is sent', async ({ page, request }) => {
   const headers = await apiHeaders(request)
   const post = async (path: string, data: Record<string, unknown>) => expect((await request.post(`/api/v5/${path}`, { headers, data })).status()).toBe(201)
