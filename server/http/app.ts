@@ -53,7 +53,9 @@ const MAX_PATH_PARAM = 65535 * 3
 const MAX_HEADER_BYTES = 256 * 1024
 
 function createApp(distDir: string, security: SecurityOptions): FastifyInstance {
-  const app = Fastify({ logger: false, routerOptions: { maxParamLength: MAX_PATH_PARAM }, http: { maxHeaderSize: MAX_HEADER_BYTES } })
+  // Stopping the server drops its connections, a request under way included, as EMQX's dashboard
+  // listener does when the node stops: a shutdown never waits on a client.
+  const app = Fastify({ logger: false, forceCloseConnections: true, routerOptions: { maxParamLength: MAX_PATH_PARAM }, http: { maxHeaderSize: MAX_HEADER_BYTES } })
   registerSecurityHeaders(app, security)
   const spa = hasConsole(distDir)
   registerErrorHandling(app, (request: FastifyRequest, reply: FastifyReply) => {
