@@ -9,6 +9,7 @@ import { traceErrors, traceMessages, type Trace } from '../contract/trace.ts'
 import type { Api } from '../src/api/index.ts'
 import type { Text } from './commandError.ts'
 import { allEnded, collectRenders, outputKey, type ActionRender } from './ruleTestLines.ts'
+import { sleep } from './sleep.ts'
 
 /** A saved rule's test: the server's answer, each output's rendering, and why any is missing. */
 export interface SavedRuleTest {
@@ -102,8 +103,6 @@ async function readOn(api: Api, reading: Reading): Promise<string> {
   }
   return [...reading.texts.values()].join('\n')
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const failureNote = (error: unknown): Text => {
   if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return { key: 'ruleSql.try.note.forbidden' }

@@ -10,6 +10,7 @@ import { MAX_UINT32, type ConnectionSettings, type ProtocolVersion } from '../sr
 import { PAYLOAD_ENCODINGS, encodePayload } from '../src/testclient/payload.ts'
 import type { PublishProperties } from '../src/testclient/connection.ts'
 import type { TestClientManager } from '../src/testclient/manager.ts'
+import { sleep } from './sleep.ts'
 
 const GROUP = 'cmdGroup.testClient'
 
@@ -179,7 +180,7 @@ export const testClientPublish = defineCommand({
     let sent = 0
     try {
       for (; sent < args.count; sent++) {
-        if (sent > 0 && interval > 0) await new Promise((resolve) => setTimeout(resolve, interval))
+        if (sent > 0 && interval > 0) await sleep(interval)
         await target.publish({
           topic: args.topic,
           payload: encoded.bytes,

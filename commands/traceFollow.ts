@@ -4,6 +4,7 @@
 // gone) and everything written has been read.
 import type { Api } from '../src/api/index.ts'
 import { ApiError } from '../contract/api-error.ts'
+import { sleep } from './sleep.ts'
 
 /** What one read asks for: the dashboard's page size. */
 export const TRACE_FOLLOW_BYTES = 50 * 1024
@@ -25,17 +26,6 @@ export interface FollowOptions {
   /** Whose file to read (a cluster keeps one per node): the answering node's by default. */
   node?: string
 }
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms)
-    signal.addEventListener('abort', done, { once: true })
-    function done() {
-      clearTimeout(timer)
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
-  })
 
 async function traceStatus(api: Api, name: string, signal: AbortSignal): Promise<'running' | 'stopped' | 'gone'> {
   const trace = (await api.trace.list(signal)).find((t) => t.name === name)

@@ -6,6 +6,7 @@ import { durationArg, parseDuration } from './args.ts'
 import { CommandError, defineCommand, type CommandContext, type LiveFrame } from './define.ts'
 import { cut, renderTable } from './format/table.ts'
 import type { Text } from './commandError.ts'
+import { sleep } from './sleep.ts'
 
 /** The shortest pause between two runs: a watch must not hammer the API. */
 export const MIN_WATCH_MS = 1000
@@ -13,19 +14,6 @@ export const MIN_WATCH_MS = 1000
 export interface WatchResult {
   /** How many times the command ran. */
   runs: number
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve()
-    const timer = setTimeout(done, ms)
-    signal.addEventListener('abort', done, { once: true })
-    function done() {
-      clearTimeout(timer)
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
-  })
 }
 
 /** The watched line planned as a script line of one read command, or why it cannot be watched. */
